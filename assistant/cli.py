@@ -1,0 +1,209 @@
+"""Command line: ``assistant`` (desktop app), ``assistant chat`` and friends.
+
+Logs go to stderr; ``--json`` prints one JSON object per turn on stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+
+from . import config as config_mod
+from .audio import AudioError, MicSource, NullSink, PacedWavSource, SameClockWavSink, SpeakerSink, load_wav
+from .config import Config, ConfigError
+from .events import Event, EventType, TurnResult
+from .llm import LlmError
+from .models import ModelError
+from .stt import SttError
+from .tts import TtsError
+
+log = logging.getLogger("assistant")
+
+USER_ERRORS = (AudioError, ConfigError, ModelError, LlmError, SttError, TtsError)
+
+
+def _add_engine_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("engines")
+    group.add_argument("--config", type=Path, help="TOML config file (default: the platform config dir)")
+    group.add_argument("--stt", choices=["whisper", "vosk"], help="speech-to-text engine")
+    group.add_argument("--language", help="speech language code (vosk picks its model by it)")
+    group.add_argument("--stt-model", help="Whisper (CTranslate2) or vosk model folder")
+    group.add_argument("--tts", choices=["piper", "system"], help="text-to-speech engine")
+    group.add_argument("--voice", help="Piper .onnx voice file")
+    group.add_argument("--llm-model", help="GGUF model file")
+    group.add_argument("--system-prompt", help="system prompt for the LLM")
+    group.add_argument("--endpoint-ms", type=int, help="silence that ends the user's turn (ms)")
+    group.add_argument("--max-tokens", type=int, help="longest reply in tokens")
+    group.add_argument("--no-replies", action="store_true", help="disable the instant-reply cache")
+    group.add_argument("-v", "--verbose", action="count", default=0, help="more logging on stderr")
+
+
+def config_from_args(args: argparse.Namespace) -> Config:
+    """The single place where CLI flags become configuration."""
+    base = config_mod.load(args.config)
+    stt_model = args.stt_model
+    stt_engine = args.stt or base.stt.engine
+    return config_mod.with_overrides(
+        base,
+        stt={
+            "engine": args.stt,
+            "language": args.language,
+            "whisper_model": stt_model if stt_engine == "whisper" else None,
+            "vosk_model": stt_model if stt_engine == "vosk" else None,
+        },
+        tts={"engine": args.tts, "voice": args.voice},
+        llm={"model": args.llm_model, "system_prompt": args.system_prompt, "max_tokens": args.max_tokens},
+        vad={"endpoint_ms": args.endpoint_ms},
+        replies={"enabled": False if args.no_replies else None},
+    )
+
+
+def _setup_logging(verbose: int) -> None:
+    level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
+    logging.basicConfig(stream=sys.stderr, level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+class TurnPrinter:
+    """Prints finished turns: JSON lines on stdout, or a readable transcript."""
+
+    def __init__(self, as_json: bool):
+        self.as_json = as_json
+        self.results: list[TurnResult] = []
+        self.done = threading.Event()
+
+    def __call__(self, event: Event) -> None:
+        if event.type is EventType.ERROR:
+            print(f"note: {event.data}", file=sys.stderr)
+        if event.type is not EventType.TURN_END:
+            return
+        result: TurnResult = event.data
+        self.results.append(result)
+        if self.as_json:
+            print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
+        else:
+            v2v = result.timeline.latency_ms().get("voice_to_voice")
+            print(f"you: {result.transcript}")
+            tag = f" [{result.source}, {v2v:.0f} ms]" if v2v is not None else ""
+            print(f"assistant: {result.reply}{tag}", flush=True)
+        self.done.set()
+
+
+def _make_replies(config: Config, tts, output_rate: int):
+    if not config.replies.enabled:
+        return None
+    from .replies import load_replies
+
+    return load_replies(config.replies, tts, output_rate)
+
+
+def run_chat(args: argparse.Namespace) -> int:
+    from .session import build_engine, load_engines
+
+    config = config_from_args(args)
+    samples = load_wav(args.input, config.audio.sample_rate) if args.input else None  # fail before loading
+    if args.output:
+        output = SameClockWavSink(args.output, config.audio.output_rate)
+    elif args.no_audio:
+        output = NullSink(config.audio.output_rate)
+    else:
+        output = SpeakerSink(config.audio.output_rate, config.audio.output_device)
+    source = None
+    if samples is None and not args.text:
+        source = MicSource(config.audio.sample_rate, 512, config.audio.input_device)
+    print("loading models…", file=sys.stderr)
+    engines = load_engines(config)
+    printer = TurnPrinter(args.json)
+    replies = _make_replies(config, engines.tts, output.rate)
+    engine = build_engine(config, engines, output, replies=replies, on_event=printer)
+    try:
+        if args.text:
+            output.start(time.perf_counter())
+            engine.submit_text(args.text)
+            printer.done.wait()
+            _wait_until(lambda: not engine.busy, timeout=120)
+        elif samples is not None:
+            source = PacedWavSource(samples, config.audio.sample_rate, 512, realtime=not args.fast)
+            _run_file(engine, source, config)
+        else:
+            print("listening (Ctrl-C to quit)…", file=sys.stderr)
+            engine.listen(source)
+            signal.sigwait([signal.SIGINT]) if hasattr(signal, "sigwait") else threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        engine.close()
+        if isinstance(output, SameClockWavSink):
+            duration = samples.size / config.audio.sample_rate if samples is not None else 0.0
+            output.close(min_seconds=duration)
+        else:
+            output.close()
+    return 0
+
+
+def _wait_until(condition: Callable[[], bool], timeout: float) -> bool:
+    deadline = time.perf_counter() + timeout
+    while time.perf_counter() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def _run_file(engine, source: PacedWavSource, config: Config) -> None:
+    """Feed the WAV in real time, then trailing silence until the last turn is done."""
+    engine.listen(source)
+    time.sleep(source.duration_s)
+    grace = (config.vad.endpoint_ms + 200) / 1000
+    _wait_until(lambda: time.perf_counter() - source.t0 > source.duration_s + grace, timeout=grace + 1)
+    if not _wait_until(lambda: not engine.busy, timeout=120):
+        log.warning("the last turn did not finish within 120 s; stopping")
+    engine.stop_listening()
+
+
+def run_gui(args: argparse.Namespace) -> int:
+    try:
+        from ui.app import main as gui_main
+    except ImportError as exc:
+        print(f"error: the desktop app needs PySide6 ({exc}); use `assistant chat`", file=sys.stderr)
+        return 2
+    return gui_main(config_from_args(args))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="assistant", description="Offline voice assistant.")
+    _add_engine_options(parser)
+    sub = parser.add_subparsers(dest="command")
+
+    chat = sub.add_parser("chat", help="talk from the terminal: microphone, typed text, or WAV files")
+    _add_engine_options(chat)
+    chat.add_argument("--text", help="a typed question; the answer is spoken")
+    chat.add_argument("--input", type=Path, help="WAV with the spoken question(s), fed in real time")
+    chat.add_argument("--output", type=Path, help="write the spoken reply to this WAV (same clock as --input)")
+    chat.add_argument("--json", action="store_true", help="one JSON object per turn on stdout")
+    chat.add_argument("--no-audio", action="store_true", help="no speaker: discard the reply audio")
+    chat.add_argument("--fast", action="store_true", help="feed --input as fast as possible (not real time)")
+    chat.set_defaults(func=run_chat)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    _setup_logging(args.verbose)
+    func = getattr(args, "func", run_gui)
+    try:
+        return func(args)
+    except USER_ERRORS as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,240 @@
+"""Configuration: one frozen dataclass per stage, loaded once at the entry point.
+
+Values come from the defaults below, then a TOML file in the platform's config
+directory (``assistant.toml``), then command-line overrides. Nothing below the entry
+point ever sees an argparse namespace.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+from platformdirs import user_cache_dir, user_config_dir, user_data_dir
+
+APP_NAME = "offline-voice-assistant"
+
+
+class ConfigError(ValueError):
+    """A configuration file or value is invalid; the message names the key."""
+
+
+@dataclass(frozen=True)
+class AudioConfig:
+    sample_rate: int = 16000
+    """Rate every input stage works at (VAD, STT). Input is converted to it."""
+    frame_ms: int = 32
+    """Length of one input frame; 32 ms = 512 samples, the Silero VAD window."""
+    output_rate: int = 22050
+    """Rate of the reply audio (output WAV and speaker)."""
+    input_device: str | None = None
+    """sounddevice input device name or index; None is the system default."""
+    output_device: str | None = None
+    """sounddevice output device name or index; None is the system default."""
+
+
+@dataclass(frozen=True)
+class VadConfig:
+    threshold: float = 0.5
+    """Speech probability at or above which a frame counts as speech."""
+    endpoint_ms: int = 300
+    """Silence after speech that ends the user's turn."""
+    min_speech_ms: int = 96
+    """Speech shorter than this is a click or a cough, not a turn."""
+    speech_pad_ms: int = 96
+    """Audio kept before the first speech frame so STT hears the onset."""
+    early_silence_ms: int = 128
+    """Silence after which STT starts speculatively (kept if the endpoint follows)."""
+    max_speech_s: float = 20.0
+    """A turn is cut after this much speech, so a noisy room can't hold the floor."""
+
+
+@dataclass(frozen=True)
+class SttConfig:
+    engine: str = "whisper"
+    """``whisper`` (faster-whisper on the segment) or ``vosk`` (streams partials)."""
+    language: str = "en"
+    """Language code of the speech."""
+    whisper_model: str | None = None
+    """Path to a CTranslate2 Whisper model folder; None finds the embedded tiny.en."""
+    vosk_model: str | None = None
+    """Path to a vosk model folder; None finds one for ``language``."""
+    threads: int = 2
+    """CPU threads for the STT engine."""
+    beam_size: int = 1
+    """Whisper beam size; 1 (greedy) is the fastest."""
+
+
+@dataclass(frozen=True)
+class LlmConfig:
+    model: str | None = None
+    """Path to a GGUF file; None finds the embedded SmolLM2-135M-Instruct."""
+    system_prompt: str = (
+        "You are a friendly voice assistant. Answer in one or two short spoken "
+        "sentences. No lists, no markdown."
+    )
+    """System prompt; its evaluated tokens are kept in the KV cache across turns."""
+    n_ctx: int = 2048
+    """Context window in tokens."""
+    history_tokens: int = 768
+    """Token budget for past turns; older turns are dropped when it is exceeded."""
+    max_tokens: int = 80
+    """Longest spoken reply, in tokens."""
+    temperature: float = 0.3
+    """Sampling temperature."""
+    top_p: float = 0.9
+    """Nucleus sampling cutoff."""
+    repeat_penalty: float = 1.3
+    """Penalty for repeated tokens; stops tiny models from looping."""
+    threads: int = 2
+    """CPU threads for generation."""
+    n_gpu_layers: int = 0
+    """Layers offloaded to the GPU; -1 offloads all."""
+    seed: int = 1234
+    """Sampling seed, so a run can be repeated."""
+
+
+@dataclass(frozen=True)
+class TtsConfig:
+    engine: str = "piper"
+    """``piper`` (neural, onnxruntime) or ``system`` (pyttsx3: espeak-ng/SAPI5/NSSS)."""
+    voice: str | None = None
+    """Path to a Piper ``.onnx`` voice (with its ``.onnx.json``); None finds joe-medium."""
+    threads: int = 1
+    """onnxruntime intra-op threads for Piper."""
+    length_scale: float | None = None
+    """Speaking rate (< 1 is faster); None keeps the voice's own."""
+    volume: float = 1.0
+    """Output gain."""
+
+
+@dataclass(frozen=True)
+class ChunkerConfig:
+    first_min_chars: int = 12
+    """The first chunk is released at the first clause boundary after this many characters."""
+    first_max_chars: int = 60
+    """...or at a word boundary once this long, whatever the punctuation."""
+    min_chars: int = 40
+    """Later chunks are released at sentence ends once at least this long."""
+
+
+@dataclass(frozen=True)
+class RepliesConfig:
+    enabled: bool = True
+    """Answer short fixed phrases from the instant-reply table without the LLM."""
+    table: str | None = None
+    """Path to a phrase table TOML; None uses ``replies.toml`` in the config dir, else the defaults."""
+    score_cutoff: float = 88.0
+    """Fuzzy-match score (0-100) a phrase must reach to hit."""
+
+
+@dataclass(frozen=True)
+class Config:
+    audio: AudioConfig = field(default_factory=AudioConfig)
+    vad: VadConfig = field(default_factory=VadConfig)
+    stt: SttConfig = field(default_factory=SttConfig)
+    llm: LlmConfig = field(default_factory=LlmConfig)
+    tts: TtsConfig = field(default_factory=TtsConfig)
+    chunker: ChunkerConfig = field(default_factory=ChunkerConfig)
+    replies: RepliesConfig = field(default_factory=RepliesConfig)
+
+
+def config_dir() -> Path:
+    return Path(user_config_dir(APP_NAME, appauthor=False))
+
+
+def data_dir() -> Path:
+    return Path(user_data_dir(APP_NAME, appauthor=False))
+
+
+def cache_dir() -> Path:
+    return Path(user_cache_dir(APP_NAME, appauthor=False))
+
+
+def default_config_path() -> Path:
+    return config_dir() / "assistant.toml"
+
+
+def _build(cls: type, values: Mapping[str, Any], where: str) -> Any:
+    known = {f.name: f for f in fields(cls)}
+    kwargs: dict[str, Any] = {}
+    for key, value in values.items():
+        if key not in known:
+            raise ConfigError(f"unknown key '{where}{key}' (known: {', '.join(sorted(known))})")
+        default = getattr(cls(), key)
+        if is_dataclass(default):
+            if not isinstance(value, Mapping):
+                raise ConfigError(f"'{where}{key}' must be a table")
+            kwargs[key] = _build(type(default), value, f"{where}{key}.")
+            continue
+        kwargs[key] = _coerce(value, default, f"{where}{key}")
+    return cls(**kwargs)
+
+
+def _coerce(value: Any, default: Any, key: str) -> Any:
+    if default is None or value is None:
+        return value
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise ConfigError(f"'{key}' must be true or false, not {value!r}")
+        return value
+    if isinstance(default, (int, float)) and not isinstance(default, bool):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ConfigError(f"'{key}' must be a number, not {value!r}")
+        return type(default)(value)
+    if isinstance(default, str) and not isinstance(value, str):
+        raise ConfigError(f"'{key}' must be a string, not {value!r}")
+    return value
+
+
+def from_mapping(values: Mapping[str, Any]) -> Config:
+    """Build a Config from nested tables, naming the exact key that is wrong."""
+    return _build(Config, values, "")
+
+
+def load(path: Path | None = None) -> Config:
+    """Load the TOML config file (missing file = defaults)."""
+    path = path or default_config_path()
+    if not path.exists():
+        return Config()
+    try:
+        values = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read config {path}: {exc}") from exc
+    return from_mapping(values)
+
+
+def with_overrides(config: Config, **sections: Mapping[str, Any]) -> Config:
+    """Return ``config`` with per-section overrides; None values are ignored."""
+    updated = {}
+    for name, values in sections.items():
+        values = {k: v for k, v in values.items() if v is not None}
+        if values:
+            updated[name] = replace(getattr(config, name), **values)
+    return replace(config, **updated)
+
+
+def to_mapping(config: Config) -> dict[str, Any]:
+    """Nested dict of the config without None values (TOML has no null)."""
+
+    def strip(obj: Any) -> Any:
+        if isinstance(obj, dict):
+            return {k: strip(v) for k, v in obj.items() if v is not None}
+        return obj
+
+    return strip(dataclasses.asdict(config))
+
+
+def save(config: Config, path: Path | None = None) -> Path:
+    """Write the config atomically, so a crash mid-write never loses the old file."""
+    import tomli_w
+
+    path = path or default_config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".toml.tmp")
+    tmp.write_text(tomli_w.dumps(to_mapping(config)), encoding="utf-8")
+    tmp.replace(path)
+    return path

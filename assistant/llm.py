@@ -1,0 +1,225 @@
+"""The language model: llama.cpp through llama-cpp-python.
+
+One owner thread uses the model at a time (``Llama`` is not thread-safe). The prompt is
+rendered with the GGUF's own chat template and tokenized here, so the engine knows how
+many prompt tokens the KV cache already holds: the system prompt and history form a
+stable prefix that is evaluated once and reused every turn.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator, Protocol
+
+from .config import LlmConfig
+from .models import ModelError, check_gguf, find_llm
+
+log = logging.getLogger(__name__)
+
+
+class LlmError(RuntimeError):
+    pass
+
+
+@dataclass
+class Exchange:
+    user: str
+    assistant: str
+    tokens: int
+
+
+@dataclass
+class History:
+    """Past turns kept within a token budget.
+
+    When the budget is exceeded the oldest turns are dropped until half the budget is
+    left. Dropping in one big step (not one turn per turn) keeps the prompt prefix
+    stable, so the KV cache is rebuilt once per many turns instead of every turn.
+    """
+
+    budget_tokens: int
+    count_tokens: Callable[[str], int]
+    exchanges: list[Exchange] = field(default_factory=list)
+
+    @property
+    def tokens(self) -> int:
+        return sum(e.tokens for e in self.exchanges)
+
+    def add(self, user: str, assistant: str) -> None:
+        cost = self.count_tokens(user) + self.count_tokens(assistant) + 8  # template markup
+        self.exchanges.append(Exchange(user, assistant, cost))
+        if self.tokens > self.budget_tokens:
+            while self.exchanges and self.tokens > self.budget_tokens // 2:
+                self.exchanges.pop(0)
+
+    def messages(self, system: str, user: str) -> list[dict[str, str]]:
+        messages = [{"role": "system", "content": system}]
+        for e in self.exchanges:
+            messages += [{"role": "user", "content": e.user}, {"role": "assistant", "content": e.assistant}]
+        messages.append({"role": "user", "content": user})
+        return messages
+
+    def clear(self) -> None:
+        self.exchanges.clear()
+
+
+@dataclass
+class GenerationStats:
+    prompt_tokens: int = 0
+    """Tokens in the rendered prompt."""
+    reused_tokens: int = 0
+    """Of those, tokens already in the KV cache (not evaluated again)."""
+    tokens: int = 0
+    """Tokens generated."""
+
+
+class Llm(Protocol):
+    name: str
+
+    def stream(self, user: str, stats: GenerationStats) -> Iterator[str]:
+        """Yield reply text pieces as tokens arrive; closing the iterator stops generation."""
+
+    def remember(self, user: str, reply: str) -> None: ...
+
+    def reset(self) -> None:
+        """Forget the conversation."""
+
+
+def _common_prefix(a, b) -> int:
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+class LlamaLlm:
+    def __init__(self, config: LlmConfig, model_path: Path | None = None):
+        try:
+            import llama_cpp
+            from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+        except ImportError as exc:
+            raise LlmError("llama-cpp-python is not installed: pip install llama-cpp-python") from exc
+        except OSError as exc:
+            raise LlmError(f"llama-cpp-python cannot load its shared library: {exc}") from exc
+        self.config = config
+        path = model_path or find_llm(config.model).path
+        check_gguf(path)
+        self.path = path
+        try:
+            self._llama = llama_cpp.Llama(
+                model_path=str(path),
+                n_ctx=config.n_ctx,
+                n_threads=config.threads,
+                n_threads_batch=config.threads,
+                n_gpu_layers=config.n_gpu_layers,
+                seed=config.seed,
+                verbose=False,
+            )
+        except (ValueError, RuntimeError, OSError) as exc:
+            raise ModelError(f"llama.cpp cannot load {path}: {exc}") from exc
+        meta = self._llama.metadata
+        template = meta.get("tokenizer.chat_template")
+        if not template:
+            raise ModelError(f"{path.name} has no chat template in its GGUF metadata")
+        eos = self._llama.token_eos()
+        bos = self._llama.token_bos()
+        self._formatter = Jinja2ChatFormatter(
+            template=template,
+            eos_token=self._token_text(eos),
+            bos_token=self._token_text(bos),
+            stop_token_ids=[eos],
+        )
+        self.name = meta.get("general.name") or path.stem
+        self.quantization = path.stem.rsplit(".", 1)[-1] if "." in path.stem else ""
+        self.history = History(config.history_tokens, self.count_tokens)
+        self._lock = threading.Lock()
+        self.warm()
+
+    def _token_text(self, token: int) -> str:
+        if token < 0:
+            return ""
+        return self._llama.detokenize([token], special=True).decode("utf-8", errors="ignore")
+
+    def count_tokens(self, text: str) -> int:
+        return len(self._llama.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+    def _render(self, messages: list[dict[str, str]]) -> tuple[list[int], list[str]]:
+        response = self._formatter(messages=messages)
+        tokens = self._llama.tokenize(
+            response.prompt.encode("utf-8"), add_bos=not response.added_special, special=True
+        )
+        stop = response.stop if isinstance(response.stop, list) else [response.stop] if response.stop else []
+        return tokens, stop
+
+    def system_prefix(self) -> list[int]:
+        """Tokens shared by every prompt of this conversation: system prompt and history."""
+        a, _ = self._render(self.history.messages(self.config.system_prompt, "a"))
+        b, _ = self._render(self.history.messages(self.config.system_prompt, "b"))
+        return a[: _common_prefix(a, b)]
+
+    def warm(self) -> None:
+        """Evaluate the prompt prefix and run one short generation so the first real
+        turn pays neither the prefill of the system prompt nor buffer allocation."""
+        with self._lock:
+            stats = GenerationStats()
+            for _ in self._generate(self.history.messages(self.config.system_prompt, "Hi"), stats, max_tokens=2):
+                pass
+            prefix = self.system_prefix()
+            self._llama.reset()
+            self._llama.eval(prefix)
+        log.info("LLM warm: %d prefix tokens cached", len(prefix))
+
+    def prefill(self, user: str) -> None:
+        """Evaluate the prompt for ``user`` ahead of time (speculatively), so a later
+        :meth:`stream` with the same text starts generating at once."""
+        with self._lock:
+            tokens, _ = self._render(self.history.messages(self.config.system_prompt, user))
+            cached = self._llama.n_tokens
+            keep = _common_prefix(self._llama._input_ids[:cached].tolist(), tokens[:-1])
+            self._llama.n_tokens = keep
+            self._llama.eval(tokens[keep:-1])
+
+    def _generate(self, messages, stats: GenerationStats, max_tokens: int) -> Iterator[str]:
+        tokens, stop = self._render(messages)
+        cached = self._llama.n_tokens
+        stats.prompt_tokens = len(tokens)
+        stats.reused_tokens = _common_prefix(self._llama._input_ids[:cached].tolist(), tokens[:-1])
+        if len(tokens) + max_tokens > self.config.n_ctx:
+            raise LlmError(f"prompt of {len(tokens)} tokens does not fit n_ctx={self.config.n_ctx}")
+        cfg = self.config
+        for chunk in self._llama.create_completion(
+            prompt=tokens,
+            max_tokens=max_tokens,
+            temperature=cfg.temperature,
+            top_p=cfg.top_p,
+            repeat_penalty=cfg.repeat_penalty,
+            stop=stop,
+            stream=True,
+        ):
+            stats.tokens += 1
+            text = chunk["choices"][0]["text"]
+            if text:
+                yield text
+
+    def stream(self, user: str, stats: GenerationStats) -> Iterator[str]:
+        with self._lock:
+            messages = self.history.messages(self.config.system_prompt, user)
+            yield from self._generate(messages, stats, self.config.max_tokens)
+
+    def remember(self, user: str, reply: str) -> None:
+        self.history.add(user, reply)
+
+    def reset(self) -> None:
+        with self._lock:
+            self.history.clear()
+            self._llama.reset()
+            self._llama.eval(self.system_prefix())
+
+
+def load_llm(config: LlmConfig) -> LlamaLlm:
+    return LlamaLlm(config)

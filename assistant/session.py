@@ -1,0 +1,84 @@
+"""Loading the engines (in parallel, each warmed) and assembling a running Engine."""
+
+from __future__ import annotations
+
+import logging
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .audio import AudioOut
+from .config import Config
+from .events import Event
+from .llm import Llm, load_llm
+from .models import find_silero_vad
+from .pipeline import Engine
+from .replies import Replies
+from .stt import Stt, load_stt
+from .tts import Tts, load_tts
+from .vad import SileroVad, Vad
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Engines:
+    stt: Stt
+    llm: Llm
+    tts: Tts
+    vad: Vad
+    load_s: dict[str, float] = field(default_factory=dict)
+
+
+def _timed(name: str, fn: Callable, progress: Callable[[str], None] | None, times: dict[str, float]):
+    def run():
+        if progress:
+            progress(f"loading {name}")
+        start = time.perf_counter()
+        value = fn()
+        times[name] = round(time.perf_counter() - start, 2)
+        log.info("%s loaded in %.2f s", name, times[name])
+        return value
+
+    return run
+
+
+def load_engines(config: Config, progress: Callable[[str], None] | None = None) -> Engines:
+    """Load and warm every engine before the first turn (no cold start).
+
+    The three big models load concurrently; the first failure is raised with its own
+    message (which names the model and what to install).
+    """
+    times: dict[str, float] = {}
+    with ThreadPoolExecutor(max_workers=3, thread_name_prefix="load") as pool:
+        llm = pool.submit(_timed("llm", lambda: load_llm(config.llm), progress, times))
+        stt = pool.submit(_timed("stt", lambda: load_stt(config.stt), progress, times))
+        tts = pool.submit(_timed("tts", lambda: load_tts(config.tts), progress, times))
+        vad = SileroVad(find_silero_vad())
+        futures = [llm, stt, tts]
+        for future in futures:
+            if future.exception() is not None:
+                for other in futures:
+                    other.cancel()
+                raise future.exception()  # type: ignore[misc]
+    return Engines(stt=stt.result(), llm=llm.result(), tts=tts.result(), vad=vad, load_s=times)
+
+
+def build_engine(
+    config: Config,
+    engines: Engines,
+    output: AudioOut,
+    replies: Replies | None = None,
+    on_event: Callable[[Event], None] | None = None,
+) -> Engine:
+    return Engine(
+        config,
+        stt=engines.stt,
+        llm=engines.llm,
+        tts=engines.tts,
+        vad=engines.vad,
+        output=output,
+        replies=replies,
+        on_event=on_event,
+    )

@@ -1,0 +1,170 @@
+"""Speech to text: faster-whisper on the segment, vosk streaming partials.
+
+An engine is loaded once; each utterance gets an :class:`Utterance` that is fed audio
+as the user speaks and asked for the transcript at the endpoint.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from .config import SttConfig
+from .models import ModelError, find_vosk, find_whisper
+
+log = logging.getLogger(__name__)
+
+RATE = 16000
+
+
+class SttError(RuntimeError):
+    pass
+
+
+class Utterance(Protocol):
+    def feed(self, pcm: np.ndarray) -> str | None:
+        """Add audio; return a new partial transcript if the engine has one."""
+
+    def transcribe(self) -> str:
+        """The transcript of all audio fed so far."""
+
+
+class Stt(Protocol):
+    name: str
+    streaming: bool
+    """True when partials arrive while the user speaks."""
+
+    def utterance(self) -> Utterance: ...
+
+
+# Whisper produces these on noise or breath; they are not something the user said.
+_NOISE = re.compile(r"^[\W_]*$|^\s*[\[(].*[\])]\s*$")
+
+
+def clean_transcript(text: str) -> str:
+    text = " ".join(text.split())
+    return "" if _NOISE.match(text) else text
+
+
+class WhisperStt:
+    """faster-whisper (CTranslate2, int8 on CPU). Greedy decoding, no timestamps:
+    the fastest settings that keep tiny.en accurate on short commands."""
+
+    streaming = False
+
+    def __init__(self, config: SttConfig, model_dir: Path | None = None):
+        try:
+            from faster_whisper import WhisperModel
+        except ImportError as exc:
+            raise SttError("faster-whisper is not installed: pip install faster-whisper") from exc
+        self.config = config
+        path = model_dir or find_whisper(config.whisper_model).path
+        self.name = f"whisper ({path.name if path.name != 'model' else 'tiny.en'})"
+        try:
+            self._model = WhisperModel(
+                str(path), device="cpu", compute_type="int8", cpu_threads=config.threads, num_workers=1
+            )
+        except (RuntimeError, ValueError, OSError) as exc:
+            raise ModelError(f"cannot load the Whisper model at {path}: {exc}") from exc
+        self._multilingual = bool(getattr(self._model.model, "is_multilingual", False))
+        self.transcribe_array(np.zeros(RATE // 2, np.float32))  # warm-up: first call allocates
+
+    def transcribe_array(self, pcm: np.ndarray) -> str:
+        if pcm.size < RATE // 10:
+            return ""
+        segments, _info = self._model.transcribe(
+            pcm.astype(np.float32, copy=False),
+            language=self.config.language if self._multilingual else None,
+            beam_size=self.config.beam_size,
+            temperature=0.0,
+            without_timestamps=True,
+            condition_on_previous_text=False,
+            vad_filter=False,
+        )
+        return clean_transcript(" ".join(segment.text.strip() for segment in segments))
+
+    def utterance(self) -> "WhisperUtterance":
+        return WhisperUtterance(self)
+
+
+class WhisperUtterance:
+    def __init__(self, stt: WhisperStt):
+        self._stt = stt
+        self._chunks: list[np.ndarray] = []
+
+    def feed(self, pcm: np.ndarray) -> None:
+        self._chunks.append(pcm)
+        return None
+
+    def audio(self) -> np.ndarray:
+        return np.concatenate(self._chunks) if self._chunks else np.zeros(0, np.float32)
+
+    def transcribe(self) -> str:
+        return self._stt.transcribe_array(self.audio())
+
+
+class VoskStt:
+    """Vosk (Kaldi): streams partial transcripts while the user speaks."""
+
+    streaming = True
+
+    def __init__(self, config: SttConfig, model_dir: Path | None = None):
+        try:
+            import vosk
+        except ImportError as exc:
+            raise SttError("vosk is not installed: pip install vosk") from exc
+        vosk.SetLogLevel(-1)
+        path = model_dir or find_vosk(config.vosk_model, config.language).path
+        self.name = f"vosk ({config.language})"
+        try:
+            self._model = vosk.Model(str(path))
+        except Exception as exc:  # vosk raises a bare Exception on a bad folder
+            raise ModelError(f"cannot load the vosk model at {path}: {exc}") from exc
+        self._vosk = vosk
+
+    def utterance(self) -> "VoskUtterance":
+        return VoskUtterance(self._vosk.KaldiRecognizer(self._model, RATE))
+
+
+class VoskUtterance:
+    def __init__(self, recognizer):
+        self._recognizer = recognizer
+        self._final: list[str] = []
+        self._last_partial = ""
+
+    @staticmethod
+    def _pcm16(pcm: np.ndarray) -> bytes:
+        return (np.clip(pcm, -1.0, 1.0) * 32767).astype("<i2").tobytes()
+
+    def feed(self, pcm: np.ndarray) -> str | None:
+        if self._recognizer.AcceptWaveform(self._pcm16(pcm)):
+            text = json.loads(self._recognizer.Result()).get("text", "")
+            if text:
+                self._final.append(text)
+            partial = " ".join(self._final)
+        else:
+            partial = " ".join(self._final + [json.loads(self._recognizer.PartialResult()).get("partial", "")])
+        partial = partial.strip()
+        if partial and partial != self._last_partial:
+            self._last_partial = partial
+            return partial
+        return None
+
+    def transcribe(self) -> str:
+        text = json.loads(self._recognizer.FinalResult()).get("text", "")
+        if text:
+            self._final.append(text)
+        return clean_transcript(" ".join(self._final))
+
+
+def load_stt(config: SttConfig) -> Stt:
+    if config.engine == "whisper":
+        return WhisperStt(config)
+    if config.engine == "vosk":
+        return VoskStt(config)
+    raise SttError(f"unknown STT engine '{config.engine}' (choose whisper or vosk)")

@@ -1,0 +1,111 @@
+"""The timeline: the one source of truth for latency.
+
+Every turn records monotonic marks (``time.perf_counter()``) named in :class:`Mark`.
+The GUI meter, the CLI JSON, the benchmark and the log all read a :class:`Timeline`;
+nothing else keeps a stopwatch.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class Mark(str, Enum):
+    SPEECH_START = "speech_start"
+    """The first speech sample of the utterance (audio clock)."""
+    SPEECH_END = "speech_end"
+    """The last speech sample before the endpoint silence (audio clock)."""
+    ENDPOINT = "endpoint"
+    """The endpointer decided the user finished."""
+    STT_FINAL = "stt_final"
+    """The final transcript is known."""
+    LLM_START = "llm_start"
+    """Generation was requested."""
+    LLM_FIRST_TOKEN = "llm_first_token"
+    """The first token came back."""
+    LLM_END = "llm_end"
+    """Generation finished (or was cut)."""
+    FIRST_CHUNK = "first_chunk"
+    """The chunker released the first text chunk to TTS."""
+    TTS_FIRST_AUDIO = "tts_first_audio"
+    """The first synthesized audio of the reply is ready."""
+    AUDIO_OUT_START = "audio_out_start"
+    """The first reply sample reaches the output (speaker or same-clock WAV)."""
+    TURN_END = "turn_end"
+    """The last reply sample was played, or the turn was dropped."""
+
+
+# Order in which marks happen in a normal turn (used to check and display them).
+MARK_ORDER = list(Mark)
+
+
+@dataclass
+class Timeline:
+    """Marks and counts of one turn. Thread-safe; first write of a mark wins."""
+
+    turn_id: int
+    marks: dict[Mark, float] = field(default_factory=dict)
+    counts: dict[str, Any] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def mark(self, name: Mark, at: float | None = None) -> float:
+        at = time.perf_counter() if at is None else at
+        with self._lock:
+            return self.marks.setdefault(name, at)
+
+    def set(self, key: str, value: Any) -> None:
+        with self._lock:
+            self.counts[key] = value
+
+    def add(self, key: str, amount: float = 1) -> None:
+        with self._lock:
+            self.counts[key] = self.counts.get(key, 0) + amount
+
+    def get(self, name: Mark) -> float | None:
+        return self.marks.get(name)
+
+    def span_ms(self, start: Mark, end: Mark) -> float | None:
+        a, b = self.marks.get(start), self.marks.get(end)
+        if a is None or b is None:
+            return None
+        return (b - a) * 1000.0
+
+    @property
+    def origin(self) -> float | None:
+        """``speech_end`` for spoken turns; the first mark for typed ones."""
+        if Mark.SPEECH_END in self.marks:
+            return self.marks[Mark.SPEECH_END]
+        return min(self.marks.values()) if self.marks else None
+
+    def marks_ms(self) -> dict[str, float]:
+        """Marks in ms relative to :attr:`origin`, in turn order."""
+        origin = self.origin
+        if origin is None:
+            return {}
+        return {m.value: round((self.marks[m] - origin) * 1000.0, 1) for m in MARK_ORDER if m in self.marks}
+
+    def latency_ms(self) -> dict[str, float | None]:
+        """Derived figures: the names every consumer (meter, JSON, bench) shares."""
+        tokens = self.counts.get("tokens", 0)
+        decode = self.span_ms(Mark.LLM_FIRST_TOKEN, Mark.LLM_END)
+        # Typed turns have no speech: they start when the text is known.
+        start = Mark.SPEECH_END if Mark.SPEECH_END in self.marks else Mark.STT_FINAL
+        figures = {
+            "voice_to_voice": self.span_ms(start, Mark.AUDIO_OUT_START),
+            "endpoint_wait": self.span_ms(Mark.SPEECH_END, Mark.ENDPOINT),
+            "stt": self.span_ms(Mark.ENDPOINT, Mark.STT_FINAL),
+            "ttft": self.span_ms(Mark.LLM_START, Mark.LLM_FIRST_TOKEN),
+            "tpot": (decode / (tokens - 1)) if decode is not None and tokens > 1 else None,
+            "tts_first_chunk": self.span_ms(Mark.FIRST_CHUNK, Mark.TTS_FIRST_AUDIO),
+            "llm_total": self.span_ms(Mark.LLM_START, Mark.LLM_END),
+        }
+        return {k: (round(v, 1) if v is not None else None) for k, v in figures.items()}
+
+    def in_order(self) -> bool:
+        """True when the marks present happen in :data:`MARK_ORDER` order (cache hits skip LLM)."""
+        present = [self.marks[m] for m in MARK_ORDER if m in self.marks and m is not Mark.LLM_END]
+        return all(a <= b + 1e-9 for a, b in zip(present, present[1:]))

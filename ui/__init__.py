@@ -1,0 +1,1 @@
+"""PySide6 desktop front end. Imports assistant; assistant never imports ui."""
