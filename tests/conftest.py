@@ -1,0 +1,55 @@
+"""Shared fixtures: real embedded models loaded once per session, isolated user dirs."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def isolated_user_dirs(tmp_path_factory):
+    """Config, cache and data dirs of the tests never touch the user's."""
+    root = tmp_path_factory.mktemp("home")
+    for var, name in (("XDG_CONFIG_HOME", "config"), ("XDG_CACHE_HOME", "cache"), ("XDG_DATA_HOME", "data")):
+        os.environ[var] = str(root / name)
+    yield root
+
+
+@pytest.fixture(scope="session")
+def default_config():
+    from assistant.config import Config
+
+    return Config()
+
+
+@pytest.fixture(scope="session")
+def engines(default_config):
+    """The embedded default models, loaded and warmed once (Whisper tiny.en, SmolLM2, Piper joe)."""
+    from assistant.session import load_engines
+
+    return load_engines(default_config)
+
+
+@pytest.fixture(scope="session")
+def question_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("questions")
+
+
+@pytest.fixture(scope="session")
+def speak(engines, question_dir):
+    """speak("text") -> Path of a 16 kHz WAV of the text said by Piper, with silence around it."""
+    from assistant.corpus import question_wav
+
+    def make(text: str) -> Path:
+        return question_wav(engines.tts, text, question_dir)
+
+    return make
+
+
+@pytest.fixture
+def jfk_wav() -> Path:
+    return DATA / "jfk.wav"
