@@ -190,6 +190,8 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--no-audio", action="store_true", help="no speaker: discard the reply audio")
     chat.add_argument("--fast", action="store_true", help="feed --input as fast as possible (not real time)")
     chat.set_defaults(func=run_chat)
+
+    # Subcommands from their own modules register here, one line each.
     return parser
 
 
