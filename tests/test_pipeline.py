@@ -1,0 +1,172 @@
+"""Engine logic with fakes: turn flow, interruption, bad turns. Real models: test_e2e.py."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from assistant.audio import PacedWavSource
+from assistant.config import Config, VadConfig
+from assistant.events import EventType
+from assistant.pipeline import Engine
+from assistant.timeline import Mark
+
+from fakes import FakeLlm, FakeStt, FakeTts, FakeVad, RecordingSink
+
+
+class Recorder:
+    def __init__(self):
+        self.events = []
+        self.ended = threading.Event()
+        self.results = []
+
+    def __call__(self, event):
+        self.events.append(event)
+        if event.type is EventType.TURN_END:
+            self.results.append(event.data)
+            self.ended.set()
+
+    def of(self, kind):
+        return [e for e in self.events if e.type is kind]
+
+    def wait_turns(self, n, timeout=10):
+        deadline = time.time() + timeout
+        while len(self.results) < n and time.time() < deadline:
+            time.sleep(0.01)
+        assert len(self.results) >= n, f"only {len(self.results)} of {n} turns ended"
+
+
+@pytest.fixture
+def make_engine():
+    engines = []
+
+    def make(stt=None, llm=None, tts=None, config=None):
+        recorder = Recorder()
+        parts = dict(stt=stt or FakeStt(), llm=llm or FakeLlm(), tts=tts or FakeTts())
+        engine = Engine(config or Config(), vad=FakeVad(), output=RecordingSink(), on_event=recorder, **parts)
+        engines.append(engine)
+        return engine, recorder, parts
+
+    yield make
+    for engine in engines:
+        engine.close()
+
+
+def test_typed_turn_streams_reply_in_chunks_and_marks_the_timeline(make_engine):
+    engine, rec, parts = make_engine()
+    engine.submit_text("what is up")
+    rec.wait_turns(1)
+    result = rec.results[0]
+    assert result.source == "llm" and not result.interrupted
+    assert result.reply == parts["llm"].reply
+    assert parts["llm"].calls == ["what is up"]
+    assert len(parts["tts"].spoken) >= 2  # chunked, not one blob
+    assert parts["tts"].spoken[0].startswith("Sure,")
+    tl = result.timeline
+    for mark in (Mark.STT_FINAL, Mark.LLM_START, Mark.LLM_FIRST_TOKEN, Mark.FIRST_CHUNK,
+                 Mark.TTS_FIRST_AUDIO, Mark.AUDIO_OUT_START, Mark.TURN_END):
+        assert tl.get(mark) is not None, mark
+    assert tl.in_order()
+    assert parts["llm"].remembered == [("what is up", parts["llm"].reply.strip())]
+
+
+def test_interrupt_stops_generation_and_playback_and_the_next_turn_works(make_engine):
+    slow = FakeLlm(reply=" ".join(f"word{i}." for i in range(200)), delay_s=0.01)
+    engine, rec, parts = make_engine(llm=slow)
+    engine.submit_text("tell me a long story")
+    deadline = time.time() + 5
+    while not parts["tts"].spoken and time.time() < deadline:
+        time.sleep(0.005)
+    engine.interrupt()
+    rec.wait_turns(1)
+    assert rec.results[0].interrupted
+    assert slow.closed.wait(2), "generation kept running after the interrupt"
+    assert slow.produced < 200
+    assert engine.output.out.flushes >= 1
+    slow.reply, slow.delay_s = "Short answer.", 0.0
+    engine.submit_text("again")
+    rec.wait_turns(2)
+    assert rec.results[1].reply == "Short answer."
+    assert not rec.results[1].interrupted
+
+
+def test_empty_transcript_makes_no_llm_call(make_engine):
+    engine, rec, parts = make_engine()
+    engine.submit_text("   ")
+    rec.wait_turns(1)
+    assert parts["llm"].calls == []
+    assert rec.results[0].source == ""
+    assert rec.of(EventType.ERROR)
+
+
+def test_tts_failure_mid_reply_keeps_the_text_and_the_engine(make_engine):
+    tts = FakeTts(fail_on="two")
+    llm = FakeLlm(reply="Sentence number one is here. Sentence number two is here. Sentence three is fine.")
+    engine, rec, _ = make_engine(llm=llm, tts=tts)
+    engine.submit_text("go")
+    rec.wait_turns(1)
+    result = rec.results[0]
+    assert result.reply == llm.reply
+    assert any("could not speak" in e for e in result.errors)
+    assert any("three" in s for s in tts.spoken)  # later chunks still spoken
+    engine.submit_text("again")
+    rec.wait_turns(2)
+
+
+def test_llm_failure_is_reported_and_the_engine_stays_usable(make_engine):
+    llm = FakeLlm(fail=True)
+    engine, rec, _ = make_engine(llm=llm)
+    engine.submit_text("boom")
+    rec.wait_turns(1)
+    assert any("model exploded" in e for e in rec.results[0].errors)
+    llm.fail = False
+    engine.submit_text("fine now")
+    rec.wait_turns(2)
+    assert rec.results[1].reply
+
+
+def _speech(seconds_speech, rate=16000, lead=0.3, tail=0.8):
+    return np.concatenate([
+        np.zeros(int(lead * rate), np.float32),
+        np.full(int(seconds_speech * rate), 0.3, np.float32),
+        np.zeros(int(tail * rate), np.float32),
+    ])
+
+
+def test_audio_turn_marks_speech_end_on_the_audio_clock(make_engine):
+    config = Config(vad=VadConfig(endpoint_ms=200, min_speech_ms=64))
+    engine, rec, parts = make_engine(config=config)
+    source = PacedWavSource(_speech(0.64), 16000, 512, realtime=True)  # audio clock = wall clock
+    engine.listen(source)
+    rec.wait_turns(1)
+    engine.stop_listening()
+    tl = rec.results[0].timeline
+    # speech ends 0.3 + 0.64 s after sample 0 of the input
+    assert abs((tl.get(Mark.SPEECH_END) - source.t0) - 0.94) < 0.033
+    assert abs((tl.get(Mark.SPEECH_START) - source.t0) - 0.30) < 0.033
+    assert parts["stt"].transcribed == 1  # the speculative transcript was reused, not redone
+    assert tl.counts["stt_speculative"] is True
+    assert tl.in_order()
+
+
+def test_silence_only_makes_no_turn(make_engine):
+    engine, rec, parts = make_engine()
+    source = PacedWavSource(np.zeros(16000, np.float32), 16000, 512, realtime=False)
+    engine.listen(source)
+    time.sleep(0.3)
+    engine.stop_listening()
+    assert rec.results == [] and parts["llm"].calls == []
+
+
+def test_new_speech_barges_in_on_a_reply(make_engine):
+    slow = FakeLlm(reply=" ".join(f"word{i}." for i in range(300)), delay_s=0.01)
+    engine, rec, _ = make_engine(llm=slow)
+    engine.submit_text("long one")
+    time.sleep(0.1)
+    second = engine.begin_turn()
+    rec.wait_turns(1)
+    assert rec.results[0].interrupted
+    assert engine.is_current(second)
