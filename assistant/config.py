@@ -129,6 +129,12 @@ class RepliesConfig:
     """Path to a phrase table TOML; None uses ``replies.toml`` in the config dir, else the defaults."""
     score_cutoff: float = 88.0
     """Fuzzy-match score (0-100) a phrase must reach to hit."""
+    filler: bool = False
+    """Latency masking: play the table's short filler ("Let me think.") before an LLM answer predicted to be slow."""
+    filler_min_words: int = 12
+    """A question of at least this many words is predicted to be slow."""
+    filler_model_mb: int = 2000
+    """With a GGUF model of at least this many MB, every question is predicted to be slow."""
 
 
 @dataclass(frozen=True)

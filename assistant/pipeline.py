@@ -168,6 +168,7 @@ class ResponderStage(Stage):
         stats = GenerationStats()
         reply: list[str] = []
         engine.set_state(State.THINKING)
+        self._mask_latency(turn, message.text)
         timeline.mark(Mark.LLM_START)
         stream = self.llm.stream(message.text, stats)
         try:
@@ -195,6 +196,13 @@ class ResponderStage(Stage):
         for chunk in chunker.flush():
             self._speak(turn, chunk)
         engine.tts.send(EndOfReply(turn))
+
+    def _mask_latency(self, turn: int, text: str) -> None:
+        """Play a short cached filler first when the LLM answer is predicted to be slow."""
+        filler = self.replies.filler(text, getattr(self.llm, "path", None)) if self.replies else None
+        if filler is not None and filler.audio is not None:
+            self.engine.timeline(turn).set("filler", filler.text)
+            self.engine.output.send(PlayAudio(turn, filler.audio))
 
     def _speak(self, turn: int, chunk: str) -> None:
         self.engine.timeline(turn).mark(Mark.FIRST_CHUNK)
