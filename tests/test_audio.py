@@ -1,0 +1,87 @@
+import time
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+from assistant import audio
+from assistant.audio import AudioError, SameClockWavSink, load_wav
+
+
+def test_load_wav_converts_rate_width_and_channels(tmp_path):
+    rate = 44100
+    t = np.arange(rate) / rate
+    stereo = np.stack([np.sin(2 * np.pi * 440 * t), np.sin(2 * np.pi * 440 * t)], axis=1) * 0.5
+    path = tmp_path / "stereo24.wav"
+    sf.write(path, stereo, rate, subtype="PCM_24")
+    pcm = load_wav(path, 16000)
+    assert pcm.dtype == np.float32 and pcm.ndim == 1
+    assert abs(pcm.size - 16000) <= 2
+    assert 0.4 < np.abs(pcm).max() < 0.6
+
+
+def test_load_wav_reads_8bit_and_float(tmp_path):
+    for subtype in ("PCM_U8", "FLOAT"):
+        path = tmp_path / f"{subtype}.wav"
+        sf.write(path, np.full(8000, 0.25), 8000, subtype=subtype)
+        assert load_wav(path, 16000).size == 16000
+
+
+def test_unreadable_and_empty_files_are_clear_errors(tmp_path):
+    junk = tmp_path / "junk.wav"
+    junk.write_text("this is not audio")
+    with pytest.raises(AudioError, match="cannot read"):
+        load_wav(junk, 16000)
+    empty = tmp_path / "empty.wav"
+    sf.write(empty, np.zeros(0), 16000)
+    with pytest.raises(AudioError, match="no audio samples"):
+        load_wav(empty, 16000)
+    with pytest.raises(AudioError, match="does not exist"):
+        load_wav(tmp_path / "missing.wav", 16000)
+
+
+def test_same_clock_sink_places_audio_at_the_time_it_was_played(tmp_path):
+    sink = SameClockWavSink(tmp_path / "out.wav", 1000)
+    t0 = time.perf_counter() - 2.0  # sample 0 was two seconds ago
+    sink.start(t0)
+    at = sink.play(np.ones(500, np.float32))
+    assert 1.9 < at - t0 < 2.5
+    second = sink.play(np.ones(100, np.float32))
+    assert abs(second - (at + 0.5)) < 1e-6  # queued right after the first chunk
+    out = sink.render()
+    first_sample = int(np.flatnonzero(out)[0])
+    assert abs(first_sample / 1000 - (at - t0)) < 0.002
+
+
+def test_flush_cuts_audio_not_yet_heard(tmp_path):
+    sink = SameClockWavSink(tmp_path / "out.wav", 1000)
+    sink.start(time.perf_counter())
+    sink.play(np.ones(5000, np.float32))  # five seconds queued
+    sink.flush()
+    assert sink.render().size < 1000
+
+
+def test_missing_portaudio_says_what_to_install(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_portaudio(name, *args, **kwargs):
+        if name == "sounddevice":
+            raise OSError("PortAudio library not found")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_portaudio)
+    with pytest.raises(AudioError, match="libportaudio2"):
+        audio.check_device("input")
+
+
+def test_no_device_is_a_clear_error():
+    sd = pytest.importorskip("sounddevice")
+    try:
+        sd.query_devices(kind="input")
+    except Exception:
+        with pytest.raises(AudioError, match="no microphone"):
+            audio.check_device("input")
+    else:
+        pytest.skip("this machine has a microphone")
