@@ -9,6 +9,9 @@ import pytest
 
 DATA = Path(__file__).parent / "data"
 
+# Qt tests run without a screen.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
 
 @pytest.fixture(scope="session", autouse=True)
 def isolated_user_dirs(tmp_path_factory):
