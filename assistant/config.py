@@ -91,10 +91,20 @@ class LlmConfig:
     """Penalty for repeated tokens; stops tiny models from looping."""
     threads: int = 2
     """CPU threads for generation."""
-    n_gpu_layers: int = 0
-    """Layers offloaded to the GPU; -1 offloads all."""
+    n_gpu_layers: int | None = None
+    """Layers offloaded to the GPU: None plans it from the free VRAM, 0 keeps all on the CPU, -1 offloads all."""
     seed: int = 1234
     """Sampling seed, so a run can be repeated."""
+    prompt_cache: bool = True
+    """Save the evaluated system prompt to disk so a restart skips its prefill."""
+    backend: str = "local"
+    """``local`` loads the GGUF with llama.cpp; ``remote`` streams from an OpenAI-compatible server."""
+    remote_url: str = "http://127.0.0.1:8080"
+    """Base URL of the remote server (llama.cpp server, vLLM, Ollama); ``/v1/chat/completions`` is appended."""
+    remote_model: str = "default"
+    """Model name sent to the remote server (Ollama and vLLM pick the model by it)."""
+    remote_timeout_s: float = 30.0
+    """Seconds the remote server may stay silent (connecting: at most 3 s) before the turn fails."""
 
 
 @dataclass(frozen=True)

@@ -5,15 +5,17 @@ from __future__ import annotations
 import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from .audio import AudioOut
-from .config import Config
+from .config import Config, ConfigError, LlmConfig
 from .events import Event
-from .llm import Llm, load_llm
-from .models import find_silero_vad
+from . import llm as local_llm
+from .llm import Llm
+from .models import ModelError, find_llm, find_silero_vad
 from .pipeline import Engine
+from .planner import plan_for
 from .replies import Replies
 from .stt import Stt, load_stt
 from .tts import Tts, load_tts
@@ -29,6 +31,23 @@ class Engines:
     tts: Tts
     vad: Vad
     load_s: dict[str, float] = field(default_factory=dict)
+
+
+def load_llm(config: LlmConfig) -> Llm:
+    """The configured LLM: a remote server, or the local GGUF offloaded as planned."""
+    if config.backend == "remote":
+        from .remote_llm import RemoteLlm
+
+        return RemoteLlm(config)
+    if config.backend != "local":
+        raise ConfigError(f"unknown llm.backend '{config.backend}' (choose local or remote)")
+    path = find_llm(config.model).path
+    plan = plan_for(config, path)
+    if not plan.fits:
+        raise ModelError(f"{path.name} is too big for this machine: {plan.summary}")
+    log.info("LLM offload plan: %s", plan.summary)
+    planned = replace(config, model=str(path), n_gpu_layers=plan.n_gpu_layers, n_ctx=plan.n_ctx)
+    return local_llm.load_llm(planned)
 
 
 def _timed(name: str, fn: Callable, progress: Callable[[str], None] | None, times: dict[str, float]):

@@ -51,6 +51,14 @@ def clean_transcript(text: str) -> str:
     return "" if _NOISE.match(text) else text
 
 
+def whisper_devices() -> list[tuple[str, str]]:
+    """(device, compute type) to try in order: the GPU first when CTranslate2 sees CUDA."""
+    from .hardware import whisper_cuda_devices
+
+    cpu = [("cpu", "int8")]
+    return [("auto", "int8_float16"), *cpu] if whisper_cuda_devices() > 0 else cpu
+
+
 class WhisperStt:
     """faster-whisper (CTranslate2, int8 on CPU). Greedy decoding, no timestamps:
     the fastest settings that keep tiny.en accurate on short commands."""
@@ -65,14 +73,20 @@ class WhisperStt:
         self.config = config
         path = model_dir or find_whisper(config.whisper_model).path
         self.name = f"whisper ({path.name if path.name != 'model' else 'tiny.en'})"
-        try:
-            self._model = WhisperModel(
-                str(path), device="cpu", compute_type="int8", cpu_threads=config.threads, num_workers=1
-            )
-        except (RuntimeError, ValueError, OSError) as exc:
-            raise ModelError(f"cannot load the Whisper model at {path}: {exc}") from exc
-        self._multilingual = bool(getattr(self._model.model, "is_multilingual", False))
-        self.transcribe_array(np.zeros(RATE // 2, np.float32))  # warm-up: first call allocates
+        failures = []
+        for device, compute_type in whisper_devices():
+            try:
+                self._model = WhisperModel(
+                    str(path), device=device, compute_type=compute_type, cpu_threads=config.threads, num_workers=1
+                )
+                self._multilingual = bool(getattr(self._model.model, "is_multilingual", False))
+                self.transcribe_array(np.zeros(RATE // 2, np.float32))  # warm-up: first call allocates
+                break
+            except (RuntimeError, ValueError, OSError) as exc:  # e.g. CUDA present but cuBLAS/cuDNN missing
+                log.warning("Whisper on %s failed: %s", device, exc)
+                failures.append(f"{device}: {exc}")
+        else:
+            raise ModelError(f"cannot load the Whisper model at {path}: {'; '.join(failures)}")
 
     def transcribe_array(self, pcm: np.ndarray) -> str:
         if pcm.size < RATE // 10:
