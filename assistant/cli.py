@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from . import bench
 from . import config as config_mod
 from .audio import AudioError, MicSource, NullSink, PacedWavSource, SameClockWavSink, SpeakerSink, load_wav
 from .config import Config, ConfigError
@@ -192,6 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
     chat.set_defaults(func=run_chat)
 
     # Subcommands from their own modules register here, one line each.
+    bench.add_parser(sub)
     return parser
 
 

@@ -1,0 +1,183 @@
+"""The bench report: a JSON document and the table printed from it."""
+
+from __future__ import annotations
+
+import json
+import platform
+from pathlib import Path
+from typing import Any
+
+from .runner import BenchResult
+from .stats import METRICS, TurnRecord, median_stages, stages_ms, summarize, turn_figures, word_edits, word_error_rate
+
+
+def _turn_json(record: TurnRecord) -> dict[str, Any]:
+    data = record.result.to_json()
+    data.update(
+        mode=record.mode,
+        item=record.item,
+        repeat=record.repeat,
+        expected=record.expected,
+        figures=turn_figures(record),
+        stages_ms=stages_ms(record.timeline),
+        first_audio_s=round(record.first_audio_s, 3) if record.first_audio_s else None,
+    )
+    if record.expected:
+        edits, n = word_edits(record.expected, record.result.transcript)
+        data["word_errors"] = edits
+    return data
+
+
+def _mode_json(records: list[TurnRecord], peak_rss_mb: float | None) -> dict[str, Any]:
+    figures = [turn_figures(r) for r in records]
+    return {
+        "summary": {m.name: summarize(f[m.name] for f in figures) for m in METRICS},
+        "stages_ms": median_stages(records),
+        "word_error_rate": word_error_rate(records),
+        "turns_by_source": {s: sum(r.result.source == s for r in records) for s in ("llm", "cache", "")},
+        "peak_rss_mb": peak_rss_mb,
+        "turns": [_turn_json(r) for r in records],
+    }
+
+
+def _conversation_json(records: list[TurnRecord]) -> dict[str, Any]:
+    series = []
+    for record in sorted(records, key=lambda r: r.conversation_turn or 0):
+        counts = record.timeline.counts
+        series.append({
+            "turn": record.conversation_turn,
+            "item": record.item,
+            "source": record.result.source,
+            "prompt_tokens": counts.get("prompt_tokens"),
+            "prompt_reused": counts.get("prompt_reused"),
+            "tokens": counts.get("tokens"),
+            "ttft": record.timeline.latency_ms()["ttft"],
+            "voice_to_voice": record.timeline.latency_ms()["voice_to_voice"],
+        })
+    llm = [s for s in series if s["ttft"] is not None]
+    return {
+        "ttft_first": llm[0]["ttft"] if llm else None,
+        "ttft_last": llm[-1]["ttft"] if llm else None,
+        "prompt_tokens_first": llm[0]["prompt_tokens"] if llm else None,
+        "prompt_tokens_last": llm[-1]["prompt_tokens"] if llm else None,
+        "series": series,
+    }
+
+
+def build_report(result: BenchResult, meta: dict[str, Any]) -> dict[str, Any]:
+    opts = result.options
+    modes = {
+        mode: _mode_json([r for r in result.records if r.mode == mode], result.mode_peak_rss_mb.get(mode))
+        for mode in opts.modes
+    }
+    report: dict[str, Any] = {
+        "meta": {
+            **meta,
+            "modes": list(opts.modes),
+            "repeat": opts.repeat,
+            "real_time": not opts.fast,
+            "python": platform.python_version(),
+            "machine": platform.machine(),
+        },
+        "metrics": {m.name: {"unit": m.unit, "about": m.about} for m in METRICS},
+        "modes": modes,
+        "peak_rss_mb": result.peak_rss_mb,
+        "missed": result.missed,
+    }
+    if "streaming" in modes and "serial" in modes:
+        report["serial_over_streaming"] = {
+            m.name: _ratio(modes["serial"]["summary"][m.name]["median"], modes["streaming"]["summary"][m.name]["median"])
+            for m in METRICS
+        }
+    if opts.turns:
+        report["conversation"] = {
+            "turns": opts.turns,
+            **{mode: _conversation_json([r for r in result.conversation if r.mode == mode]) for mode in opts.modes},
+        }
+    return report
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return round(a / b, 2) if a is not None and b else None
+
+
+def write_json(report: dict[str, Any], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+# ------------------------------------------------------------------ table
+
+
+def _cell(value: float | int | None, width: int = 7) -> str:
+    if value is None:
+        return "–".rjust(width)
+    if isinstance(value, float) and abs(value) < 10 and value != int(value):
+        return f"{value:.2f}".rjust(width)
+    return f"{value:.0f}".rjust(width)
+
+
+def format_table(report: dict[str, Any]) -> str:
+    meta, modes = report["meta"], report["modes"]
+    names = list(modes)
+    ratios = report.get("serial_over_streaming")
+    lines = [
+        f"stt {meta.get('stt')} · llm {meta.get('llm')} · tts {meta.get('tts')} · "
+        f"{'real time' if meta['real_time'] else 'FAST (not real time)'} · {meta['repeat']} repeat(s) · "
+        f"{meta.get('items')} takes per mode",
+        "",
+    ]
+    head = f"{'metric':<22}{'unit':>6}"
+    sub = " " * 28
+    for name in names:
+        head += f" │ {name:^30}"
+        sub += f" │ {'n':>3}{'median':>9}{'p95':>9}{'max':>9}"
+    if ratios:
+        head += " │ serial÷"
+        sub += " │ streaming"
+    lines += [head, sub, "─" * len(sub)]
+    for metric, info in report["metrics"].items():
+        row = f"{metric:<22}{info['unit']:>6}"
+        for name in names:
+            s = modes[name]["summary"][metric]
+            row += f" │ {s['n']:>3}{_cell(s['median'], 9)}{_cell(s['p95'], 9)}{_cell(s['max'], 9)}"
+        if ratios:
+            row += f" │ {_cell(ratios[metric], 8)}"
+        lines.append(row)
+    lines.append("")
+    for name in names:
+        wer = modes[name]["word_error_rate"]
+        wer_text = f"{wer['wer']:.1%} over {wer['words']} words" if wer["wer"] is not None else "–"
+        stages = " + ".join(f"{k} {v:.0f}" for k, v in modes[name]["stages_ms"].items())
+        lines.append(f"{name:>10}: WER {wer_text}; peak RSS {modes[name]['peak_rss_mb']} MB")
+        lines.append(f"{'':>10}  median stages (ms): {stages or '–'}")
+    if "conversation" in report:
+        lines += ["", _conversation_table(report["conversation"], names)]
+    if report["missed"]:
+        lines += ["", f"no answer in: {', '.join(report['missed'])}"]
+    return "\n".join(lines)
+
+
+def _conversation_table(conversation: dict[str, Any], names: list[str]) -> str:
+    lines = [f"conversation of {conversation['turns']} turns (history grows): TTFT and prompt tokens per turn"]
+    head = f"{'turn':>4}"
+    for name in names:
+        head += f" │ {name + ' ttft':>15}{'prompt':>8}{'reused':>8}"
+    lines += [head, "─" * len(head)]
+    rows: dict[int, str] = {}
+    for name in names:
+        for point in conversation[name]["series"]:
+            rows.setdefault(point["turn"], f"{point['turn']:>4}")
+    for turn in sorted(rows):
+        row = rows[turn]
+        for name in names:
+            point = next((p for p in conversation[name]["series"] if p["turn"] == turn), {})
+            row += f" │ {_cell(point.get('ttft'), 15)}{_cell(point.get('prompt_tokens'), 8)}{_cell(point.get('prompt_reused'), 8)}"
+        lines.append(row)
+    for name in names:
+        c = conversation[name]
+        lines.append(
+            f"{name}: TTFT turn 1 → {conversation['turns']}: {_cell(c['ttft_first'], 0)} → {_cell(c['ttft_last'], 0)} ms; "
+            f"prompt tokens {_cell(c['prompt_tokens_first'], 0)} → {_cell(c['prompt_tokens_last'], 0)}"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,122 @@
+"""Runs the corpus in every mode, side by side, then a conversation of growing history."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..audio import load_wav
+from ..config import Config
+from ..events import TurnResult
+from ..replies import Replies
+from ..session import Engines
+from .corpus import CorpusItem
+from .serial import SerialChain
+from .stats import MemorySampler, TurnRecord
+from .streaming import run_streaming
+from .takes import Take, open_take
+
+log = logging.getLogger(__name__)
+
+MODES = ("streaming", "serial")
+
+
+@dataclass(frozen=True)
+class BenchOptions:
+    modes: tuple[str, ...] = MODES
+    """Which modes to run, in this order for each take."""
+    repeat: int = 1
+    """Passes over the corpus."""
+    turns: int = 0
+    """Turns of the conversation run (0: none)."""
+    fast: bool = False
+    """Feed input as fast as it is consumed and count replies heard at once (smoke tests)."""
+    audio_dir: Path | None = None
+    """Where same-clock reply WAVs go (real time only); None keeps no audio."""
+
+
+@dataclass
+class BenchResult:
+    options: BenchOptions
+    records: list[TurnRecord] = field(default_factory=list)
+    """Corpus turns, every mode."""
+    conversation: list[TurnRecord] = field(default_factory=list)
+    """Conversation turns, every mode."""
+    missed: list[str] = field(default_factory=list)
+    """Takes in which no answered turn came back ('mode item')."""
+    peak_rss_mb: float = 0.0
+    mode_peak_rss_mb: dict[str, float] = field(default_factory=dict)
+
+
+class Bench:
+    def __init__(self, engines: Engines, config: Config, replies: Replies | None, options: BenchOptions):
+        self.engines = engines
+        self.config = config
+        self.replies = replies
+        self.options = options
+        self.serial = SerialChain(engines, config, replies)
+        self._samples: dict[Path, np.ndarray] = {}
+
+    def run(self, items: list[CorpusItem]) -> BenchResult:
+        from tqdm import tqdm
+
+        opts = self.options
+        questions = [i for i in items if i.kind == "question"] or items
+        total = len(opts.modes) * (opts.repeat * len(items) + opts.turns)
+        result = BenchResult(opts)
+        with MemorySampler() as memory, tqdm(total=total, unit="take", file=sys.stderr, dynamic_ncols=True) as bar:
+            for repeat in range(1, opts.repeat + 1):
+                for item in items:
+                    for mode in opts.modes:
+                        bar.set_postfix_str(f"{mode}: {item.name}"[:48])
+                        self.engines.llm.reset()  # every question starts from the same empty history
+                        with memory.section(mode):
+                            self._record(result, result.records, mode, item, repeat=repeat)
+                        bar.update()
+            for mode in opts.modes:
+                self.engines.llm.reset()
+                for turn in range(1, opts.turns + 1):
+                    item = questions[(turn - 1) % len(questions)]
+                    bar.set_postfix_str(f"{mode}: conversation turn {turn}")
+                    with memory.section(mode):
+                        self._record(result, result.conversation, mode, item, turn=turn)
+                    bar.update()
+        self.engines.llm.reset()
+        result.peak_rss_mb = round(memory.peak_mb, 1)
+        result.mode_peak_rss_mb = {k: round(v, 1) for k, v in memory.section_peak_mb.items()}
+        return result
+
+    def _record(
+        self, result: BenchResult, into: list[TurnRecord], mode: str, item: CorpusItem,
+        repeat: int = 0, turn: int | None = None,
+    ) -> None:
+        take = self._take(mode, item, f"turn{turn}" if turn else f"r{repeat}")
+        answered = self._run(mode, take)
+        if answered is None:
+            result.missed.append(f"{mode} {item.name}")
+            log.warning("%s: no answer to %s", mode, item.name)
+            return
+        into.append(TurnRecord(
+            mode, item.name, answered, item.expected, repeat, turn, take.sink.first_piece_s,
+        ))
+
+    def _run(self, mode: str, take: Take) -> TurnResult | None:
+        if mode == "streaming":
+            return run_streaming(self.engines, self.config, self.replies, take)
+        if mode == "serial":
+            return self.serial.run(take)
+        raise ValueError(f"unknown bench mode '{mode}' (choose from {', '.join(MODES)})")
+
+    def _take(self, mode: str, item: CorpusItem, tag: str) -> Take:
+        rate = self.config.audio.sample_rate
+        if item.path not in self._samples:
+            self._samples[item.path] = load_wav(item.path, rate)
+        audio_dir = self.options.audio_dir
+        wav = audio_dir / mode / f"{item.name}-{tag}.wav" if audio_dir and not self.options.fast else None
+        if wav:
+            wav.parent.mkdir(parents=True, exist_ok=True)
+        return open_take(self._samples[item.path], rate, self.config.audio.output_rate, fast=self.options.fast, wav=wav)

@@ -1,0 +1,171 @@
+"""Serial mode: the naive chain, on the same engines and the same paced input.
+
+Wait for the whole utterance and its endpoint (same Silero VAD, same endpointer), then
+transcribe it whole, then generate the whole reply, then synthesize all of it, then
+play. The same :class:`~assistant.timeline.Mark` marks are set as in the pipeline, so
+both modes report the same figures.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import numpy as np
+
+from ..audio import resample
+from ..chunker import speakable
+from ..config import Config
+from ..events import TurnResult
+from ..llm import GenerationStats
+from ..replies import InstantReply, Replies
+from ..session import Engines
+from ..timeline import Mark, Timeline
+from ..vad import Endpointer, VadEventType
+from .takes import Take
+
+log = logging.getLogger(__name__)
+
+
+class SerialChain:
+    def __init__(self, engines: Engines, config: Config, replies: Replies | None):
+        self.engines = engines
+        self.config = config
+        self.replies = replies
+        self.last_reply = ""
+
+    def run(self, take: Take) -> TurnResult | None:
+        """Answer the first utterance of the take; None when no speech was heard."""
+        try:
+            heard = self._listen(take)
+            if heard is None:
+                return None
+            timeline, speech = heard
+            result = TurnResult(timeline.turn_id, timeline)
+            try:
+                self._answer(result, speech, take)
+            except Exception as exc:  # an engine failure is a result, not a crash of the bench
+                log.exception("serial chain failed")
+                result.errors.append(f"serial chain failed: {exc}")
+                timeline.mark(Mark.TURN_END)
+            return result
+        finally:
+            take.close()
+
+    # ------------------------------------------------------------ hearing
+
+    def _listen(self, take: Take) -> tuple[Timeline, np.ndarray] | None:
+        """Feed the take through VAD and endpointer, as the pipeline's listener does,
+        until the endpoint; the turn's timeline and all its audio (with pre-roll)."""
+        cfg = self.config.vad
+        source, vad = take.source, self.engines.vad
+        endpointer = Endpointer(cfg)
+        vad.reset()
+        frame_s = source.frame_samples / source.rate
+        keep = max(1, round(cfg.speech_pad_ms / 1000 / frame_s)) + round(cfg.min_speech_ms / 1000 / frame_s) + 2
+        grace_s = (cfg.endpoint_ms + 200) / 1000
+        recent: list[np.ndarray] = []
+        speech: list[np.ndarray] = []
+        timeline: Timeline | None = None
+        frames = source.frames()
+        try:
+            for index, (frame, captured) in enumerate(frames):
+                if index == 0:
+                    take.sink.start(captured)
+                frame_start = endpointer.position
+                events = endpointer.process(frame_s, vad.probability(frame))
+                recent.append(frame)
+                del recent[:-keep]
+                started_now = False
+                for event in events:
+                    at = captured + (event.at - frame_start)
+                    if event.type is VadEventType.SPEECH_START and timeline is None:
+                        timeline = Timeline(1)
+                        timeline.mark(Mark.SPEECH_START, at)
+                        speech = [np.concatenate(recent)]
+                        started_now = True
+                    elif event.type is VadEventType.ENDPOINT and timeline is not None:
+                        timeline.mark(Mark.SPEECH_END, at)
+                        timeline.mark(Mark.ENDPOINT)
+                        return timeline, np.concatenate(speech)
+                if timeline is not None and endpointer.in_speech and not started_now:
+                    speech.append(frame)
+                if timeline is None and take.input_over(grace_s):
+                    return None
+        finally:
+            frames.close()
+        return None
+
+    # ------------------------------------------------------------ answering
+
+    def _answer(self, result: TurnResult, speech: np.ndarray, take: Take) -> None:
+        timeline = result.timeline
+        utterance = self.engines.stt.utterance()
+        utterance.feed(speech)
+        result.transcript = utterance.transcribe()
+        timeline.mark(Mark.STT_FINAL)
+        if not result.transcript:
+            result.errors.append("nothing was understood; no reply")
+            timeline.mark(Mark.TURN_END)
+            return
+        hit = self.replies.lookup(result.transcript) if self.replies else None
+        audio = self._instant(result, hit) if hit is not None else self._generate(result)
+        self._play(timeline, audio, take)
+
+    def _instant(self, result: TurnResult, hit: InstantReply) -> list[np.ndarray]:
+        result.source = "cache"
+        result.timeline.set("cache_hit", True)
+        if hit.action == "stop":
+            return []
+        text = self.last_reply if hit.action == "repeat" and self.last_reply else hit.text
+        result.reply = text
+        result.timeline.mark(Mark.FIRST_CHUNK)
+        if hit.audio is not None and hit.action != "repeat":
+            result.timeline.mark(Mark.TTS_FIRST_AUDIO)
+            return [hit.audio]
+        return self._synthesize(result.timeline, text) if text else []
+
+    def _generate(self, result: TurnResult) -> list[np.ndarray]:
+        timeline, llm = result.timeline, self.engines.llm
+        result.source = "llm"
+        stats = GenerationStats()
+        pieces: list[str] = []
+        timeline.mark(Mark.LLM_START)
+        stream = llm.stream(result.transcript, stats)
+        try:
+            for piece in stream:
+                timeline.mark(Mark.LLM_FIRST_TOKEN)
+                pieces.append(piece)
+        finally:
+            stream.close()
+            timeline.mark(Mark.LLM_END)
+            timeline.set("tokens", stats.tokens)
+            timeline.set("prompt_tokens", stats.prompt_tokens)
+            timeline.set("prompt_reused", stats.reused_tokens)
+        result.reply = "".join(pieces).strip()
+        if result.reply:
+            llm.remember(result.transcript, result.reply)
+            self.last_reply = result.reply
+        spoken = speakable(result.reply)
+        if not spoken:
+            return []
+        timeline.mark(Mark.FIRST_CHUNK)
+        return self._synthesize(timeline, spoken)
+
+    def _synthesize(self, timeline: Timeline, text: str) -> list[np.ndarray]:
+        tts = self.engines.tts
+        audio = []
+        for pcm in tts.synthesize(text):
+            timeline.mark(Mark.TTS_FIRST_AUDIO)
+            timeline.add("tts_audio_s", pcm.size / tts.rate)
+            audio.append(resample(pcm, tts.rate, self.config.audio.output_rate))
+        return audio
+
+    def _play(self, timeline: Timeline, audio: list[np.ndarray], take: Take) -> None:
+        """Play everything, then wait until it has been heard."""
+        for pcm in audio:
+            timeline.mark(Mark.AUDIO_OUT_START, take.sink.play(pcm))
+        end = take.sink.busy_until()
+        while time.perf_counter() < end:
+            time.sleep(min(0.02, max(0.0, end - time.perf_counter())))
+        timeline.mark(Mark.TURN_END, end if audio else None)

@@ -1,0 +1,200 @@
+"""Figures of a bench run, all read from the turns' timelines: per-turn figures, the
+per-stage breakdown, percentiles, the word error rate and peak memory."""
+
+from __future__ import annotations
+
+import re
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+import numpy as np
+
+from ..events import TurnResult
+from ..timeline import MARK_ORDER, Mark, Timeline
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str
+    unit: str
+    about: str
+
+
+METRICS = [
+    Metric("voice_to_voice", "ms", "end of speech to first reply sound (LLM turns)"),
+    Metric("endpoint_wait", "ms", "end of speech to the endpoint decision"),
+    Metric("stt", "ms", "endpoint to final transcript"),
+    Metric("ttft", "ms", "generation requested to first token"),
+    Metric("tpot", "ms", "time per output token after the first"),
+    Metric("tokens_per_s", "tok/s", "decode speed (1000 / tpot)"),
+    Metric("tts_first_chunk", "ms", "text handed to TTS to its first audio"),
+    Metric("tts_rtf", "x", "TTS real-time factor: synthesis time of the first audio / its length"),
+    Metric("cache_voice_to_voice", "ms", "end of speech to first reply sound (instant-reply turns)"),
+]
+
+# Stages of the way from speech end to the first reply sound, named for the mark that
+# ends each one; consecutive marks, so the stages add up to voice_to_voice.
+STAGES = {
+    Mark.ENDPOINT: "endpoint wait",
+    Mark.STT_FINAL: "stt",
+    Mark.LLM_START: "handoff",
+    Mark.LLM_FIRST_TOKEN: "ttft",
+    Mark.FIRST_CHUNK: "to first chunk",
+    Mark.TTS_FIRST_AUDIO: "tts first audio",
+    Mark.AUDIO_OUT_START: "to output",
+}
+
+
+@dataclass
+class TurnRecord:
+    """One answered take."""
+
+    mode: str
+    item: str
+    result: TurnResult
+    expected: str | None = None
+    repeat: int = 0
+    conversation_turn: int | None = None
+    first_audio_s: float | None = None
+    """Length of the first reply audio played (for the TTS real-time factor)."""
+
+    @property
+    def timeline(self) -> Timeline:
+        return self.result.timeline
+
+
+def turn_figures(record: TurnRecord) -> dict[str, float | None]:
+    """The :data:`METRICS` of one turn (None where they do not apply)."""
+    latency = record.timeline.latency_ms()
+    source = record.result.source
+    llm = source == "llm"
+    tpot = latency["tpot"] if llm else None
+    tts_first = latency["tts_first_chunk"] if llm else None
+    rtf = None
+    if tts_first is not None and record.first_audio_s:
+        rtf = round(tts_first / 1000 / record.first_audio_s, 3)
+    return {
+        "voice_to_voice": latency["voice_to_voice"] if llm else None,
+        "endpoint_wait": latency["endpoint_wait"],
+        "stt": latency["stt"],
+        "ttft": latency["ttft"] if llm else None,
+        "tpot": tpot,
+        "tokens_per_s": round(1000 / tpot, 1) if tpot else None,
+        "tts_first_chunk": tts_first,
+        "tts_rtf": rtf,
+        "cache_voice_to_voice": latency["voice_to_voice"] if source == "cache" else None,
+    }
+
+
+def stages_ms(timeline: Timeline) -> dict[str, float]:
+    """Time spent in each stage between speech end and the first reply sound."""
+    marks = timeline.marks
+    if Mark.SPEECH_END not in marks or Mark.AUDIO_OUT_START not in marks:
+        return {}
+    stages: dict[str, float] = {}
+    previous = marks[Mark.SPEECH_END]
+    for mark in MARK_ORDER:
+        if mark in STAGES and mark in marks:
+            stages[STAGES[mark]] = round((marks[mark] - previous) * 1000, 1)
+            previous = marks[mark]
+    return stages
+
+
+def summarize(values: Iterable[float | None]) -> dict[str, float | int | None]:
+    """n, median, p95 and max of the values present."""
+    present = np.array([v for v in values if v is not None], dtype=float)
+    if present.size == 0:
+        return {"n": 0, "median": None, "p95": None, "max": None}
+    return {
+        "n": int(present.size),
+        "median": round(float(np.median(present)), 1),
+        "p95": round(float(np.percentile(present, 95)), 1),
+        "max": round(float(present.max()), 1),
+    }
+
+
+def median_stages(records: Iterable[TurnRecord]) -> dict[str, float]:
+    """Median of each stage over the LLM turns."""
+    per_stage: dict[str, list[float]] = {}
+    for record in records:
+        if record.result.source == "llm":
+            for name, ms in stages_ms(record.timeline).items():
+                per_stage.setdefault(name, []).append(ms)
+    return {name: round(float(np.median(per_stage[name])), 1) for name in STAGES.values() if name in per_stage}
+
+
+# ------------------------------------------------------------------ word error rate
+
+_NOT_WORD = re.compile(r"[^\w']+")
+
+
+def words(text: str) -> list[str]:
+    return [w.strip("'") for w in _NOT_WORD.split(text.lower()) if w.strip("'")]
+
+
+def word_edits(reference: str, hypothesis: str) -> tuple[int, int]:
+    """(substitutions + deletions + insertions, words in the reference)."""
+    from rapidfuzz.distance import Levenshtein
+
+    ref = words(reference)
+    return Levenshtein.distance(ref, words(hypothesis)), len(ref)
+
+
+def word_error_rate(records: Iterable[TurnRecord]) -> dict[str, float | int | None]:
+    """Corpus WER: all edits over all reference words, for turns whose words are known."""
+    edits = total = 0
+    for record in records:
+        if record.expected:
+            e, n = word_edits(record.expected, record.result.transcript)
+            edits, total = edits + e, total + n
+    return {"wer": round(edits / total, 4) if total else None, "words": total}
+
+
+# ------------------------------------------------------------------ memory
+
+
+class MemorySampler:
+    """Samples this process's resident memory; keeps the peak overall and per section."""
+
+    def __init__(self, interval_s: float = 0.05):
+        import psutil
+
+        self._process = psutil.Process()
+        self._interval = interval_s
+        self._section: str | None = None
+        self.peak_mb = 0.0
+        self.section_peak_mb: dict[str, float] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="memory", daemon=True)
+
+    def _sample(self) -> None:
+        mb = self._process.memory_info().rss / 2**20
+        self.peak_mb = max(self.peak_mb, mb)
+        if self._section is not None:
+            self.section_peak_mb[self._section] = max(self.section_peak_mb.get(self._section, 0.0), mb)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._interval):
+            self._sample()
+
+    def __enter__(self) -> "MemorySampler":
+        self._sample()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join(timeout=1)
+        self._sample()
+
+    @contextmanager
+    def section(self, name: str) -> Iterator[None]:
+        self._section = name
+        self._sample()
+        try:
+            yield
+        finally:
+            self._sample()
+            self._section = None

@@ -1,0 +1,59 @@
+"""Streaming mode: a take through the real pipeline, as ``chat --input`` runs it."""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from ..config import Config
+from ..events import Event, EventType, TurnResult
+from ..replies import Replies
+from ..session import Engines, build_engine
+from .takes import Take
+
+log = logging.getLogger(__name__)
+
+
+class _Turns:
+    """Collects finished turns; ``answered`` is set by the first one not interrupted."""
+
+    def __init__(self) -> None:
+        self.results: list[TurnResult] = []
+        self.answered = threading.Event()
+
+    def __call__(self, event: Event) -> None:
+        if event.type is EventType.ERROR:
+            log.info("turn %d: %s", event.turn_id, event.data)
+        if event.type is not EventType.TURN_END:
+            return
+        result: TurnResult = event.data
+        self.results.append(result)
+        if not result.interrupted:
+            self.answered.set()
+
+
+def run_streaming(
+    engines: Engines, config: Config, replies: Replies | None, take: Take, timeout_s: float = 120.0
+) -> TurnResult | None:
+    """Listen to the take until its question is answered; the answered turn, or None
+    when no speech was heard (or the reply never came within ``timeout_s``)."""
+    turns = _Turns()
+    engine = build_engine(config, engines, take.sink, replies=replies, on_event=turns)
+    grace_s = (config.vad.endpoint_ms + 200) / 1000
+    try:
+        engine.listen(take.source)
+        waited = 0.0
+        while not turns.answered.wait(0.02):
+            waited += 0.02
+            if take.input_over(grace_s) and not engine.busy:
+                break
+            if waited > take.source.duration_s + grace_s + timeout_s:
+                log.warning("no answer within %.0f s; giving up on this take", timeout_s)
+                break
+    finally:
+        engine.close()
+        take.close()
+    answered = [r for r in turns.results if not r.interrupted]
+    if len(turns.results) > 1:
+        log.warning("the take was heard as %d turns; the first answered one is kept", len(turns.results))
+    return answered[0] if answered else None

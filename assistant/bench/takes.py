@@ -1,0 +1,140 @@
+"""One take: one corpus WAV fed to a listener, and the sink its reply is played into.
+
+Real time (the default) uses exactly what ``chat --input`` uses: a
+:class:`~assistant.audio.PacedWavSource` and a same-clock WAV (or a null sink). Fast
+mode is a smoke test: the input is handed over as fast as it is consumed and a reply
+counts as heard once it is ready, so the figures are compute times, not latencies a
+user would feel.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+
+from ..audio import AudioOut, NullSink, PacedWavSource, SameClockWavSink
+
+FRAME_SAMPLES = 512
+
+
+class FastWavSource:
+    """Hands frames over as fast as they are taken, each stamped with the moment it is
+    handed over (as a microphone would stamp a frame it just filled); once the samples
+    run out, silence follows in real time."""
+
+    def __init__(self, samples: np.ndarray, rate: int, frame_samples: int = FRAME_SAMPLES):
+        self.samples = samples.astype(np.float32, copy=False)
+        self.rate = rate
+        self.frame_samples = frame_samples
+        self.fed_samples = 0
+        self._stop = threading.Event()
+
+    @property
+    def duration_s(self) -> float:
+        return self.samples.size / self.rate
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def frames(self) -> Iterator[tuple[np.ndarray, float]]:
+        n = self.frame_samples
+        while not self._stop.is_set():
+            frame = self.samples[self.fed_samples : self.fed_samples + n]
+            if frame.size < n:
+                frame = np.concatenate([frame, np.zeros(n - frame.size, np.float32)])
+                self._stop.wait(n / self.rate)
+            self.fed_samples += n
+            yield frame, time.perf_counter() - n / self.rate
+
+
+class InstantSink:
+    """Fast mode's output: a reply is heard the moment it is played, and at once."""
+
+    def __init__(self, rate: int):
+        self.rate = rate
+        self._end = 0.0
+
+    def start(self, t0: float) -> None:  # noqa: ARG002 - protocol
+        self._end = 0.0
+
+    def play(self, pcm: np.ndarray) -> float:  # noqa: ARG002 - protocol
+        self._end = time.perf_counter()
+        return self._end
+
+    def flush(self) -> None:
+        pass
+
+    def busy_until(self) -> float:
+        return self._end
+
+    def close(self) -> None:
+        pass
+
+
+class RecordingSink:
+    """Plays into ``inner`` and remembers the length of each piece played."""
+
+    def __init__(self, inner: AudioOut):
+        self.inner = inner
+        self.rate = inner.rate
+        self.piece_samples: list[int] = []
+
+    @property
+    def first_piece_s(self) -> float | None:
+        """Length of the first reply audio played: the first sentence TTS produced."""
+        return self.piece_samples[0] / self.rate if self.piece_samples else None
+
+    def start(self, t0: float) -> None:
+        self.inner.start(t0)
+
+    def play(self, pcm: np.ndarray) -> float:
+        self.piece_samples.append(pcm.size)
+        return self.inner.play(pcm)
+
+    def flush(self) -> None:
+        self.inner.flush()
+
+    def busy_until(self) -> float:
+        return self.inner.busy_until()
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+@dataclass
+class Take:
+    source: PacedWavSource | FastWavSource
+    sink: RecordingSink
+
+    def fed_s(self) -> float:
+        """Seconds of input handed to the listener so far."""
+        if isinstance(self.source, FastWavSource):
+            return self.source.fed_samples / self.source.rate
+        return time.perf_counter() - self.source.t0
+
+    def input_over(self, grace_s: float) -> bool:
+        """The samples and ``grace_s`` of silence after them have been fed."""
+        return self.fed_s() > self.source.duration_s + grace_s
+
+    def close(self) -> None:
+        """Stop the input and write the reply WAV, if there is one."""
+        self.source.stop()
+        inner = self.sink.inner
+        if isinstance(inner, SameClockWavSink):
+            inner.close(min_seconds=self.source.duration_s)
+        else:
+            inner.close()
+
+
+def open_take(samples: np.ndarray, rate: int, output_rate: int, *, fast: bool, wav: Path | None) -> Take:
+    """A take of ``samples``; the reply goes to the same-clock WAV ``wav`` when given
+    (real time only), else nowhere."""
+    if fast:
+        return Take(FastWavSource(samples, rate), RecordingSink(InstantSink(output_rate)))
+    sink: AudioOut = SameClockWavSink(wav, output_rate) if wav else NullSink(output_rate)
+    return Take(PacedWavSource(samples, rate, FRAME_SAMPLES, realtime=True), RecordingSink(sink))
