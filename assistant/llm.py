@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Protocol
 
-from .config import LlmConfig
+from .config import LlmConfig, cache_dir
 from .models import ModelError, check_gguf, find_llm
 
 log = logging.getLogger(__name__)
@@ -116,7 +116,7 @@ class LlamaLlm:
                 n_ctx=config.n_ctx,
                 n_threads=config.threads,
                 n_threads_batch=config.threads,
-                n_gpu_layers=config.n_gpu_layers,
+                n_gpu_layers=config.n_gpu_layers if config.n_gpu_layers is not None else 0,
                 seed=config.seed,
                 verbose=False,
             )
@@ -163,16 +163,92 @@ class LlamaLlm:
         return a[: _common_prefix(a, b)]
 
     def warm(self) -> None:
-        """Evaluate the prompt prefix and run one short generation so the first real
-        turn pays neither the prefill of the system prompt nor buffer allocation."""
+        """Put the prompt prefix in the KV cache (from disk when it was saved before)
+        and run one short generation, so the first real turn pays neither the prefill
+        of the system prompt nor buffer allocation."""
         with self._lock:
-            stats = GenerationStats()
-            for _ in self._generate(self.history.messages(self.config.system_prompt, "Hi"), stats, max_tokens=2):
-                pass
             prefix = self.system_prefix()
+            self.load_stats = {"prefix_tokens": len(prefix), "prefix_from_disk": False, "prefix_eval_tokens": 0}
+            if self._restore_prefix(prefix):
+                self.load_stats["prefix_from_disk"] = True
+            else:
+                self._llama.reset()
+                self._llama.eval(prefix)
+                self.load_stats["prefix_eval_tokens"] = len(prefix)
+                self._save_prefix(prefix)
+            for _ in self._generate(self.history.messages(self.config.system_prompt, "Hi"), GenerationStats(), 2):
+                pass
+            self._llama.n_tokens = len(prefix)  # keep the prefix, drop the warm-up turn
+        log.info("LLM warm: %d prefix tokens cached (%s)", len(prefix),
+                 "from disk" if self.load_stats["prefix_from_disk"] else "evaluated")
+
+    # -------------------------------------------------------- persistent prompt cache
+
+    def _cache_file(self, prefix: list[int]) -> Path | None:
+        if not self.config.prompt_cache:
+            return None
+        import hashlib
+        import json
+
+        import llama_cpp
+
+        stat = self.path.stat()
+        key = json.dumps({
+            "model": str(self.path.resolve()), "size": stat.st_size, "mtime": stat.st_mtime_ns,
+            "prefix": prefix, "n_ctx": self.config.n_ctx, "gpu": self.config.n_gpu_layers,
+            "llama_cpp": llama_cpp.__version__,
+        })
+        digest = hashlib.sha256(key.encode()).hexdigest()[:24]
+        return cache_dir() / "prompt-cache" / f"{self.path.stem}-{digest}.kv"
+
+    def _restore_prefix(self, prefix: list[int]) -> bool:
+        """Load the saved KV cells of ``prefix``; any problem means rebuild, never a crash."""
+        path = self._cache_file(prefix)
+        if path is None or not path.is_file():
+            return False
+        import ctypes
+        import pickle
+
+        import llama_cpp
+
+        try:
+            saved = pickle.loads(path.read_bytes())
+            if saved["tokens"] != prefix:
+                raise ValueError("the cached tokens are not this prompt's")
+            kv = saved["kv"]
+            buffer = (ctypes.c_uint8 * len(kv)).from_buffer_copy(kv)
             self._llama.reset()
-            self._llama.eval(prefix)
-        log.info("LLM warm: %d prefix tokens cached", len(prefix))
+            if llama_cpp.llama_state_seq_set_data(self._llama._ctx.ctx, buffer, len(kv), 0) != len(kv):
+                raise ValueError("llama.cpp refused the saved KV state")
+        except Exception as exc:  # a corrupt or stale file is rebuilt
+            log.warning("prompt cache %s unusable (%s); rebuilding it", path.name, exc)
+            path.unlink(missing_ok=True)
+            self._llama.reset()
+            return False
+        self._llama.input_ids[: len(prefix)] = prefix
+        self._llama.n_tokens = len(prefix)
+        return True
+
+    def _save_prefix(self, prefix: list[int]) -> None:
+        path = self._cache_file(prefix)
+        if path is None:
+            return
+        import ctypes
+        import pickle
+
+        import llama_cpp
+
+        ctx = self._llama._ctx.ctx
+        size = llama_cpp.llama_state_seq_get_size(ctx, 0)
+        buffer = (ctypes.c_uint8 * size)()
+        llama_cpp.llama_state_seq_get_data(ctx, buffer, size, 0)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_bytes(pickle.dumps({"tokens": prefix, "kv": bytes(buffer)}))
+            tmp.replace(path)
+        except OSError as exc:
+            log.warning("could not save the prompt cache: %s", exc)
 
     def prefill(self, user: str) -> None:
         """Evaluate the prompt for ``user`` ahead of time (speculatively), so a later
@@ -217,8 +293,13 @@ class LlamaLlm:
     def reset(self) -> None:
         with self._lock:
             self.history.clear()
-            self._llama.reset()
-            self._llama.eval(self.system_prefix())
+            prefix = self.system_prefix()
+            cached = self._llama._input_ids[: self._llama.n_tokens].tolist()
+            if _common_prefix(cached, prefix) == len(prefix):
+                self._llama.n_tokens = len(prefix)  # the system prompt stays in the KV cache
+            else:
+                self._llama.reset()
+                self._llama.eval(prefix)
 
 
 def load_llm(config: LlmConfig) -> LlamaLlm:

@@ -1,0 +1,67 @@
+"""The evaluated system prompt is saved to disk and reused after a restart."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from assistant.config import LlmConfig
+from assistant.llm import GenerationStats, LlamaLlm
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def cache_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def first_turn(llm):
+    stats = GenerationStats()
+    reply = "".join(llm.stream("What is two plus two?", stats))
+    return reply, stats
+
+
+def test_restart_reuses_the_saved_prompt(cache_home):
+    config = LlmConfig(n_gpu_layers=0)
+    cold = LlamaLlm(config)
+    assert cold.load_stats["prefix_from_disk"] is False
+    assert cold.load_stats["prefix_eval_tokens"] == cold.load_stats["prefix_tokens"] > 0
+    cold_reply, _ = first_turn(cold)
+    del cold
+
+    warm = LlamaLlm(config)  # a restart
+    assert warm.load_stats["prefix_from_disk"] is True
+    assert warm.load_stats["prefix_eval_tokens"] == 0  # no prefill of the system prompt at all
+    reply, stats = first_turn(warm)
+    assert stats.reused_tokens >= warm.load_stats["prefix_tokens"]
+    assert stats.prompt_tokens - stats.reused_tokens < warm.load_stats["prefix_tokens"]
+    assert reply == cold_reply  # the restored KV state is the same computation
+
+
+def test_changed_prompt_invalidates_the_cache(cache_home):
+    LlamaLlm(LlmConfig(n_gpu_layers=0))
+    other = LlamaLlm(LlmConfig(n_gpu_layers=0, system_prompt="You are a pirate. Answer briefly."))
+    assert other.load_stats["prefix_from_disk"] is False
+
+
+def test_corrupt_cache_file_is_rebuilt(cache_home):
+    LlamaLlm(LlmConfig(n_gpu_layers=0))
+    files = list(cache_home.rglob("*.kv"))
+    assert len(files) == 1
+    files[0].write_bytes(b"garbage" * 100)
+    rebuilt = LlamaLlm(LlmConfig(n_gpu_layers=0))
+    assert rebuilt.load_stats["prefix_from_disk"] is False
+    reply, _ = first_turn(rebuilt)
+    assert reply
+    again = LlamaLlm(LlmConfig(n_gpu_layers=0))
+    assert again.load_stats["prefix_from_disk"] is True
+
+
+def test_cache_can_be_turned_off(cache_home):
+    config = replace(LlmConfig(n_gpu_layers=0), prompt_cache=False)
+    LlamaLlm(config)
+    assert LlamaLlm(config).load_stats["prefix_from_disk"] is False
+    assert not list(cache_home.rglob("*.kv"))
