@@ -17,6 +17,7 @@ from typing import Callable
 
 from . import bench
 from . import config as config_mod
+from . import doctor
 from .audio import AudioError, MicSource, NullSink, PacedWavSource, SameClockWavSink, SpeakerSink, load_wav
 from .config import Config, ConfigError
 from .events import Event, EventType, TurnResult
@@ -193,6 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     chat.set_defaults(func=run_chat)
 
     # Subcommands from their own modules register here, one line each.
+    doctor.add_parsers(sub)
     bench.add_parser(sub)
     return parser
 

@@ -72,8 +72,9 @@ class Hardware:
 # ---------------------------------------------------------------- running tools
 
 
-def run_tool(args: list[str], timeout: float = TOOL_TIMEOUT_S) -> tuple[str | None, str]:
+def run_tool(args: list[str], timeout: float | None = None) -> tuple[str | None, str]:
     """Run a command; returns (stdout, "") or (None, why it gave nothing)."""
+    timeout = TOOL_TIMEOUT_S if timeout is None else timeout
     exe = shutil.which(args[0])
     if exe is None:
         return None, f"{args[0]}: not installed"

