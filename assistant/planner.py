@@ -173,6 +173,8 @@ def plan(
             reason = f"{budget / GB:.1f} GB of VRAM is free after {headroom_bytes / GB:.1f} GB headroom, too little for one layer"
         elif layers < 0:
             reason = "all fit"
+        elif layers == n_layer:
+            reason = "the output head stays on the CPU"
         else:
             reason = "partial: the rest run on the CPU"
         if n_gpus > 1:
