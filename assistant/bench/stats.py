@@ -12,7 +12,7 @@ from typing import Iterable, Iterator
 import numpy as np
 
 from ..events import TurnResult
-from ..timeline import MARK_ORDER, Mark, Timeline
+from ..timeline import Mark, Timeline
 
 
 @dataclass(frozen=True)
@@ -34,8 +34,10 @@ METRICS = [
     Metric("cache_voice_to_voice", "ms", "end of speech to first reply sound (instant-reply turns)"),
 ]
 
-# Stages of the way from speech end to the first reply sound, named for the mark that
-# ends each one; consecutive marks, so the stages add up to voice_to_voice.
+# The way from speech end to the first reply sound, stage by stage, each named for the
+# mark that ends it. Work may start before the endpoint (a speculative reply), so a
+# stage counts only the wait it adds after the stages before it: the stages add up to
+# voice_to_voice, and a stage done before the endpoint adds nothing.
 STAGES = {
     Mark.ENDPOINT: "endpoint wait",
     Mark.STT_FINAL: "stt",
@@ -89,16 +91,16 @@ def turn_figures(record: TurnRecord) -> dict[str, float | None]:
 
 
 def stages_ms(timeline: Timeline) -> dict[str, float]:
-    """Time spent in each stage between speech end and the first reply sound."""
+    """The wait each stage adds between speech end and the first reply sound."""
     marks = timeline.marks
     if Mark.SPEECH_END not in marks or Mark.AUDIO_OUT_START not in marks:
         return {}
     stages: dict[str, float] = {}
-    previous = marks[Mark.SPEECH_END]
-    for mark in MARK_ORDER:
-        if mark in STAGES and mark in marks:
-            stages[STAGES[mark]] = round((marks[mark] - previous) * 1000, 1)
-            previous = marks[mark]
+    reached = marks[Mark.SPEECH_END]
+    for mark, name in STAGES.items():
+        if mark in marks:
+            stages[name] = round(max(0.0, marks[mark] - reached) * 1000, 1)
+            reached = max(reached, marks[mark])
     return stages
 
 
