@@ -48,6 +48,9 @@ class VadConfig:
     """Audio kept before the first speech frame so STT hears the onset."""
     early_silence_ms: int = 128
     """Silence after which STT starts speculatively (kept if the endpoint follows)."""
+    speculative: bool = True
+    """Start the reply (STT, LLM, TTS) at the early silence; it is heard only once the
+    endpoint confirms the user finished, and dropped if they speak on."""
     max_speech_s: float = 20.0
     """A turn is cut after this much speech, so a noisy room can't hold the floor."""
 

@@ -112,30 +112,39 @@ class EndOfSpeech(Message):
 
 
 @dataclass(frozen=True)
-class UserText(Message):
+class ReplyMessage(Message):
+    """A message of one attempt at answering a turn.
+
+    A reply may start speculatively at the first pause; if the user speaks on, the
+    engine bumps the turn's attempt and every message of the old attempt is dropped.
+    """
+
+    attempt: int = field(default=0, kw_only=True)
+
+
+@dataclass(frozen=True)
+class UserText(ReplyMessage):
     text: str
 
 
 @dataclass(frozen=True)
-class Prefill(Message):
-    """A speculative transcript: evaluate its prompt while the endpoint is awaited."""
-
+class SpeakText(ReplyMessage):
     text: str
 
 
 @dataclass(frozen=True)
-class SpeakText(Message):
-    text: str
-
-
-@dataclass(frozen=True)
-class PlayAudio(Message):
+class PlayAudio(ReplyMessage):
     pcm: np.ndarray
 
 
 @dataclass(frozen=True)
-class EndOfReply(Message):
+class EndOfReply(ReplyMessage):
     pass
+
+
+@dataclass(frozen=True)
+class Commit(ReplyMessage):
+    """The endpoint confirmed a speculative reply: the output may play it."""
 
 
 @dataclass(frozen=True)

@@ -250,16 +250,6 @@ class LlamaLlm:
         except OSError as exc:
             log.warning("could not save the prompt cache: %s", exc)
 
-    def prefill(self, user: str) -> None:
-        """Evaluate the prompt for ``user`` ahead of time (speculatively), so a later
-        :meth:`stream` with the same text starts generating at once."""
-        with self._lock:
-            tokens, _ = self._render(self.history.messages(self.config.system_prompt, user))
-            cached = self._llama.n_tokens
-            keep = _common_prefix(self._llama._input_ids[:cached].tolist(), tokens[:-1])
-            self._llama.n_tokens = keep
-            self._llama.eval(tokens[keep:-1])
-
     def _generate(self, messages, stats: GenerationStats, max_tokens: int) -> Iterator[str]:
         tokens, stop = self._render(messages)
         cached = self._llama.n_tokens

@@ -19,8 +19,8 @@ from .audio import AudioIn, AudioOut, resample
 from .chunker import Chunker
 from .config import Config
 from .events import (
-    EarlySilence, EndOfReply, EndOfSpeech, Event, EventType, Inbox, Message, PlayAudio,
-    Prefill, SpeakText, SpeechAudio, SpeechResumed, SpeechStarted, State, Stop, TurnResult,
+    Commit, EarlySilence, EndOfReply, EndOfSpeech, Event, EventType, Inbox, Message, PlayAudio,
+    ReplyMessage, SpeakText, SpeechAudio, SpeechResumed, SpeechStarted, State, Stop, TurnResult,
     UserText,
 )
 from .llm import GenerationStats, Llm
@@ -62,7 +62,7 @@ class Stage:
                 continue
             if isinstance(message, Stop):
                 return
-            if not self.engine.is_current(message.turn_id):
+            if not self.engine.is_live(message):
                 continue
             try:
                 self.process(message)
@@ -75,6 +75,9 @@ class Stage:
 
 
 class SttStage(Stage):
+    """Feeds the utterance to STT as it is spoken; transcribes at the first pause
+    (speculatively) or at the endpoint."""
+
     name = "stt"
 
     def __init__(self, engine: "Engine", stt: Stt):
@@ -84,33 +87,43 @@ class SttStage(Stage):
         self._speculative: str | None = None
 
     def process(self, message: Message) -> None:
-        engine = self.engine
+        engine, turn = self.engine, message.turn_id
         if isinstance(message, SpeechStarted):
             self._utterance = self.stt.utterance()
             self._speculative = None
-            self._feed(message.turn_id, message.preroll)
+            self._feed(turn, message.preroll)
         elif self._utterance is None:
             return
         elif isinstance(message, SpeechAudio):
-            self._feed(message.turn_id, message.pcm)
-        elif isinstance(message, EarlySilence) and not self.stt.streaming:
-            # The user paused: transcribe now, while the endpoint is still awaited.
-            self._speculative = self._utterance.transcribe()
-            if self._speculative:
-                engine.responder.send(Prefill(message.turn_id, self._speculative))
+            self._feed(turn, message.pcm)
+        elif isinstance(message, EarlySilence) and engine.config.vad.speculative:
+            self._speculative = self._transcribe(turn)
+            engine.speculate(turn, self._speculative)
         elif isinstance(message, SpeechResumed):
-            self._speculative = None
+            if self._speculative is not None:
+                self._speculative = None
+                engine.cancel_speculation(turn)
         elif isinstance(message, EndOfSpeech):
-            text = self._speculative if self._speculative is not None else self._utterance.transcribe()
-            engine.timeline(message.turn_id).set("stt_speculative", self._speculative is not None)
+            speculated = self._speculative is not None
+            text = self._speculative if speculated else self._transcribe(turn)
+            engine.timeline(turn).set("speculative", bool(speculated and text))
             self._utterance = None
-            engine.timeline(message.turn_id).mark(Mark.STT_FINAL)
-            engine.on_transcript(message.turn_id, text)
+            if speculated and text:
+                engine.commit(turn)
+            else:
+                engine.on_transcript(turn, text)
 
-    def _feed(self, turn_id: int, pcm: np.ndarray) -> None:
+    def _transcribe(self, turn: int) -> str:
+        timeline = self.engine.timeline(turn)
+        timeline.mark(Mark.STT_START)
+        text = self._utterance.transcribe()
+        timeline.mark(Mark.STT_FINAL)
+        return text
+
+    def _feed(self, turn: int, pcm: np.ndarray) -> None:
         partial = self._utterance.feed(pcm) if self._utterance else None
         if partial:
-            self.engine.emit(EventType.PARTIAL_TRANSCRIPT, turn_id, partial)
+            self.engine.emit(EventType.PARTIAL_TRANSCRIPT, turn, partial)
 
 
 class ResponderStage(Stage):
@@ -123,20 +136,24 @@ class ResponderStage(Stage):
         self.llm = llm
         self.replies = replies
         self.last_reply = ""
+        self._parked: tuple[UserText, InstantReply] | None = None
 
     def process(self, message: Message) -> None:
-        if isinstance(message, Prefill):
-            prefill = getattr(self.llm, "prefill", None)
-            if prefill and not (self.replies and self.replies.lookup(message.text)):
-                prefill(message.text)
+        if isinstance(message, Commit):
+            parked, self._parked = self._parked, None
+            if parked and parked[0].turn_id == message.turn_id and parked[0].attempt == message.attempt:
+                self._instant(*parked)
             return
         if not isinstance(message, UserText):
             return
         hit = self.replies.lookup(message.text) if self.replies else None
-        if hit is not None:
+        if hit is None:
+            self._generate(message)
+        elif self.engine.is_committed(message.turn_id):
             self._instant(message, hit)
         else:
-            self._generate(message)
+            # Cached audio is instant anyway; actions (stop, louder) must wait for the endpoint.
+            self._parked = (message, hit)
 
     def _instant(self, message: UserText, hit: InstantReply) -> None:
         engine, turn = self.engine, message.turn_id
@@ -150,64 +167,69 @@ class ResponderStage(Stage):
             engine.change_volume(+1 if hit.action == "louder" else -1)
         text = self.last_reply if hit.action == "repeat" and self.last_reply else hit.text
         engine.result(turn).reply = text
-        engine.emit(EventType.REPLY_TEXT, turn, text)
+        engine.emit_reply(turn, EventType.REPLY_TEXT, text)
         timeline.mark(Mark.FIRST_CHUNK)
         if hit.audio is not None and hit.action != "repeat":
             timeline.mark(Mark.TTS_FIRST_AUDIO)
-            engine.output.send(PlayAudio(turn, hit.audio))
+            engine.output.send(PlayAudio(turn, hit.audio, attempt=message.attempt))
         elif text:
-            engine.tts.send(SpeakText(turn, text))
-        engine.tts.send(EndOfReply(turn))
+            engine.tts.send(SpeakText(turn, text, attempt=message.attempt))
+        engine.tts.send(EndOfReply(turn, attempt=message.attempt))
 
     def _generate(self, message: UserText) -> None:
-        engine, turn = self.engine, message.turn_id
+        engine, turn, attempt = self.engine, message.turn_id, message.attempt
         timeline = engine.timeline(turn)
         result = engine.result(turn)
         result.source = "llm"
         chunker = Chunker(engine.config.chunker)
         stats = GenerationStats()
         reply: list[str] = []
-        engine.set_state(State.THINKING)
-        self._mask_latency(turn, message.text)
+        self._mask_latency(message)
         timeline.mark(Mark.LLM_START)
         stream = self.llm.stream(message.text, stats)
         try:
             for piece in stream:
                 timeline.mark(Mark.LLM_FIRST_TOKEN)
-                if not engine.is_current(turn):
+                if not engine.is_live(message):
                     break
                 reply.append(piece)
-                engine.emit(EventType.REPLY_TEXT, turn, piece)
+                engine.emit_reply(turn, EventType.REPLY_TEXT, piece)
                 for chunk in chunker.push(piece):
-                    self._speak(turn, chunk)
+                    self._speak(message, chunk)
         finally:
             stream.close()
-            timeline.mark(Mark.LLM_END)
-            timeline.set("tokens", stats.tokens)
-            timeline.set("prompt_tokens", stats.prompt_tokens)
-            timeline.set("prompt_reused", stats.reused_tokens)
+            if engine.is_live(message):
+                timeline.mark(Mark.LLM_END)
+                timeline.set("tokens", stats.tokens)
+                timeline.set("prompt_tokens", stats.prompt_tokens)
+                timeline.set("prompt_reused", stats.reused_tokens)
         text = "".join(reply).strip()
+        if not engine.is_live(message):
+            if text and engine.is_committed(turn):  # interrupted: what was said is history
+                self._remember(message.text, text)
+            return
         result.reply = text
         if text:
-            self.llm.remember(message.text, text)
-            self.last_reply = text
-        if not engine.is_current(turn):
-            return
+            engine.when_committed(turn, attempt, lambda: self._remember(message.text, text))
         for chunk in chunker.flush():
-            self._speak(turn, chunk)
-        engine.tts.send(EndOfReply(turn))
+            self._speak(message, chunk)
+        engine.tts.send(EndOfReply(turn, attempt=attempt))
 
-    def _mask_latency(self, turn: int, text: str) -> None:
+    def _remember(self, user: str, reply: str) -> None:
+        self.llm.remember(user, reply)
+        self.last_reply = reply
+
+    def _mask_latency(self, message: UserText) -> None:
         """Play a short cached filler first when the LLM answer is predicted to be slow."""
-        filler = self.replies.filler(text, getattr(self.llm, "path", None)) if self.replies else None
+        filler = self.replies.filler(message.text, getattr(self.llm, "path", None)) if self.replies else None
         if filler is not None and filler.audio is not None:
-            self.engine.timeline(turn).set("filler", filler.text)
-            self.engine.output.send(PlayAudio(turn, filler.audio))
+            self.engine.timeline(message.turn_id).set("filler", filler.text)
+            self.engine.output.send(PlayAudio(message.turn_id, filler.audio, attempt=message.attempt))
 
-    def _speak(self, turn: int, chunk: str) -> None:
-        self.engine.timeline(turn).mark(Mark.FIRST_CHUNK)
-        self.engine.emit(EventType.REPLY_CHUNK, turn, chunk)
-        self.engine.tts.send(SpeakText(turn, chunk))
+    def _speak(self, message: UserText, chunk: str) -> None:
+        self.engine.timeline(message.turn_id).mark(Mark.FIRST_CHUNK)
+        self.engine.emit_reply(message.turn_id, EventType.REPLY_CHUNK, chunk)
+        self.engine.tts.send(SpeakText(message.turn_id, chunk, attempt=message.attempt))
 
 
 class TtsStage(Stage):
@@ -226,25 +248,45 @@ class TtsStage(Stage):
             return
         try:
             for pcm in self.engine_tts.synthesize(message.text):
-                if not engine.is_current(turn):
+                if not engine.is_live(message):
                     return
                 engine.timeline(turn).mark(Mark.TTS_FIRST_AUDIO)
                 engine.timeline(turn).add("tts_audio_s", pcm.size / self.engine_tts.rate)
-                engine.output.send(PlayAudio(turn, resample(pcm, self.engine_tts.rate, engine.output_rate)))
+                pcm = resample(pcm, self.engine_tts.rate, engine.output_rate)
+                engine.output.send(PlayAudio(turn, pcm, attempt=message.attempt))
         except Exception as exc:  # the text is still shown; later chunks may still speak
             log.exception("TTS failed")
             engine.error(turn, f"could not speak part of the reply ({exc}); the text is shown")
 
 
 class OutputStage(Stage):
+    """Plays reply audio; audio of a speculative reply is held until its commit."""
+
     name = "output"
 
     def __init__(self, engine: "Engine", out: AudioOut):
         super().__init__(engine)
         self.out = out
         self.volume = 1.0
+        self._released: tuple[int, int] | None = None
+        self._held: list[ReplyMessage] = []
 
     def process(self, message: Message) -> None:
+        if not isinstance(message, ReplyMessage):
+            return
+        key = (message.turn_id, message.attempt)
+        self._held = [m for m in self._held if (m.turn_id, m.attempt) == key]
+        if isinstance(message, Commit):
+            self._released = key
+            held, self._held = self._held, []
+            for item in held:
+                self._handle(item)
+        elif self._released == key:
+            self._handle(message)
+        else:
+            self._held.append(message)
+
+    def _handle(self, message: ReplyMessage) -> None:
         engine, turn = self.engine, message.turn_id
         if isinstance(message, PlayAudio):
             heard_at = self.out.play(message.pcm * self.volume)
@@ -254,7 +296,7 @@ class OutputStage(Stage):
                 engine.set_state(State.SPEAKING)
         elif isinstance(message, EndOfReply):
             # Wait until the reply has been heard, unless the turn is interrupted.
-            while engine.is_current(turn) and time.perf_counter() < self.out.busy_until():
+            while engine.is_live(message) and time.perf_counter() < self.out.busy_until():
                 time.sleep(min(0.02, max(0.0, self.out.busy_until() - time.perf_counter())))
             heard = engine.timeline(turn).get(Mark.AUDIO_OUT_START) is not None
             engine.finish(turn, at=self.out.busy_until() if heard else None)
@@ -284,6 +326,12 @@ class Engine:
         self._next_id = 0
         self._current: int | None = None
         self._results: dict[int, TurnResult] = {}
+        self._attempt = 0
+        """Attempt at answering the current turn; bumped when a speculative reply is dropped."""
+        self._committed = False
+        """Whether the current turn's transcript is final (its reply may be heard)."""
+        self._pending_events: list[Event] = []
+        self._on_commit: list[Callable[[], None]] = []
         self.stt_stage = SttStage(self, stt)
         self.responder = ResponderStage(self, llm, replies)
         self.tts = TtsStage(self, tts)
@@ -314,6 +362,14 @@ class Engine:
             self.state = state
             self.emit(EventType.STATE, self._current or 0, state)
 
+    def emit_reply(self, turn_id: int, type_: EventType, data) -> None:
+        """Reply events of a speculative reply are held until its commit (or dropped)."""
+        with self._lock:
+            if self.is_current(turn_id) and not self._committed:
+                self._pending_events.append(Event(type_, turn_id, data))
+                return
+        self.emit(type_, turn_id, data)
+
     def error(self, turn_id: int, text: str) -> None:
         with self._lock:
             if turn_id in self._results:
@@ -324,6 +380,25 @@ class Engine:
 
     def is_current(self, turn_id: int) -> bool:
         return turn_id == self._current
+
+    def is_live(self, message: Message) -> bool:
+        """The message belongs to the current turn (and, for replies, its current attempt)."""
+        if message.turn_id != self._current:
+            return False
+        return not isinstance(message, ReplyMessage) or message.attempt == self._attempt
+
+    def is_committed(self, turn_id: int) -> bool:
+        return turn_id == self._current and self._committed
+
+    def when_committed(self, turn_id: int, attempt: int, action: Callable[[], None]) -> None:
+        """Run ``action`` now if the reply is committed, else at the commit (never if dropped)."""
+        with self._lock:
+            if turn_id != self._current or attempt != self._attempt:
+                return
+            if not self._committed:
+                self._on_commit.append(action)
+                return
+        action()
 
     @property
     def busy(self) -> bool:
@@ -344,6 +419,10 @@ class Engine:
             turn = self._next_id
             self._results[turn] = TurnResult(turn, Timeline(turn))
             self._current = turn
+            self._attempt = 0
+            self._committed = False
+            self._pending_events.clear()
+            self._on_commit.clear()
             for old in [t for t in self._results if t < turn - 16]:
                 del self._results[old]
             return turn
@@ -379,20 +458,65 @@ class Engine:
         self.set_state(State.LISTENING if self._listen_thread else State.IDLE)
 
     def on_transcript(self, turn_id: int, text: str) -> None:
-        result = self.result(turn_id)
-        result.transcript = text
-        self.emit(EventType.TRANSCRIPT, turn_id, text)
+        """The final transcript, known at the endpoint (or typed): answer it."""
+        if not self.is_current(turn_id):
+            return
+        self.result(turn_id).transcript = text
         if not text:
+            self.emit(EventType.TRANSCRIPT, turn_id, text)
             self.error(turn_id, "nothing was understood; no reply")
             self.finish(turn_id)
             return
-        self.responder.send(UserText(turn_id, text))
+        self.commit(turn_id)
+        self.responder.send(UserText(turn_id, text, attempt=self._attempt))
+
+    def speculate(self, turn_id: int, text: str) -> None:
+        """A transcript at the first pause: start answering it before the endpoint."""
+        if not text or not self.is_current(turn_id):
+            return
+        self.result(turn_id).transcript = text
+        self.responder.send(UserText(turn_id, text, attempt=self._attempt))
+
+    def cancel_speculation(self, turn_id: int) -> None:
+        """The user spoke on: drop the speculative reply and everything it produced."""
+        with self._lock:
+            if not self.is_current(turn_id) or self._committed:
+                return
+            self._attempt += 1
+            self._pending_events.clear()
+            self._on_commit.clear()
+            for stage in (self.responder, self.tts, self.output):
+                stage.inbox.flush()
+            timeline = self.timeline(turn_id)
+            timeline.unmark(Mark.STT_START, Mark.STT_FINAL, Mark.LLM_START, Mark.LLM_FIRST_TOKEN,
+                            Mark.LLM_END, Mark.FIRST_CHUNK, Mark.TTS_FIRST_AUDIO)
+            timeline.add("speculation_dropped")
+            self.result(turn_id).reply = ""
+
+    def commit(self, turn_id: int) -> None:
+        """The endpoint confirmed the transcript: the reply may now be heard."""
+        with self._lock:
+            if not self.is_current(turn_id) or self._committed:
+                return
+            self._committed = True
+            attempt = self._attempt
+            events, self._pending_events = self._pending_events, []
+            actions, self._on_commit = self._on_commit, []
+            self.emit(EventType.TRANSCRIPT, turn_id, self.result(turn_id).transcript)
+            self.set_state(State.THINKING)
+            for event in events:
+                self.emit(event.type, event.turn_id, event.data)
+        for action in actions:
+            action()
+        self.responder.send(Commit(turn_id, attempt=attempt))
+        self.output.send(Commit(turn_id, attempt=attempt))
 
     # ------------------------------------------------------------ inputs
 
     def submit_text(self, text: str) -> int:
         """A typed question: the turn starts with its transcript."""
         turn = self.begin_turn()
+        self.timeline(turn).mark(Mark.STT_START)
         self.timeline(turn).mark(Mark.STT_FINAL)
         self.on_transcript(turn, text.strip())
         return turn
@@ -455,7 +579,6 @@ class Engine:
                         if self.is_current(turn):
                             self.timeline(turn).mark(Mark.SPEECH_END, clock(event.at))
                             self.timeline(turn).mark(Mark.ENDPOINT)
-                            self.set_state(State.THINKING)
                         self.stt_stage.send(EndOfSpeech(turn))
                         turn = None
                 if self.endpointer.in_speech and turn is not None and not any(

@@ -148,7 +148,31 @@ def test_audio_turn_marks_speech_end_on_the_audio_clock(make_engine):
     assert abs((tl.get(Mark.SPEECH_END) - source.t0) - 0.94) < 0.033
     assert abs((tl.get(Mark.SPEECH_START) - source.t0) - 0.30) < 0.033
     assert parts["stt"].transcribed == 1  # the speculative transcript was reused, not redone
-    assert tl.counts["stt_speculative"] is True
+    assert tl.counts["speculative"] is True
+    assert tl.in_order()
+    assert tl.get(Mark.AUDIO_OUT_START) >= tl.get(Mark.ENDPOINT)  # nothing heard before the endpoint
+
+
+def test_speaking_on_after_a_pause_drops_the_speculative_reply(make_engine):
+    config = Config(vad=VadConfig(endpoint_ms=400, early_silence_ms=96, min_speech_ms=64))
+    llm = FakeLlm(reply="One two three four five six seven eight nine ten.", delay_s=0.01)
+    engine, rec, parts = make_engine(llm=llm, config=config)
+    rate = 16000
+    pcm = np.concatenate([
+        np.zeros(int(0.3 * rate), np.float32), np.full(int(0.5 * rate), 0.3, np.float32),
+        np.zeros(int(0.25 * rate), np.float32),  # a pause: longer than early silence, shorter than the endpoint
+        np.full(int(0.5 * rate), 0.3, np.float32), np.zeros(int(0.8 * rate), np.float32),
+    ])
+    engine.listen(PacedWavSource(pcm, rate, 512, realtime=True))
+    rec.wait_turns(1)
+    engine.stop_listening()
+    assert len(rec.results) == 1
+    tl = rec.results[0].timeline
+    assert tl.counts["speculation_dropped"] == 1
+    assert len(llm.calls) == 2  # the dropped attempt and the committed one
+    assert llm.remembered == [(parts["stt"].transcript, llm.reply)]  # only the committed reply is history
+    assert len(rec.of(EventType.TRANSCRIPT)) == 1
+    assert "".join(e.data for e in rec.of(EventType.REPLY_TEXT)).strip() == llm.reply
     assert tl.in_order()
 
 
