@@ -128,7 +128,7 @@ class TtsConfig:
 class ChunkerConfig:
     first_min_chars: int = 12
     """The first chunk is released at the first clause boundary after this many characters."""
-    first_max_chars: int = 60
+    first_max_chars: int = 32
     """...or at a word boundary once this long, whatever the punctuation."""
     min_chars: int = 40
     """Later chunks are released at sentence ends once at least this long."""
