@@ -396,6 +396,27 @@ def test_cache_hit_plays_the_prerendered_audio_without_the_llm(user_dirs):
     assert llm.calls == []
 
 
+def test_stop_interrupts_a_reply_in_progress_and_says_nothing(user_dirs):
+    replies = loaded(FakeTts())
+    llm, sink, recorder = FakeLlm(delay_s=0.05), RecordingSink(OUTPUT_RATE), Recorder()
+    engine = engine_with(replies, llm, sink, recorder)
+    try:
+        engine.submit_text("tell me a long story")
+        deadline = time.perf_counter() + 5
+        while not sink.played and time.perf_counter() < deadline:
+            time.sleep(0.01)
+        engine.submit_text("Stop!")
+        recorder.wait(2)
+    finally:
+        engine.close()
+    story, stop = sorted(recorder.results, key=lambda r: r.turn_id)
+    assert story.interrupted and sink.flushes >= 1 and llm.closed.is_set()
+    assert llm.produced < len(llm.reply.split())
+    assert (stop.source, stop.reply) == ("cache", "")
+    assert "audio_out_start" not in stop.timeline.marks_ms()  # nothing said after the stop
+    assert llm.calls == ["tell me a long story"]
+
+
 def test_filler_plays_before_a_slow_llm_answer(user_dirs):
     replies = loaded(FakeTts(), RepliesConfig(filler=True, filler_min_words=5))
     llm, sink, recorder = FakeLlm(reply="Tides come from the moon."), RecordingSink(OUTPUT_RATE), Recorder()
