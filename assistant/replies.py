@@ -9,7 +9,10 @@ to that phrase, so "thanks, and what about tomorrow?" still goes to the LLM.
 
 Reply audio is synthesized ahead and kept on disk, one file per voice and text, so a
 hit plays at once and the next start reads it back instead of synthesizing again.
+Piper renders on a background thread (its session may be shared with the TTS worker);
+the system voice (pyttsx3, not thread-safe) renders at load, before the engine starts.
 Until a phrase's audio is ready, its reply comes without audio and is spoken live.
+Replies with the time or date are always spoken live; ``stop`` says nothing.
 """
 
 from __future__ import annotations
