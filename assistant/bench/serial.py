@@ -100,6 +100,7 @@ class SerialChain:
 
     def _answer(self, result: TurnResult, speech: np.ndarray, take: Take) -> None:
         timeline = result.timeline
+        timeline.mark(Mark.STT_START)
         utterance = self.engines.stt.utterance()
         utterance.feed(speech)
         result.transcript = utterance.transcribe()
