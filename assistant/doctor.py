@@ -286,6 +286,10 @@ def run_models(args: argparse.Namespace) -> int:
         print("LLM models (GGUF files the assistant can find; * marks the one it loads):")
         for report in reports:
             print(format_model(report))
+        try:
+            find_llm(config.llm.model)
+        except ModelError as exc:
+            print(f"The assistant cannot load an LLM: {exc}")
     return 1 if any(r.error for r in reports if r.origin == "command line") else 0
 
 

@@ -170,6 +170,8 @@ def read_gguf(path: Path) -> GgufInfo:
     if size < 24:
         raise ModelError(f"{path} is too short to be a GGUF model ({size} bytes)")
     with path.open("rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as buf:
+        if buf[:64].startswith(b"version https://git-lfs"):
+            raise ModelError(f"{path} is a Git LFS pointer, not the model: fetch the real file (git lfs pull)")
         if buf[:4] != GGUF_MAGIC:
             raise ModelError(f"{path} is not a GGUF model (starts with {bytes(buf[:4])!r}); llama.cpp needs a .gguf file")
         try:

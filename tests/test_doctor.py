@@ -46,14 +46,17 @@ def test_models_reports_bad_files_clearly(capsys, models_dir, model_path, tmp_pa
     with model_path.open("rb") as fh:
         (models_dir / "half.gguf").write_bytes(fh.read(model_path.stat().st_size // 2))
     (models_dir / "model.safetensors").write_bytes(b"\x00" * 2048)
+    (models_dir / "a-pointer.gguf").write_text("version https://git-lfs.github.com/spec/v1\n" * 30)
     code, out = run(capsys, "models", str(tmp_path / "missing.gguf"))
     assert code == 1  # a file named on the command line is unusable
     assert "missing.gguf" in out and "cannot read it" in out
     assert "notes.gguf" in out and "is not a GGUF model" in out
     assert "half.gguf" in out and "is truncated: the tensors need" in out
     assert "model.safetensors" in out and "safetensors checkpoint, not a GGUF model: convert it" in out
-    assert out.count("error: ") == 4
+    assert "a-pointer.gguf is a Git LFS pointer" in out
+    assert out.count("error: ") == 5
     assert "SmolLM2-135M-Instruct.Q4_1.gguf" in out  # still listed
+    assert "The assistant cannot load an LLM: " in out  # the first file in models/ is the pointer
 
 
 def test_models_json(capsys, models_dir, model_path):

@@ -79,3 +79,10 @@ def test_garbage_after_magic(tmp_path):
     path.write_bytes(b"GGUF" + b"\x03\x00\x00\x00" + b"\xff" * 4096)
     with pytest.raises(ModelError, match="truncated or corrupt"):
         read_gguf(path)
+
+
+def test_git_lfs_pointer(tmp_path):
+    path = tmp_path / "model.gguf"
+    path.write_text("version https://git-lfs.github.com/spec/v1\noid sha256:0123\nsize 4920734016\n")
+    with pytest.raises(ModelError, match="Git LFS pointer, not the model"):
+        read_gguf(path)
