@@ -6,6 +6,7 @@ import os
 import sys
 import types
 
+import numpy as np
 import pytest
 
 from assistant import hardware
@@ -188,3 +189,25 @@ def test_cpu_only_install_skips_gpu_probes(monkeypatch):
 
 def test_llama_system_info_names_the_build():
     assert "CPU" in hardware.llama_system_info()
+
+
+def test_whisper_tries_cuda_only_when_ctranslate2_sees_it(monkeypatch):
+    from assistant import stt
+
+    monkeypatch.setattr(hardware, "whisper_cuda_devices", lambda: 0)
+    assert stt.whisper_devices() == [("cpu", "int8")]
+    monkeypatch.setattr(hardware, "whisper_cuda_devices", lambda: 1)
+    assert stt.whisper_devices() == [("auto", "int8_float16"), ("cpu", "int8")]
+
+
+@pytest.mark.slow
+def test_whisper_falls_back_to_cpu_when_cuda_fails(monkeypatch, caplog):
+    from assistant import stt
+    from assistant.config import SttConfig
+
+    if hardware.whisper_cuda_devices():
+        pytest.skip("this machine has CUDA: the fallback cannot be forced")
+    monkeypatch.setattr(stt, "whisper_devices", lambda: [("cuda", "float16"), ("cpu", "int8")])
+    engine = stt.WhisperStt(SttConfig())
+    assert engine.transcribe_array(np.zeros(16000, np.float32)) == ""
+    assert "Whisper on cuda failed" in caplog.text
