@@ -178,9 +178,17 @@ def run_gui(args: argparse.Namespace) -> int:
     return gui_main(config_from_args(args))
 
 
+def run_self_test(args: argparse.Namespace) -> int:
+    from .selftest import run_self_test as self_test
+
+    return self_test(config_from_args(args), args.self_test_output)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="assistant", description="Offline voice assistant.")
     _add_engine_options(parser)
+    parser.add_argument("--self-test", action="store_true", help="check every engine headlessly, print a JSON report")
+    parser.add_argument("--self-test-output", type=Path, help="reply WAV of --self-test (default: a temp dir)")
     sub = parser.add_subparsers(dest="command")
 
     chat = sub.add_parser("chat", help="talk from the terminal: microphone, typed text, or WAV files")
@@ -203,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     _setup_logging(args.verbose)
-    func = getattr(args, "func", run_gui)
+    func = run_self_test if args.self_test else getattr(args, "func", run_gui)
     try:
         return func(args)
     except USER_ERRORS as exc:

@@ -1,0 +1,258 @@
+"""Headless self-check of an install: ``assistant --self-test``.
+
+Loads every engine the configuration names, answers one typed question into a WAV
+file, checks the WAV holds speech (Silero VAD, and Whisper hears the reply back), and
+prints one JSON report on stdout: the turn's timeline, load times, where each model
+came from and whether this is a PyInstaller bundle. Exit status 0 only if every check
+passed. The same command checks a source checkout, an installed wheel and the bundle.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import platform
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from . import models, resources
+from .audio import SameClockWavSink, load_wav
+from .config import Config
+from .events import Event, EventType, TurnResult
+from .session import Engines
+from .timeline import Mark
+from .vad import SileroVad
+
+log = logging.getLogger(__name__)
+
+QUESTION = "What is the capital of France?"
+TURN_TIMEOUT_S = 120.0
+MIN_SPEECH_S = 0.3
+"""The reply WAV must hold at least this much speech by the VAD."""
+MIN_ROUND_TRIP_SCORE = 50.0
+"""How closely (0-100, word-set match) the transcript of the reply WAV must match the reply text."""
+VERSIONED = ("llama_cpp_python", "onnxruntime", "ctranslate2", "faster-whisper", "piper-tts", "vosk", "PySide6_Essentials")
+
+
+@dataclass
+class Report:
+    """Checks in the order they ran; any failure makes the exit status non-zero."""
+
+    checks: list[dict[str, Any]] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def check(self, name: str, ok: bool | None, detail: str = "") -> bool:
+        """Record a check; ``ok`` None means skipped (not a failure)."""
+        status = "skipped" if ok is None else "ok" if ok else "failed"
+        self.checks.append({"name": name, "status": status, "detail": detail})
+        return ok is not False
+
+    def attempt(self, name: str, fn: Callable[[], Any]) -> Any:
+        """Run ``fn``; an exception becomes a failed check named ``name``."""
+        try:
+            return fn()
+        except Exception as exc:  # noqa: BLE001 - every failure is reported, none escapes
+            log.debug("self-test step %s failed", name, exc_info=True)
+            self.check(name, False, f"{type(exc).__name__}: {exc}")
+            return None
+
+    @property
+    def ok(self) -> bool:
+        return all(c["status"] != "failed" for c in self.checks)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, **self.data, "checks": self.checks}
+
+
+def process_age_s() -> float | None:
+    """Seconds since this process started (the bundle's bootloader included)."""
+    try:
+        import psutil
+
+        # Process creation time is only known as wall-clock time.
+        return round(time.time() - psutil.Process().create_time(), 3)
+    except Exception:  # noqa: BLE001 - a platform without the probe still runs the test
+        return None
+
+
+def environment() -> dict[str, Any]:
+    bundle = resources.bundle_dir()
+    return {
+        "frozen": resources.is_frozen(),
+        "bundle_dir": str(bundle) if bundle else None,
+        "app_dir": str(resources.app_dir()),
+        "executable": sys.executable,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "versions": {name: resources.distribution_version(name) for name in VERSIONED},
+        "models_dirs": [str(p) for p in resources.models_dirs()],
+    }
+
+
+def find_models(config: Config) -> dict[str, dict[str, str]]:
+    """Where each configured model was found (raises ModelError when one is missing)."""
+    found = {"llm": models.find_llm(config.llm.model)} if config.llm.backend == "local" else {}
+    if config.stt.engine == "whisper":
+        found["stt"] = models.find_whisper(config.stt.whisper_model)
+    else:
+        found["stt"] = models.find_vosk(config.stt.vosk_model, config.stt.language)
+    if config.tts.engine == "piper":
+        found["tts"] = models.find_piper_voice(config.tts.voice)
+    named = {role: {"path": str(f.path), "origin": f.origin} for role, f in found.items()}
+    named["vad"] = {"path": str(models.find_silero_vad()), "origin": "faster-whisper"}
+    return named
+
+
+def check_vosk(report: Report, config: Config) -> None:
+    """The vosk library loads (libvosk); its model is only located, not loaded, unless it is the STT."""
+    import vosk
+
+    vosk.SetLogLevel(-1)
+    try:
+        where = str(models.find_vosk(config.stt.vosk_model, config.stt.language).path)
+    except models.ModelError:
+        where = f"no vosk model for '{config.stt.language}' (optional)"
+    report.check("vosk", True, f"libvosk loaded; model: {where}")
+
+
+def run_turn(engines: Engines, config: Config, wav: Path, report: Report) -> TurnResult | None:
+    """One typed question, answered into ``wav`` the way ``assistant chat --text`` does."""
+    from .replies import load_replies
+    from .session import build_engine
+
+    output = SameClockWavSink(wav, config.audio.output_rate)
+    start = time.perf_counter()
+    replies = load_replies(config.replies, engines.tts, output.rate)
+    report.data["load_s"]["replies"] = round(time.perf_counter() - start, 2)
+    finished = threading.Event()
+    results: list[TurnResult] = []
+
+    def on_event(event: Event) -> None:
+        if event.type is EventType.TURN_END:
+            results.append(event.data)
+            finished.set()
+
+    engine = build_engine(config, engines, output, replies=replies, on_event=on_event)
+    try:
+        output.start(time.perf_counter())
+        engine.submit_text(QUESTION)
+        finished.wait(TURN_TIMEOUT_S)
+        deadline = time.perf_counter() + TURN_TIMEOUT_S
+        while engine.busy and time.perf_counter() < deadline:
+            time.sleep(0.02)
+    finally:
+        engine.close()
+        output.close()
+    if not results:
+        report.check("turn", False, f"no answer within {TURN_TIMEOUT_S:.0f} s")
+        return None
+    result = results[0]
+    heard = result.timeline.get(Mark.AUDIO_OUT_START) is not None
+    ok = bool(result.reply) and heard and not result.errors and result.timeline.in_order()
+    report.check("turn", ok, f"{result.source}: {result.reply!r}" + (f"; errors: {result.errors}" if result.errors else ""))
+    return result
+
+
+def check_wav(engines: Engines, wav: Path, reply: str, report: Report) -> dict[str, Any]:
+    """The reply WAV holds speech, and Whisper (or vosk) hears the reply in it."""
+    from rapidfuzz import fuzz
+
+    rate = 16000
+    pcm = load_wav(wav, rate)
+    frame = SileroVad.frame_samples
+    engines.vad.reset()
+    probs = [engines.vad.probability(pcm[i : i + frame]) for i in range(0, pcm.size - frame + 1, frame)]
+    speech_s = sum(p >= 0.5 for p in probs) * frame / rate
+    utterance = engines.stt.utterance()
+    utterance.feed(pcm)
+    heard = utterance.transcribe()
+    score = round(fuzz.token_set_ratio(heard.lower(), reply.lower()), 1)
+    info = {
+        "path": str(wav), "seconds": round(pcm.size / rate, 2), "speech_s": round(speech_s, 2),
+        "peak": round(float(np.abs(pcm).max(initial=0.0)), 3), "heard": heard, "match": score,
+    }
+    report.check("wav_speech", speech_s >= MIN_SPEECH_S, f"{speech_s:.2f} s of speech in {info['seconds']} s")
+    report.check("wav_round_trip", score >= MIN_ROUND_TRIP_SCORE, f"heard {heard!r} (match {score})")
+    return info
+
+
+def check_gui(report: Report) -> dict[str, Any] | None:
+    """Qt loads with a platform plugin (offscreen by default here) and the GUI modules import."""
+    try:
+        from PySide6 import QtCore
+    except ImportError as exc:
+        report.check("gui", False if resources.is_frozen() else None, f"PySide6 not available: {exc}")
+        return None
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    wanted = os.environ["QT_QPA_PLATFORM"].split(":")[0]
+    folders = [Path(p) / "platforms" for p in QtCore.QCoreApplication.libraryPaths()]
+    plugins = sorted({p.name for folder in folders if folder.is_dir() for p in folder.iterdir()})
+    info: dict[str, Any] = {"qt": QtCore.qVersion(), "platform_plugins": plugins}
+    if not any(wanted in name for name in plugins):
+        # Creating the application now would abort the process; say why instead.
+        report.check("gui", False, f"Qt platform plugin '{wanted}' not found in {[str(f) for f in folders]}")
+        return info
+    import importlib
+
+    from ui.app import application
+
+    app = application()
+    importlib.import_module("ui.window")
+    info["platform"] = app.platformName()
+    report.check("gui", True, f"Qt {info['qt']} on '{info['platform']}'")
+    return info
+
+
+def run_self_test(config: Config, output: Path | None = None) -> int:
+    """Run every check, print the JSON report on stdout, return the exit status."""
+    entry = time.perf_counter()
+    report = Report()
+    started = process_age_s()
+    report.data.update(environment())
+    report.data["load_s"] = {}
+    wav = output or Path(tempfile.mkdtemp(prefix="assistant-self-test-")) / "reply.wav"
+
+    def since_start(at: float | None) -> float | None:
+        if at is None or started is None:
+            return None
+        return round(started + at - entry, 2)
+
+    report.data["models"] = report.attempt("models", lambda: find_models(config))
+    found = report.data["models"] is not None
+    if found:
+        report.check("models", True, ", ".join(f"{role}: {m['origin']}" for role, m in report.data["models"].items()))
+    engines = report.attempt("engines", lambda: _load(config)) if found else None
+    ready = time.perf_counter()
+    if engines is not None:
+        report.data["load_s"].update(engines.load_s)
+        report.data["engines"] = {"stt": engines.stt.name, "llm": engines.llm.name, "tts": engines.tts.name}
+        report.check("engines", True, ", ".join(f"{k} {v} s" for k, v in engines.load_s.items()))
+        report.attempt("vosk", lambda: check_vosk(report, config))
+        result = report.attempt("turn", lambda: run_turn(engines, config, wav, report))
+        if result is not None:
+            report.data["turn"] = result.to_json()
+            report.data["wav"] = report.attempt("wav", lambda: check_wav(engines, wav, result.reply, report))
+            report.data["cold_start_s"] = {
+                "process_start_to_main": started,
+                "engines_ready": since_start(ready),
+                "first_audio": since_start(result.timeline.get(Mark.AUDIO_OUT_START)),
+                "turn_end": since_start(result.timeline.get(Mark.TURN_END)),
+            }
+    report.data["gui"] = report.attempt("gui", lambda: check_gui(report))
+    report.data["total_s"] = round(time.perf_counter() - entry, 2)
+    print(json.dumps(report.to_json(), indent=2, ensure_ascii=False), flush=True)
+    return 0 if report.ok else 1
+
+
+def _load(config: Config) -> Engines:
+    from .session import load_engines
+
+    return load_engines(config)
