@@ -1,0 +1,471 @@
+"""The desktop app, offscreen, on the real embedded models.
+
+Nothing here asserts wall-clock timings; the GUI stall figure comes from
+``python -m ui.stall_probe``.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from PySide6.QtCore import Qt  # noqa: E402
+
+from assistant import config as config_mod  # noqa: E402
+from assistant.audio import AudioError, NullSink, PacedWavSource, load_wav  # noqa: E402
+from assistant.events import EventType, State  # noqa: E402
+from assistant.models import find_piper_voice  # noqa: E402
+from assistant.timeline import Mark, Timeline  # noqa: E402
+
+TURN_TIMEOUT_MS = 180_000
+
+
+class Recorder:
+    """Events as the GUI thread receives them (after the window has handled each)."""
+
+    def __init__(self, window):
+        self.events: list = []
+        window.controller.bridge.event.connect(self._record, Qt.ConnectionType.QueuedConnection)
+
+    def _record(self, generation, event) -> None:
+        self.events.append((generation, event))
+
+    def of(self, kind: EventType) -> list:
+        return [event for _, event in self.events if event.type is kind]
+
+    def ends(self) -> list:
+        return [event.data for event in self.of(EventType.TURN_END)]
+
+
+@pytest.fixture
+def make_window(qtbot, engines, default_config):
+    from ui.window import MainWindow
+
+    def make(config=None, output="null", ready=True, **kwargs):
+        config = config or default_config
+        if output == "null":
+            output = NullSink(config.audio.output_rate)
+        window = MainWindow(config, engines=engines, output=output, **kwargs)
+        qtbot.addWidget(window)
+        window.show()
+        if ready:
+            qtbot.waitUntil(window.is_ready, timeout=60_000)
+        return window
+
+    return make
+
+
+@pytest.fixture
+def config_file():
+    """The config file under the isolated XDG dirs, put back as it was afterwards
+    (other tests start the app and would read it)."""
+    path = config_mod.default_config_path()
+    before = path.read_bytes() if path.exists() else None
+    yield path
+    if before is None:
+        path.unlink(missing_ok=True)
+    else:
+        path.write_bytes(before)
+
+
+def ask(qtbot, window, recorder: Recorder, question: str):
+    before = len(recorder.ends())
+    qtbot.keyClicks(window.text, question)
+    qtbot.keyClick(window.text, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: len(recorder.ends()) > before, timeout=TURN_TIMEOUT_MS)
+    return recorder.ends()[-1]
+
+
+# ---------------------------------------------------------------- window and turns
+
+
+def test_window_appears_before_models_load(qtbot, engines, default_config, monkeypatch):
+    """Loading runs on a worker: the window is up, shows progress and stays responsive."""
+    import ui.controller
+    from ui.window import MainWindow
+
+    release = threading.Event()
+    threads = []
+
+    def slow_load(config, progress=None):
+        threads.append(threading.current_thread())
+        progress("loading llm")
+        release.wait(30)
+        return engines
+
+    monkeypatch.setattr(ui.controller, "load_engines", slow_load)
+    window = MainWindow(default_config, output=NullSink(default_config.audio.output_rate))
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.progress_label.text() == "loading llm", timeout=10_000)
+    assert window.isVisible() and window.progress.isVisible()
+    assert window.indicator.state is State.LOADING
+    assert not window.text.isEnabled()
+    qtbot.wait(50)  # the event loop runs while the models "load"
+    release.set()
+    qtbot.waitUntil(window.is_ready, timeout=30_000)
+    assert threads and threads[0] is not threading.main_thread()
+    assert not window.progress.isVisible()
+    assert window.text.isEnabled()
+    assert window.indicator.state is State.IDLE
+
+
+def test_typed_question_runs_a_real_turn(qtbot, make_window, engines):
+    window = make_window()
+    recorder = Recorder(window)
+    states: list[State] = []
+    window.controller.bridge.event.connect(
+        lambda _g, e: states.append(window.indicator.state) if e.type is EventType.STATE else None,
+        Qt.ConnectionType.QueuedConnection,
+    )
+    result = ask(qtbot, window, recorder, "What is the capital of France?")
+
+    assert result.source == "llm" and result.reply and not result.interrupted
+    # conversation: the user's words and the streamed reply
+    view = window.conversation.turns[(window.controller.generation, result.turn_id)]
+    assert view.user.text() == "What is the capital of France?"
+    pieces = [e.data for e in recorder.of(EventType.REPLY_TEXT) if e.turn_id == result.turn_id]
+    assert len(pieces) > 1, "the reply arrives in pieces"
+    assert view.reply.text().strip() == "".join(pieces).strip()
+    assert "to first sound" in view.note.text()
+    # state indicator followed the engine
+    assert State.THINKING in states and State.SPEAKING in states
+    assert window.indicator.state is State.IDLE
+    # meter: read from the turn's timeline
+    latency = result.timeline.latency_ms()
+    assert window.meter.last.total == latency["voice_to_voice"] is not None
+    assert dict(window.meter.last.stages)["ttft"] == latency["ttft"]
+    assert window.meter.history.totals == [latency["voice_to_voice"]]
+    # status line
+    assert engines.llm.name in window.model_status.text()
+    assert engines.stt.name in window.speech_status.text() and engines.tts.name in window.speech_status.text()
+    assert "GPU" in window.offload_status.text() or "CPU" in window.offload_status.text()
+
+
+def test_stop_interrupts_a_reply_in_progress(qtbot, make_window):
+    window = make_window()
+    recorder = Recorder(window)
+    qtbot.keyClicks(window.text, "Tell me a long story about a dragon and a knight.")
+    qtbot.keyClick(window.text, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: bool(recorder.of(EventType.REPLY_TEXT)), timeout=TURN_TIMEOUT_MS)
+    turn = recorder.of(EventType.REPLY_TEXT)[0].turn_id
+    qtbot.mouseClick(window.stop_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(recorder.ends()), timeout=10_000)
+    result = recorder.ends()[0]
+    assert result.turn_id == turn and result.interrupted
+    count = len(recorder.of(EventType.REPLY_TEXT))
+    qtbot.wait(600)
+    assert len(recorder.of(EventType.REPLY_TEXT)) == count, "nothing of the reply arrives after stop"
+    assert not window.controller.engine.busy
+    assert window.indicator.state is State.IDLE
+    assert "interrupted" in window.conversation.turns[(window.controller.generation, turn)].note.text()
+
+
+# ---------------------------------------------------------------- settings
+
+
+def test_settings_change_is_applied_and_persisted(qtbot, make_window, monkeypatch, config_file):
+    import ui.controller
+
+    window = make_window()
+    path = config_file
+    first_engine = window.controller.engine
+    loads = []
+    real_load_tts = ui.controller.load_tts
+
+    def load_tts(config):
+        loads.append(threading.current_thread())
+        return real_load_tts(config)
+
+    monkeypatch.setattr(ui.controller, "load_tts", load_tts)
+    dialog = window.open_settings()
+    dialog.endpoint_ms.setValue(450)
+    dialog.threshold.setValue(0.6)
+    dialog.voice.setText(str(find_piper_voice(None).path))  # the same voice, named: the TTS reloads
+    qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Ok), Qt.MouseButton.LeftButton)
+    assert not dialog.isVisible()
+    qtbot.waitUntil(lambda: window.is_ready() and window.controller.config.vad.endpoint_ms == 450, timeout=60_000)
+
+    controller = window.controller
+    assert controller.engine is not first_engine
+    assert controller.engine.config.vad.endpoint_ms == 450 and controller.engine.config.vad.threshold == 0.6
+    assert loads and loads[0] is not threading.main_thread()
+    assert controller.engines.tts.name == "piper (en_US-joe-medium)"
+    saved = config_mod.load(path)
+    assert saved.vad.endpoint_ms == 450 and saved.vad.threshold == 0.6
+    assert saved.tts.voice == str(find_piper_voice(None).path)
+    assert not window.notice.isVisible()
+
+
+def test_invalid_settings_are_refused_and_the_previous_kept(qtbot, make_window, tmp_path, config_file):
+    window = make_window()
+    controller = window.controller
+    path = config_file
+    saved_before = path.read_bytes() if path.exists() else None
+    before, engine = controller.config, controller.engine
+
+    not_a_model = tmp_path / "notes.gguf"
+    not_a_model.write_text("these are my notes, not a model" * 100)
+    dialog = window.open_settings()
+    dialog.llm_model.setText(str(not_a_model))
+    dialog.endpoint_ms.setValue(900)
+    qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Ok), Qt.MouseButton.LeftButton)
+    assert dialog.isVisible(), "the dialog stays open to say why"
+    assert dialog.error.isVisible() and "not a GGUF" in dialog.error.text()
+
+    dialog.llm_model.setText("")
+    dialog.input_device.setCurrentText("no such microphone")
+    qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Ok), Qt.MouseButton.LeftButton)
+    assert dialog.isVisible() and "microphone" in dialog.error.text()
+    dialog.reject()
+
+    assert controller.config == before and controller.engine is engine
+    assert (path.read_bytes() if path.exists() else None) == saved_before
+    assert window.is_ready()
+
+
+def test_a_model_that_fails_to_load_is_refused_later(qtbot, make_window, tmp_path, config_file):
+    """Passes the quick check (GGUF magic) but cannot be loaded: refused, old engine kept."""
+    window = make_window()
+    controller = window.controller
+    before, engine = controller.config, controller.engine
+    broken = tmp_path / "broken.gguf"
+    broken.write_bytes(b"GGUF" + bytes(range(256)) * 16)
+    dialog = window.open_settings()
+    dialog.llm_model.setText(str(broken))
+    qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Ok), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.notice.isVisible(), timeout=60_000)
+    assert "not applied" in window.notice.text()
+    qtbot.waitUntil(window.is_ready, timeout=10_000)
+    assert controller.config == before and controller.engine is engine
+
+
+# ---------------------------------------------------------------- audio devices
+
+
+def test_no_device_banner_on_this_machine(qtbot, make_window):
+    from ui.controller import audio_problems
+
+    mic, speaker = audio_problems(config_mod.Config())
+    if mic is None and speaker is None:
+        pytest.skip("this machine has audio devices")
+    window = make_window()
+    qtbot.waitUntil(window.audio_banner.isVisible, timeout=10_000)
+    assert ("No microphone" in window.audio_banner.text()) == (mic is not None)
+
+
+def test_no_device_banner_with_audio_errors(qtbot, make_window, monkeypatch):
+    import ui.controller
+
+    def no_device(kind, device=None):
+        raise AudioError(f"no {'microphone' if kind == 'input' else 'speaker'} found (test). Use --input/--output WAV files or --text.")
+
+    monkeypatch.setattr(ui.controller, "check_device", no_device)
+    window = make_window(output=None)  # the app picks its own output
+    assert window.audio_banner.isVisible()
+    text = window.audio_banner.text()
+    assert "No microphone" in text and "No speaker" in text and "--input" not in text
+    assert isinstance(window.controller.output, NullSink)
+    assert not window.talk_button.isEnabled() and not window.hands_free.isEnabled()
+    assert window.text.isEnabled()
+    assert window.mic_status.text() == "no microphone"
+
+
+def test_push_to_talk_answers_what_was_said(qtbot, make_window, monkeypatch, speak):
+    """A WAV stands in for the microphone; releasing the button ends the utterance."""
+    import ui.controller
+
+    samples = load_wav(speak("What is the capital of Italy?"), 16000)
+    voiced = np.flatnonzero(np.abs(samples) > 0.02)
+    speech = samples[voiced[0] : voiced[-1]]
+    looped = np.tile(speech, 4)  # the user keeps talking until the button is released
+    monkeypatch.setattr(ui.controller, "check_device", lambda kind, device=None: "test device")
+    monkeypatch.setattr(
+        ui.controller, "MicSource", lambda rate, frame, device=None: PacedWavSource(looped, rate, frame)
+    )
+    window = make_window()
+    recorder = Recorder(window)
+    assert window.talk_button.isEnabled()
+    qtbot.mousePress(window.talk_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.mic_status.text() == "mic on (push-to-talk)", timeout=10_000)
+    qtbot.waitUntil(lambda: bool(recorder.of(EventType.SPEECH_START)), timeout=30_000)
+    qtbot.wait(int(speech.size / 16000 * 1000) + 300)  # hold the button while the question is said
+    qtbot.mouseRelease(window.talk_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(recorder.ends()), timeout=TURN_TIMEOUT_MS)
+    result = recorder.ends()[0]
+    assert "italy" in result.transcript.lower() and result.reply
+    assert result.timeline.get(Mark.SPEECH_END) is not None
+    view = window.conversation.turns[(window.controller.generation, result.turn_id)]
+    assert view.user.text() == result.transcript
+    qtbot.waitUntil(lambda: window.controller.mic_mode == "off" and window.controller._gate is None, timeout=10_000)
+    assert window.indicator.state is State.IDLE and window.mic_status.text() == "mic off"
+
+
+def test_hands_free_toggle_opens_and_closes_the_microphone(qtbot, make_window, monkeypatch):
+    import ui.controller
+
+    silence = np.zeros(16000, np.float32)
+    monkeypatch.setattr(ui.controller, "check_device", lambda kind, device=None: "test device")
+    monkeypatch.setattr(ui.controller, "MicSource", lambda rate, frame, device=None: PacedWavSource(silence, rate, frame))
+    window = make_window()
+    qtbot.mouseClick(window.hands_free, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.indicator.state is State.LISTENING, timeout=10_000)
+    assert window.mic_status.text() == "mic on (hands-free)" and not window.talk_button.isEnabled()
+    qtbot.mouseClick(window.hands_free, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.controller._gate is None and window.indicator.state is State.IDLE, timeout=10_000)
+    assert window.mic_status.text() == "mic off" and window.talk_button.isEnabled()
+
+
+# ---------------------------------------------------------------- pieces without models
+
+
+def _timeline(**marks_ms) -> Timeline:
+    timeline = Timeline(1)
+    for name, ms in marks_ms.items():
+        timeline.mark(Mark(name), 100.0 + ms / 1000)
+    return timeline
+
+
+def test_meter_figures_come_from_the_timeline():
+    from ui.meter import LatencyHistory, TurnFigures, grade, percentile, GREEN, AMBER, RED
+
+    spoken = _timeline(speech_start=-900, speech_end=0, endpoint=300, stt_start=300, stt_final=380,
+                       llm_start=381, llm_first_token=430, first_chunk=520, tts_first_audio=640,
+                       audio_out_start=650, turn_end=3000)
+    figures = TurnFigures.from_timeline(spoken)
+    stages = dict(figures.stages)
+    assert figures.total == pytest.approx(650)
+    assert stages["endpoint_wait"] == pytest.approx(300) and stages["stt"] == pytest.approx(80)
+    assert stages["ttft"] == pytest.approx(49) and stages["first_clause"] == pytest.approx(90)
+    assert stages["tts_first_chunk"] == pytest.approx(120)
+    assert figures.other == pytest.approx(11, abs=0.5) and not figures.overlap and not figures.cached
+
+    cached = _timeline(stt_start=0, stt_final=0, first_chunk=2, tts_first_audio=2, audio_out_start=3)
+    cached.set("cache_hit", True)
+    assert TurnFigures.from_timeline(cached).cached
+
+    speculative = _timeline(speech_end=0, stt_start=-100, stt_final=-40, llm_start=-39, llm_first_token=10,
+                            endpoint=300, first_chunk=60, tts_first_audio=200, audio_out_start=310)
+    assert TurnFigures.from_timeline(speculative).overlap
+
+    history = LatencyHistory()
+    for total in (300, 700, 1200, 400, 650):
+        history.add(TurnFigures(total, (), 0.0, False, False))
+    history.add(TurnFigures(None, (), 0.0, False, False))  # no sound: not counted
+    assert history.median() == 650 and history.p95() == 1200
+    assert percentile([], 50) is None
+    assert (grade(499), grade(500), grade(999), grade(1000)) == (GREEN, AMBER, AMBER, RED)
+
+
+def test_meter_paints(qtbot):
+    from ui.meter import LatencyMeter
+
+    meter = LatencyMeter()
+    qtbot.addWidget(meter)
+    meter.resize(800, 130)
+    meter.grab()  # empty
+    for total in (420, 800, 1500):
+        meter.add_turn(_timeline(stt_start=0, stt_final=0, llm_start=1, llm_first_token=50,
+                                 first_chunk=100, tts_first_audio=total - 10, audio_out_start=total))
+    assert not meter.grab().isNull()
+    assert len(meter.history.totals) == 3 and "voice to voice" in meter.toolTip()
+
+
+def test_reloads_name_only_what_changed(default_config):
+    from dataclasses import replace
+
+    from ui.validation import reloads
+
+    c = default_config
+    assert reloads(c, c) == set()
+    assert reloads(c, replace(c, vad=replace(c.vad, endpoint_ms=500))) == set()
+    assert reloads(c, replace(c, llm=replace(c.llm, system_prompt="Be brief."))) == {"system_prompt"}
+    assert reloads(c, replace(c, llm=replace(c.llm, model="x.gguf", system_prompt="Be brief."))) == {"llm"}
+    assert reloads(c, replace(c, stt=replace(c.stt, language="de"))) == {"stt"}
+    assert reloads(c, replace(c, tts=replace(c.tts, voice="v.onnx"))) == {"tts"}
+    assert reloads(c, replace(c, audio=replace(c.audio, output_device="USB"))) == {"output"}
+
+
+def test_validation_reasons(default_config):
+    from dataclasses import replace
+
+    from ui.validation import SettingsError, validate
+
+    c = default_config
+    validate(c)
+    cases = [
+        (replace(c, vad=replace(c.vad, endpoint_ms=20)), "endpoint silence"),
+        (replace(c, vad=replace(c.vad, threshold=0.05)), "threshold"),
+        (replace(c, llm=replace(c.llm, system_prompt="  ")), "system prompt"),
+        (replace(c, stt=replace(c.stt, engine="dragon")), "STT engine"),
+        (replace(c, stt=replace(c.stt, language="english")), "language code"),
+        (replace(c, tts=replace(c.tts, voice="/nowhere/voice.onnx")), "does not exist"),
+    ]
+    for config, reason in cases:
+        with pytest.raises(SettingsError, match=reason):
+            validate(config)
+
+
+def test_offload_text_falls_back_to_the_setting(default_config):
+    from dataclasses import replace
+
+    from ui.status import device_problem, offload_text
+
+    class Bare:
+        name = "bare"
+
+    assert offload_text(Bare(), replace(default_config, llm=replace(default_config.llm, n_gpu_layers=0)))[0] == "CPU only"
+    assert offload_text(Bare(), replace(default_config, llm=replace(default_config.llm, n_gpu_layers=-1)))[0] == "all layers on GPU"
+    assert device_problem("no microphone found (x). Use --input/--output WAV files or --text.") == "no microphone found (x)."
+
+
+def test_mic_gate_finishes_the_utterance_with_silence():
+    from ui.mic import MicGate
+
+    class Source:
+        rate, frame_samples = 16000, 512
+
+        def __init__(self):
+            self.stopped = threading.Event()
+
+        def frames(self):
+            t = 0.0
+            while not self.stopped.is_set():
+                yield np.ones(512, np.float32), t
+                t += 0.032
+
+        def stop(self):
+            self.stopped.set()
+
+    finished = []
+    gate = MicGate(Source(), tail_ms=320, on_finished=lambda: finished.append(True))
+    frames = gate.frames()
+    loud = [next(frames) for _ in range(3)]
+    gate.release()
+    tail = list(frames)
+    assert all(f.max() == 1 for f, _ in loud)
+    assert len(tail) == 10 and all(not f.any() for f, _ in tail)
+    assert tail[0][1] == pytest.approx(loud[-1][1] + 0.032), "the tail continues the capture clock"
+    assert finished == [True] and gate.finished
+
+    gate = MicGate(Source(), tail_ms=320)
+    frames = gate.frames()
+    next(frames)
+    gate.stop()
+    assert list(frames) == [] and gate.finished
+
+
+def test_stall_probe_records_ticks(qtbot):
+    from ui.stall_probe import StallProbe
+
+    probe = StallProbe(interval_ms=5)
+    probe.start()
+    qtbot.waitUntil(lambda: len(probe.gaps_ms) >= 5, timeout=10_000)
+    probe.stop()
+    summary = probe.summary()
+    assert summary["ticks"] >= 5 and summary["max_gap_ms"] > 0

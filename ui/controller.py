@@ -1,0 +1,316 @@
+"""Owns the running engine for the window: loading, audio devices, the microphone and
+settings changes. Slow calls run on the :class:`~ui.bridge.Worker` thread; the GUI
+thread only calls what returns at once (``submit_text``, ``interrupt``, releasing the
+microphone) and hears back through signals.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt, Signal
+
+from assistant import config as config_mod
+from assistant.audio import AudioError, AudioOut, MicSource, NullSink, SpeakerSink, check_device
+from assistant.config import Config
+from assistant.events import Event, EventType
+from assistant.pipeline import Engine
+from assistant.session import Engines, build_engine, load_engines, load_llm
+from assistant.stt import load_stt
+from assistant.tts import load_tts
+
+from .bridge import EngineBridge, Worker
+from .mic import MicGate
+from .status import device_problem, offload_text
+from .validation import SettingsError, reloads, validate
+
+log = logging.getLogger(__name__)
+
+
+def audio_problems(config: Config) -> tuple[str | None, str | None]:
+    """(microphone problem, speaker problem); None where the device is there."""
+    problems: list[str | None] = []
+    for kind, device in (("input", config.audio.input_device), ("output", config.audio.output_device)):
+        try:
+            check_device(kind, device)
+            problems.append(None)
+        except AudioError as exc:
+            problems.append(device_problem(str(exc)))
+    return problems[0], problems[1]
+
+
+def use_system_prompt(llm, prompt: str):
+    """Give the loaded model a new system prompt (the conversation starts over)."""
+    if hasattr(llm, "config") and hasattr(llm, "reset"):
+        llm.config = replace(llm.config, system_prompt=prompt)
+        llm.reset()
+        return llm
+    return None
+
+
+class Controller(QObject):
+    loading = Signal(str)
+    """What is being loaded; '' when done."""
+    ready = Signal()
+    """An engine is running (at start, and after each applied settings change)."""
+    load_failed = Signal(str)
+    audio_checked = Signal(object, object)
+    """(microphone problem, speaker problem): str, or None when the device works."""
+    mic_changed = Signal(str)
+    """``off``, ``push-to-talk``, ``hands-free`` or ``unavailable`` (see ui.status.MIC_TEXT)."""
+    applied = Signal(object)
+    refused = Signal(str)
+    _mic_finished = Signal(object)
+
+    def __init__(
+        self,
+        config: Config,
+        engines: Engines | None = None,
+        output: AudioOut | None = None,
+        config_path: Path | None = None,
+        parent: QObject | None = None,
+    ):
+        super().__init__(parent)
+        self.config = config
+        self.engines = engines
+        self.output = output
+        self._own_output = output is None
+        self.config_path = config_path
+        self.engine: Engine | None = None
+        self.generation = 0
+        self.mic_mode = "off"
+        self.offload = ("", "")
+        """Where the LLM's layers run: (short, detailed), from ui.status.offload_text."""
+        self.mic_problem: str | None = None
+        self.speaker_problem: str | None = None
+        self.bridge = EngineBridge(self)
+        self.worker = Worker(self)
+        self._gate: MicGate | None = None
+        self._want_mic = False
+        self._detach_pending = False
+        self.bridge.event.connect(self._on_event, Qt.ConnectionType.QueuedConnection)
+        self._mic_finished.connect(self._on_mic_finished, Qt.ConnectionType.QueuedConnection)
+
+    # ------------------------------------------------------------ start and stop
+
+    def start(self) -> None:
+        self.loading.emit("checking audio devices")
+        self.worker.submit("starting", self._start)
+
+    def _start(self) -> None:
+        self.mic_problem, self.speaker_problem = audio_problems(self.config)
+        self.audio_checked.emit(self.mic_problem, self.speaker_problem)
+        try:
+            if self.engines is None:
+                self.engines = load_engines(self.config, progress=self.loading.emit)
+            if self.output is None:
+                self.output = self._open_output(self.config)
+            self.offload = offload_text(self.engines.llm, self.config)
+            self._build_engine(self.config)
+        except Exception as exc:  # shown in the window; settings can pick other models
+            log.exception("loading failed")
+            self.loading.emit("")
+            self.load_failed.emit(str(exc))
+            return
+        self.loading.emit("")
+        self.ready.emit()
+
+    def _open_output(self, config: Config) -> AudioOut:
+        if self.speaker_problem is None:
+            try:
+                return SpeakerSink(config.audio.output_rate, config.audio.output_device)
+            except Exception as exc:  # PortAudio errors are not all AudioError
+                self.speaker_problem = device_problem(str(exc))
+                self.audio_checked.emit(self.mic_problem, self.speaker_problem)
+        return NullSink(config.audio.output_rate)
+
+    def _replies(self, config: Config, engines: Engines, output: AudioOut):
+        if not config.replies.enabled:
+            return None
+        from assistant.replies import load_replies
+
+        try:
+            return load_replies(config.replies, engines.tts, output.rate)
+        except Exception:  # instant replies are an optimisation; the LLM still answers
+            log.exception("instant replies unavailable")
+            return None
+
+    def _build_engine(self, config: Config) -> None:
+        replies = self._replies(config, self.engines, self.output)
+        self.generation += 1
+        self.engine = build_engine(
+            config, self.engines, self.output, replies=replies, on_event=self.bridge.listener(self.generation)
+        )
+
+    def _close_engine(self) -> None:
+        engine, self.engine = self.engine, None
+        gate, self._gate = self._gate, None
+        self._detach_pending = False
+        if engine is not None:
+            engine.close()  # stops listening (and the gate) too
+        elif gate is not None:
+            gate.stop()
+
+    def close(self) -> None:
+        """Stop everything (blocks until the engine's threads end: used when quitting)."""
+        self._want_mic = False
+        self.worker.submit("closing", self._close_engine)
+        self.worker.shutdown()
+        if self._own_output and self.output is not None:
+            self.output.close()
+
+    # ------------------------------------------------------------ what the GUI calls
+
+    def submit_text(self, text: str) -> int | None:
+        """Ask a typed question. Returns at once: the engine only queues the turn."""
+        if self.engine is None or not text.strip():
+            return None
+        return self.engine.submit_text(text)
+
+    def interrupt(self) -> None:
+        """Stop the reply now: generation, synthesis and playback (returns at once)."""
+        if self.engine is not None:
+            self.engine.interrupt()
+
+    def press_to_talk(self) -> None:
+        self._want_mic = True
+        self.worker.submit("opening the microphone", self._open_mic, "push-to-talk")
+
+    def release_to_talk(self) -> None:
+        """End push-to-talk: what was said so far is answered."""
+        self._want_mic = False
+        if self._gate is not None:
+            self._gate.release()
+
+    def set_hands_free(self, on: bool) -> None:
+        if on:
+            self._want_mic = True
+            self.worker.submit("opening the microphone", self._open_mic, "hands-free")
+        else:
+            self.release_to_talk()
+
+    # ------------------------------------------------------------ microphone
+
+    def _open_mic(self, mode: str) -> None:
+        engine = self.engine
+        if engine is None or not self._want_mic:
+            return
+        if self._gate is not None:
+            if not self._gate.finished:
+                return
+            self._detach(self._gate)  # the previous press's reply is still playing
+        audio = self.config.audio
+        try:
+            source = MicSource(audio.sample_rate, round(audio.sample_rate * audio.frame_ms / 1000), audio.input_device)
+        except AudioError as exc:
+            self.mic_problem = device_problem(str(exc))
+            self.audio_checked.emit(self.mic_problem, self.speaker_problem)
+            self.mic_mode = "unavailable"
+            self.mic_changed.emit(self.mic_mode)
+            return
+        gate = MicGate(source, tail_ms=self.config.vad.endpoint_ms + 200)
+        gate.on_finished = lambda: self._mic_finished.emit(gate)
+        self._gate = gate
+        engine.listen(gate)
+        self.mic_mode = mode
+        self.mic_changed.emit(mode)
+        if not self._want_mic:  # released while the microphone was opening
+            gate.release()
+
+    def _on_mic_finished(self, gate: MicGate) -> None:
+        if gate is not self._gate:
+            return
+        self.mic_mode = "off"
+        self.mic_changed.emit("off")
+        if self.engine is not None and self.engine.busy:
+            self._detach_pending = True  # detach when the reply to the last words ends
+        else:
+            self.worker.submit("closing the microphone", self._detach, gate)
+
+    def _detach(self, gate: MicGate) -> None:
+        if gate is self._gate and self.engine is not None:
+            self._gate = None
+            self._detach_pending = False
+            self.engine.stop_listening()
+
+    def _on_event(self, generation: int, event: Event) -> None:
+        if generation != self.generation or event.type is not EventType.TURN_END:
+            return
+        if self._detach_pending and self._gate is not None and self.engine is not None and not self.engine.busy:
+            self._detach_pending = False
+            self.worker.submit("closing the microphone", self._detach, self._gate)
+
+    # ------------------------------------------------------------ settings
+
+    def apply(self, new: Config) -> str | None:
+        """Check ``new`` and apply it on the worker; returns why it is refused, or None.
+
+        Models that fail to load are refused later (the ``refused`` signal); either way
+        the previous settings and engines stay.
+        """
+        try:
+            validate(new)
+        except SettingsError as exc:
+            return str(exc)
+        self.loading.emit("applying settings")
+        self.worker.submit("applying the settings", self._apply, new)
+        return None
+
+    def _apply(self, new: Config) -> None:
+        old = self.config
+        changed = reloads(old, new) if self.engines is not None else {"all"}
+        try:
+            engines, output = self._load_changed(new, changed)
+            llm = engines.llm
+            if hasattr(llm, "count_tokens") and llm.count_tokens(new.llm.system_prompt) > new.llm.n_ctx // 2:
+                raise SettingsError(f"the system prompt is too long for a {new.llm.n_ctx}-token context")
+            config_mod.save(new, self.config_path)
+        except Exception as exc:  # anything: the old engines keep running
+            log.warning("settings refused: %s", exc)
+            self.loading.emit("")
+            self.refused.emit(f"Settings not applied: {exc}")
+            return
+        resume = self.mic_mode == "hands-free" and self._want_mic
+        self._close_engine()
+        if "system_prompt" in changed and use_system_prompt(engines.llm, new.llm.system_prompt) is None:
+            engines = replace(engines, llm=load_llm(new.llm))
+        if output is not self.output and self._own_output and self.output is not None:
+            self.output.close()
+        self.config, self.engines, self.output = new, engines, output
+        if "llm" in changed or "all" in changed:
+            self.offload = offload_text(engines.llm, new)
+        self._build_engine(new)
+        self.mic_mode = "off"
+        self.mic_changed.emit("off")
+        self.loading.emit("")
+        self.applied.emit(new)
+        self.ready.emit()
+        if resume:
+            self._open_mic("hands-free")
+
+    def _load_changed(self, new: Config, changed: set[str]) -> tuple[Engines, AudioOut]:
+        if "all" in changed:
+            engines = load_engines(new, progress=self.loading.emit)
+        else:
+            engines = self.engines
+            if "llm" in changed:
+                self.loading.emit("loading the language model")
+                engines = replace(engines, llm=load_llm(new.llm))
+            if "stt" in changed:
+                self.loading.emit("loading speech recognition")
+                engines = replace(engines, stt=load_stt(new.stt))
+            if "tts" in changed:
+                self.loading.emit("loading the voice")
+                engines = replace(engines, tts=load_tts(new.tts))
+        output = self.output
+        if self._own_output and (output is None or "output" in changed):
+            self.speaker_problem = None
+            try:
+                check_device("output", new.audio.output_device)
+            except AudioError as exc:
+                self.speaker_problem = device_problem(str(exc))
+            self.audio_checked.emit(self.mic_problem, self.speaker_problem)
+            output = self._open_output(new)
+        return engines, output

@@ -1,0 +1,152 @@
+"""The settings dialog. It edits a copy of the configuration; OK hands it to ``apply``,
+which returns why it was refused (the dialog stays open and says so) or None."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable
+
+from PySide6.QtWidgets import (
+    QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout, QHBoxLayout,
+    QLabel, QLineEdit, QPlainTextEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget,
+)
+
+from assistant.config import Config
+
+from .validation import ENDPOINT_MS, STT_ENGINES, THRESHOLD, TTS_ENGINES
+
+DEFAULT_DEVICE = "System default"
+
+
+def device_names(kind: str) -> list[str]:
+    """Names of the audio devices of ``kind`` (input/output); [] without PortAudio."""
+    try:
+        import sounddevice as sd
+
+        return [d["name"] for d in sd.query_devices() if d[f"max_{kind}_channels"] > 0]
+    except Exception:  # no PortAudio, no devices: the default entry remains
+        return []
+
+
+def _path_row(edit: QLineEdit, caption: str, pattern: str, folder: bool = False) -> QWidget:
+    row = QWidget()
+    layout = QHBoxLayout(row)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addWidget(edit, 1)
+    browse = QPushButton("Browse…")
+
+    def pick() -> None:
+        if folder:
+            path = QFileDialog.getExistingDirectory(row, caption, edit.text())
+        else:
+            path, _ = QFileDialog.getOpenFileName(row, caption, edit.text(), pattern)
+        if path:
+            edit.setText(path)
+
+    browse.clicked.connect(pick)
+    layout.addWidget(browse)
+    return row
+
+
+def _device_box(kind: str, current: str | None) -> QComboBox:
+    box = QComboBox()
+    box.setEditable(True)
+    box.addItem(DEFAULT_DEVICE)
+    box.addItems(device_names(kind))
+    box.setCurrentText(current or DEFAULT_DEVICE)
+    return box
+
+
+class SettingsDialog(QDialog):
+    def __init__(self, config: Config, apply: Callable[[Config], str | None], parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self.setMinimumWidth(560)
+        self.config = config
+        self._apply = apply
+        form = QFormLayout()
+
+        self.llm_model = QLineEdit(config.llm.model or "")
+        self.llm_model.setPlaceholderText("embedded SmolLM2-135M-Instruct")
+        form.addRow("LLM model (.gguf)", _path_row(self.llm_model, "LLM model", "GGUF models (*.gguf)"))
+
+        self.tts_engine = QComboBox()
+        self.tts_engine.addItems(TTS_ENGINES)
+        self.tts_engine.setCurrentText(config.tts.engine)
+        self.voice = QLineEdit(config.tts.voice or "")
+        self.voice.setPlaceholderText("embedded Piper en_US-joe-medium")
+        form.addRow("Voice engine", self.tts_engine)
+        form.addRow("Piper voice (.onnx)", _path_row(self.voice, "Piper voice", "Piper voices (*.onnx)"))
+
+        self.stt_engine = QComboBox()
+        self.stt_engine.addItems(STT_ENGINES)
+        self.stt_engine.setCurrentText(config.stt.engine)
+        self.language = QLineEdit(config.stt.language)
+        self.language.setMaxLength(3)
+        form.addRow("Speech recognition", self.stt_engine)
+        form.addRow("Language", self.language)
+
+        self.endpoint_ms = QSpinBox()
+        self.endpoint_ms.setRange(*ENDPOINT_MS)
+        self.endpoint_ms.setSingleStep(50)
+        self.endpoint_ms.setSuffix(" ms")
+        self.endpoint_ms.setValue(config.vad.endpoint_ms)
+        form.addRow("Endpoint silence", self.endpoint_ms)
+
+        self.threshold = QDoubleSpinBox()
+        self.threshold.setRange(*THRESHOLD)
+        self.threshold.setSingleStep(0.05)
+        self.threshold.setValue(config.vad.threshold)
+        self.threshold.setToolTip("Speech probability a frame needs to count as speech (lower = more sensitive)")
+        form.addRow("VAD threshold", self.threshold)
+
+        self.system_prompt = QPlainTextEdit(config.llm.system_prompt)
+        self.system_prompt.setFixedHeight(80)
+        form.addRow("System prompt", self.system_prompt)
+
+        self.input_device = _device_box("input", config.audio.input_device)
+        self.output_device = _device_box("output", config.audio.output_device)
+        form.addRow("Microphone", self.input_device)
+        form.addRow("Speaker", self.output_device)
+
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color:#b42318;")
+        self.error.hide()
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.error)
+        layout.addWidget(self.buttons)
+
+    def values(self) -> Config:
+        """The configuration as edited (not yet checked)."""
+        c = self.config
+
+        def device(box: QComboBox) -> str | None:
+            text = box.currentText().strip()
+            return None if text in ("", DEFAULT_DEVICE) else text
+
+        return replace(
+            c,
+            llm=replace(c.llm, model=self.llm_model.text().strip() or None,
+                        system_prompt=self.system_prompt.toPlainText().strip()),
+            tts=replace(c.tts, engine=self.tts_engine.currentText(), voice=self.voice.text().strip() or None),
+            stt=replace(c.stt, engine=self.stt_engine.currentText(), language=self.language.text().strip().lower()),
+            vad=replace(c.vad, endpoint_ms=self.endpoint_ms.value(), threshold=round(self.threshold.value(), 2)),
+            audio=replace(c.audio, input_device=device(self.input_device), output_device=device(self.output_device)),
+        )
+
+    def accept(self) -> None:
+        new = self.values()
+        if new == self.config:
+            super().accept()
+            return
+        reason = self._apply(new)
+        if reason:
+            self.error.setText(f"Not applied: {reason}")
+            self.error.show()
+            return
+        super().accept()

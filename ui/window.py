@@ -1,0 +1,279 @@
+"""The main window: state, conversation, text box and talk buttons, latency meter,
+status line. Every slot here only updates widgets; the controller does the rest."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QHBoxLayout, QLabel, QLineEdit, QMainWindow, QProgressBar, QPushButton, QVBoxLayout, QWidget,
+)
+
+from assistant.audio import AudioOut
+from assistant.config import Config
+from assistant.events import Event, EventType, State, TurnResult
+from assistant.session import Engines
+
+from .controller import Controller
+from .conversation import ConversationView
+from .indicator import StateIndicator
+from .meter import LatencyMeter
+from .settings import SettingsDialog
+from .status import MIC_TEXT, llm_text
+
+BANNER_STYLE = "background:#fff8c5; color:#4d2d00; border:1px solid #d4a72c; border-radius:6px; padding:6px 10px;"
+NOTICE_STYLE = "background:#ffebe9; color:#82071e; border:1px solid #ff8182; border-radius:6px; padding:6px 10px;"
+MIC_ON = ("push-to-talk", "hands-free")
+
+
+def _banner(style: str) -> QLabel:
+    label = QLabel()
+    label.setWordWrap(True)
+    label.setStyleSheet(style)
+    label.hide()
+    return label
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, config: Config, engines: Engines | None = None, output: AudioOut | None = None):
+        super().__init__()
+        self.setWindowTitle("Offline voice assistant")
+        self.resize(1120, 740)
+        self.controller = Controller(config, engines=engines, output=output, parent=self)
+        self.engine_state = State.LOADING
+        self._ready = False
+        self._closed = False
+        self._build()
+        self._connect()
+        self._set_ready(False)
+        QTimer.singleShot(0, self.controller.start)  # the window paints first
+
+    # ------------------------------------------------------------ layout
+
+    def _build(self) -> None:
+        self.indicator = StateIndicator()
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 0)
+        self.progress.setFixedWidth(140)
+        self.progress_label = QLabel()
+        self.progress_label.setStyleSheet("color:#57606a;")
+        self.settings_button = QPushButton("Settings…")
+        top = QHBoxLayout()
+        top.addWidget(self.indicator)
+        top.addStretch(1)
+        top.addWidget(self.progress_label)
+        top.addWidget(self.progress)
+        top.addWidget(self.settings_button)
+
+        self.audio_banner = _banner(BANNER_STYLE)
+        self.notice = _banner(NOTICE_STYLE)
+        self.conversation = ConversationView()
+
+        self.text = QLineEdit()
+        self.text.setPlaceholderText("Type a question and press Enter…")
+        self.text.setClearButtonEnabled(True)
+        self.send_button = QPushButton("Send")
+        self.stop_button = QPushButton("■  Stop")
+        self.stop_button.setToolTip("Interrupt the reply now (Esc)")
+        self.stop_button.setStyleSheet("QPushButton:enabled { color:#b42318; font-weight:600; }")
+        self.talk_button = QPushButton("Hold to talk")
+        self.talk_button.setToolTip("Hold while you speak; release to get the answer")
+        self.hands_free = QPushButton("Hands-free")
+        self.hands_free.setCheckable(True)
+        self.hands_free.setToolTip("Listen all the time; speak whenever you like")
+        inputs = QHBoxLayout()
+        inputs.addWidget(self.talk_button)
+        inputs.addWidget(self.hands_free)
+        inputs.addWidget(self.text, 1)
+        inputs.addWidget(self.send_button)
+        inputs.addWidget(self.stop_button)
+
+        self.meter = LatencyMeter()
+        self.meter.setObjectName("meter")
+
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(12, 10, 12, 6)
+        layout.addLayout(top)
+        layout.addWidget(self.audio_banner)
+        layout.addWidget(self.notice)
+        layout.addWidget(self.conversation, 1)
+        layout.addLayout(inputs)
+        layout.addWidget(self.meter)
+        self.setCentralWidget(body)
+
+        self.model_status = QLabel("loading…")
+        self.offload_status = QLabel()
+        self.speech_status = QLabel()
+        self.mic_status = QLabel(MIC_TEXT["off"])
+        for label in (self.model_status, self.offload_status, self.speech_status):
+            label.setStyleSheet("color:#57606a; padding:0 6px;")
+            self.statusBar().addWidget(label)
+        self.mic_status.setStyleSheet("color:#57606a; padding:0 6px;")
+        self.statusBar().addPermanentWidget(self.mic_status)
+
+    def _connect(self) -> None:
+        c = self.controller
+        queued = Qt.ConnectionType.QueuedConnection
+        c.bridge.event.connect(self._on_event, queued)
+        c.loading.connect(self._on_loading, queued)
+        c.ready.connect(self._on_ready, queued)
+        c.load_failed.connect(self._on_load_failed, queued)
+        c.audio_checked.connect(self._on_audio_checked, queued)
+        c.mic_changed.connect(self._on_mic_changed, queued)
+        c.applied.connect(lambda _config: self._show_notice(""), queued)
+        c.refused.connect(self._on_refused, queued)
+        c.worker.failed.connect(lambda what, why: self._show_notice(f"Error while {what}: {why}"), queued)
+        self.text.returnPressed.connect(self.send)
+        self.send_button.clicked.connect(self.send)
+        self.stop_button.clicked.connect(c.interrupt)
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=c.interrupt)
+        self.talk_button.pressed.connect(c.press_to_talk)
+        self.talk_button.released.connect(c.release_to_talk)
+        self.hands_free.toggled.connect(self._on_hands_free)
+        self.settings_button.clicked.connect(self.open_settings)
+
+    def is_ready(self) -> bool:
+        """An engine is running and the inputs are enabled."""
+        return self._ready
+
+    # ------------------------------------------------------------ actions
+
+    def send(self) -> None:
+        text = self.text.text().strip()
+        if text and self.controller.submit_text(text) is not None:
+            self.text.clear()
+
+    def open_settings(self) -> SettingsDialog:
+        dialog = SettingsDialog(self.controller.config, self._apply_settings, self)
+        dialog.open()
+        return dialog
+
+    def _apply_settings(self, config: Config) -> str | None:
+        reason = self.controller.apply(config)
+        if reason is None:
+            self._set_ready(False)
+        return reason
+
+    def _on_hands_free(self, on: bool) -> None:
+        self.talk_button.setEnabled(self._ready and not on and self.controller.mic_mode != "unavailable")
+        self.controller.set_hands_free(on)
+
+    # ------------------------------------------------------------ controller signals
+
+    def _set_ready(self, ready: bool) -> None:
+        self._ready = ready
+        mic_ok = ready and self.controller.mic_problem is None
+        for widget in (self.text, self.send_button, self.stop_button, self.settings_button):
+            widget.setEnabled(ready)
+        self.talk_button.setEnabled(mic_ok and not self.hands_free.isChecked())
+        self.hands_free.setEnabled(mic_ok)
+        if ready:
+            self.text.setFocus()
+
+    def _on_loading(self, what: str) -> None:
+        self.progress_label.setText(what)
+        self.progress.setVisible(bool(what))
+        self.progress_label.setVisible(bool(what))
+
+    def _on_ready(self) -> None:
+        c = self.controller
+        engines = c.engines
+        self.model_status.setText(f"LLM {llm_text(engines.llm)}")
+        short, detail = c.offload
+        self.offload_status.setText(short)
+        self.offload_status.setToolTip(detail)
+        self.speech_status.setText(f"STT {engines.stt.name} · TTS {engines.tts.name}")
+        self._set_ready(True)
+        self._show_state(c.engine.state if c.engine else State.IDLE)
+
+    def _on_load_failed(self, message: str) -> None:
+        self.model_status.setText("no model loaded")
+        self._show_notice(f"Could not load the models: {message} — choose others in Settings.")
+        self.settings_button.setEnabled(True)
+        self._show_state(State.IDLE)
+
+    def _on_refused(self, message: str) -> None:
+        self._show_notice(message)
+        self._set_ready(self.controller.engine is not None)
+
+    def _on_audio_checked(self, mic_problem: str | None, speaker_problem: str | None) -> None:
+        lines = []
+        if mic_problem:
+            lines.append(f"<b>No microphone</b> — type your questions in the box below. <small>({mic_problem})</small>")
+        if speaker_problem:
+            lines.append(f"<b>No speaker</b> — replies are shown but not heard. <small>({speaker_problem})</small>")
+        self.audio_banner.setText("<br>".join(lines))
+        self.audio_banner.setVisible(bool(lines))
+        if mic_problem:
+            self.mic_status.setText(MIC_TEXT["unavailable"])
+        self._set_ready(self._ready)
+
+    def _on_mic_changed(self, mode: str) -> None:
+        self.mic_status.setText(MIC_TEXT[mode])
+        if mode not in MIC_ON and self.hands_free.isChecked():
+            self.hands_free.blockSignals(True)
+            self.hands_free.setChecked(False)
+            self.hands_free.blockSignals(False)
+            self._set_ready(self._ready)
+        self._show_state(self.engine_state)
+
+    def _show_notice(self, text: str) -> None:
+        self.notice.setText(text)
+        self.notice.setVisible(bool(text))
+
+    def _show_state(self, state: State) -> None:
+        self.engine_state = state
+        if state is State.LISTENING and self.controller.mic_mode not in MIC_ON:
+            state = State.IDLE  # the engine still holds the microphone's place, not the microphone
+        self.indicator.show_state(state)
+
+    # ------------------------------------------------------------ engine events
+
+    def _on_event(self, generation: int, event: Event) -> None:
+        current = generation == self.controller.generation
+        key = (generation, event.turn_id)
+        kind = event.type
+        if kind is EventType.STATE:
+            if current:
+                self._show_state(event.data)
+        elif kind is EventType.SPEECH_START:
+            self.conversation.turn(key).set_user("…", final=False)
+        elif kind is EventType.PARTIAL_TRANSCRIPT:
+            self.conversation.turn(key).set_user(event.data, final=False)
+        elif kind is EventType.TRANSCRIPT:
+            self.conversation.turn(key).set_user(event.data, final=True)
+        elif kind is EventType.REPLY_TEXT:
+            self.conversation.turn(key).append_reply(event.data)
+        elif kind is EventType.AUDIO_START:
+            self.conversation.turn(key).set_speaking(True)
+            engine = self.controller.engine
+            if current and engine is not None:
+                try:
+                    self.meter.show_turn(engine.timeline(event.turn_id))
+                except KeyError:  # the turn is already forgotten
+                    pass
+        elif kind is EventType.TURN_END:
+            self._on_turn_end(key, event.data)
+        elif kind is EventType.ERROR:
+            view = self.conversation.turns.get(key)
+            if view is not None:
+                view.add_error(event.data)
+            else:
+                self._show_notice(event.data)
+
+    def _on_turn_end(self, key: tuple[int, int], result: TurnResult) -> None:
+        view = self.conversation.turns.get(key)
+        if view is not None:
+            view.set_speaking(False)
+            view.finish(result)
+        self.meter.add_turn(result.timeline)
+
+    # ------------------------------------------------------------ closing
+
+    def closeEvent(self, event) -> None:
+        if not self._closed:
+            self._closed = True
+            self.hide()
+            self.controller.close()
+        super().closeEvent(event)
