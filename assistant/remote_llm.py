@@ -13,6 +13,7 @@ import json
 import logging
 import socket
 import threading
+from contextlib import contextmanager
 from typing import Any, Iterator
 from urllib.parse import urlsplit
 
@@ -85,13 +86,20 @@ class RemoteLlm:
         with self._lock:
             conn = self._connect()
             try:
-                yield from self._exchange(conn, user, stats)
-            except (TimeoutError, socket.timeout) as exc:
-                raise LlmError(f"LLM server at {self.url} timed out after {self.config.remote_timeout_s:g} s") from exc
-            except (OSError, http.client.HTTPException) as exc:
-                raise LlmError(f"LLM server at {self.url} dropped the connection: {exc}") from exc
+                with self._errors():
+                    yield from self._exchange(conn, user, stats)
             finally:
                 conn.close()
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        """Network failures after connecting, as :class:`LlmError` naming the server."""
+        try:
+            yield
+        except (TimeoutError, socket.timeout) as exc:
+            raise LlmError(f"LLM server at {self.url} timed out after {self.config.remote_timeout_s:g} s") from exc
+        except (OSError, http.client.HTTPException) as exc:
+            raise LlmError(f"LLM server at {self.url} dropped the connection: {exc}") from exc
 
     def _exchange(self, conn: http.client.HTTPConnection, user: str, stats: GenerationStats) -> Iterator[str]:
         headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
@@ -107,7 +115,7 @@ class RemoteLlm:
                 chunk = _json(event, self.url)
                 _usage(chunk, stats)
                 for choice in chunk.get("choices") or []:
-                    text = (choice.get("delta") or {}).get("content") or choice.get("text") or ""
+                    text = _text(choice)
                     if text:
                         stats.tokens += 1
                         yield text
@@ -118,17 +126,14 @@ class RemoteLlm:
         """The model names the server offers (``GET /v1/models``); raises :class:`LlmError`."""
         conn = self._connect()
         try:
-            conn.request("GET", self._path.removesuffix("/chat/completions") + "/models")
-            response = conn.getresponse()
-            body = response.read(65536)
+            with self._errors():
+                conn.request("GET", self._path.removesuffix("/chat/completions") + "/models")
+                response = conn.getresponse()
+                body = response.read(65536)
             if response.status != 200:
                 raise LlmError(f"LLM server at {self.url} answered {response.status} {response.reason}")
             data = _json(body.decode("utf-8", errors="replace"), self.url).get("data") or []
-            return [str(m.get("id")) for m in data if isinstance(m, dict)]
-        except (TimeoutError, socket.timeout) as exc:
-            raise LlmError(f"LLM server at {self.url} timed out after {self.config.remote_timeout_s:g} s") from exc
-        except (OSError, http.client.HTTPException) as exc:
-            raise LlmError(f"LLM server at {self.url} dropped the connection: {exc}") from exc
+            return [str(m.get("id")) for m in data if isinstance(m, dict)] if isinstance(data, list) else []
         finally:
             conn.close()
 
@@ -167,6 +172,15 @@ def _json(event: str, url: str) -> dict[str, Any]:
     if "error" in chunk:
         raise LlmError(f"LLM server at {url} reported an error: {chunk['error']}")
     return chunk
+
+
+def _text(choice: Any) -> str:
+    """The new text of one streamed choice (chat ``delta.content``, or completion ``text``)."""
+    if not isinstance(choice, dict):
+        return ""
+    delta = choice.get("delta")
+    text = delta.get("content") if isinstance(delta, dict) else choice.get("text")
+    return text if isinstance(text, str) else ""
 
 
 def _usage(chunk: dict[str, Any], stats: GenerationStats) -> None:

@@ -134,6 +134,15 @@ def test_streams_pieces_and_reads_usage():
     assert body["messages"][-1] == {"role": "user", "content": "Capital of France?"}
 
 
+def test_odd_but_valid_chunks_are_skipped():
+    odd = [{"choices": [1, None, {"delta": None}, {"delta": {"content": None}}]}, {"choices": None}, {},
+           {"usage": "n/a"}, delta("fine"), "[DONE]"]
+    with ScriptedServer(odd) as server:
+        stats = GenerationStats()
+        assert list(remote(server.url).stream("x", stats)) == ["fine"]
+    assert stats.tokens == 1
+
+
 def test_history_is_kept_here_and_sent_each_turn():
     with ScriptedServer([delta("Hi Ada."), "[DONE]"]) as server:
         llm = remote(server.url)
