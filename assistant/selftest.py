@@ -61,7 +61,8 @@ class Report:
             return fn()
         except Exception as exc:  # noqa: BLE001 - every failure is reported, none escapes
             log.debug("self-test step %s failed", name, exc_info=True)
-            self.check(name, False, f"{type(exc).__name__}: {exc}")
+            cause = f" (cause: {type(exc.__cause__).__name__}: {exc.__cause__})" if exc.__cause__ else ""
+            self.check(name, False, f"{type(exc).__name__}: {exc}{cause}")
             return None
 
     @property
@@ -121,6 +122,19 @@ def check_vosk(report: Report, config: Config) -> None:
     except models.ModelError:
         where = f"no vosk model for '{config.stt.language}' (optional)"
     report.check("vosk", True, f"libvosk loaded; model: {where}")
+
+
+def check_portaudio(report: Report) -> None:
+    """PortAudio (microphone and speaker) loads. A bundle must carry it; a source install may
+    lack it (the app then runs from WAV files and typed text)."""
+    try:
+        import sounddevice
+    except OSError as exc:
+        report.check("portaudio", False if resources.is_frozen() else None, str(exc))
+        return
+    library = getattr(sounddevice, "_libname", "")
+    devices = len(sounddevice.query_devices())
+    report.check("portaudio", True, f"{sounddevice.get_portaudio_version()[1]} {library}; {devices} devices")
 
 
 def run_turn(engines: Engines, config: Config, wav: Path, report: Report) -> TurnResult | None:
@@ -236,6 +250,7 @@ def run_self_test(config: Config, output: Path | None = None) -> int:
         report.data["engines"] = {"stt": engines.stt.name, "llm": engines.llm.name, "tts": engines.tts.name}
         report.check("engines", True, ", ".join(f"{k} {v} s" for k, v in engines.load_s.items()))
         report.attempt("vosk", lambda: check_vosk(report, config))
+        report.attempt("portaudio", lambda: check_portaudio(report))
         result = report.attempt("turn", lambda: run_turn(engines, config, wav, report))
         if result is not None:
             report.data["turn"] = result.to_json()
