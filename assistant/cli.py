@@ -31,8 +31,11 @@ log = logging.getLogger("assistant")
 USER_ERRORS = (AudioError, ConfigError, ModelError, LlmError, SttError, TtsError)
 
 
-def _add_engine_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("engines")
+def add_engine_options(parser: argparse.ArgumentParser, top_level: bool = False) -> None:
+    """Engine flags, accepted before or after the subcommand (``assistant --stt vosk chat``
+    and ``assistant chat --stt vosk``). Only the top-level parser sets defaults, so a
+    subcommand never overwrites a flag given before it."""
+    group = parser.add_argument_group("engines", argument_default=None if top_level else argparse.SUPPRESS)
     group.add_argument("--config", type=Path, help="TOML config file (default: the platform config dir)")
     group.add_argument("--stt", choices=["whisper", "vosk"], help="speech-to-text engine")
     group.add_argument("--language", help="speech language code (vosk picks its model by it)")
@@ -44,7 +47,8 @@ def _add_engine_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--endpoint-ms", type=int, help="silence that ends the user's turn (ms)")
     group.add_argument("--max-tokens", type=int, help="longest reply in tokens")
     group.add_argument("--no-replies", action="store_true", help="disable the instant-reply cache")
-    group.add_argument("-v", "--verbose", action="count", default=0, help="more logging on stderr")
+    group.add_argument("-v", "--verbose", action="count", help="more logging on stderr",
+                       **({"default": 0} if top_level else {}))
 
 
 def config_from_args(args: argparse.Namespace) -> Config:
@@ -97,7 +101,7 @@ class TurnPrinter:
         self.done.set()
 
 
-def _make_replies(config: Config, tts, output_rate: int):
+def make_replies(config: Config, tts, output_rate: int):
     if not config.replies.enabled:
         return None
     from .replies import load_replies
@@ -122,7 +126,7 @@ def run_chat(args: argparse.Namespace) -> int:
     print("loading models…", file=sys.stderr)
     engines = load_engines(config)
     printer = TurnPrinter(args.json)
-    replies = _make_replies(config, engines.tts, output.rate)
+    replies = make_replies(config, engines.tts, output.rate)
     engine = build_engine(config, engines, output, replies=replies, on_event=printer)
     try:
         if args.text:
@@ -186,13 +190,13 @@ def run_self_test(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="assistant", description="Offline voice assistant.")
-    _add_engine_options(parser)
+    add_engine_options(parser, top_level=True)
     parser.add_argument("--self-test", action="store_true", help="check every engine headlessly, print a JSON report")
     parser.add_argument("--self-test-output", type=Path, help="reply WAV of --self-test (default: a temp dir)")
     sub = parser.add_subparsers(dest="command")
 
     chat = sub.add_parser("chat", help="talk from the terminal: microphone, typed text, or WAV files")
-    _add_engine_options(chat)
+    add_engine_options(chat)
     chat.add_argument("--text", help="a typed question; the answer is spoken")
     chat.add_argument("--input", type=Path, help="WAV with the spoken question(s), fed in real time")
     chat.add_argument("--output", type=Path, help="write the spoken reply to this WAV (same clock as --input)")

@@ -26,7 +26,7 @@ def _count(text: str) -> int:
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """Register ``bench`` on the CLI's subparsers."""
-    from ..cli import _add_engine_options
+    from ..cli import add_engine_options
 
     parser = sub.add_parser(
         "bench",
@@ -37,7 +37,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
             "same models, and reports voice-to-voice latency per stage, side by side."
         ),
     )
-    _add_engine_options(parser)
+    add_engine_options(parser)
     corpus = parser.add_argument_group("corpus")
     corpus.add_argument("--corpus", type=Path, help="folder of WAVs, one question each, with transcripts.tsv "
                         "(name.wav<TAB>words) or <name>.txt beside each WAV (default: synthesized questions)")
@@ -61,7 +61,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    from ..cli import _make_replies, config_from_args
+    from ..cli import make_replies, config_from_args
     from ..session import load_engines
     from .chart import write_chart
     from .corpus import default_corpus, load_corpus_dir
@@ -75,7 +75,7 @@ def run_bench(args: argparse.Namespace) -> int:
         return 2
     print("loading models…", file=sys.stderr)
     engines = load_engines(config)
-    replies = _make_replies(config, engines.tts, config.audio.output_rate)
+    replies = make_replies(config, engines.tts, config.audio.output_rate)
     if items is None:
         print("preparing the spoken corpus…", file=sys.stderr)
         items = default_corpus(engines.tts, args.questions, args.phrases)
