@@ -98,6 +98,8 @@ class LlmConfig:
     """Layers offloaded to the GPU: None plans it from the free VRAM, 0 keeps all on the CPU, -1 offloads all."""
     seed: int = 1234
     """Sampling seed, so a run can be repeated."""
+    kv_type: str = "f16"
+    """KV-cache precision: ``f16``, or ``q8_0`` (half the memory; the planner picks it when VRAM is short)."""
     prompt_cache: bool = True
     """Save the evaluated system prompt to disk so a restart skips its prefill."""
     backend: str = "local"

@@ -88,6 +88,18 @@ class Llm(Protocol):
         """Forget the conversation."""
 
 
+def _kv_options(kv_type: str) -> dict:
+    """llama.cpp options for a KV-cache precision (a quantized V cache needs flash attention)."""
+    import llama_cpp
+
+    types = {"f16": llama_cpp.GGML_TYPE_F16, "q8_0": llama_cpp.GGML_TYPE_Q8_0}
+    if kv_type not in types:
+        raise LlmError(f"unknown llm.kv_type '{kv_type}' (choose {' or '.join(types)})")
+    if kv_type == "f16":
+        return {}
+    return {"type_k": types[kv_type], "type_v": types[kv_type], "flash_attn": True}
+
+
 def _common_prefix(a, b) -> int:
     n = 0
     for x, y in zip(a, b):
@@ -119,6 +131,7 @@ class LlamaLlm:
                 n_gpu_layers=config.n_gpu_layers if config.n_gpu_layers is not None else 0,
                 seed=config.seed,
                 verbose=False,
+                **_kv_options(config.kv_type),
             )
         except (ValueError, RuntimeError, OSError) as exc:
             raise ModelError(f"llama.cpp cannot load {path}: {exc}") from exc
@@ -196,6 +209,7 @@ class LlamaLlm:
         key = json.dumps({
             "model": str(self.path.resolve()), "size": stat.st_size, "mtime": stat.st_mtime_ns,
             "prefix": prefix, "n_ctx": self.config.n_ctx, "gpu": self.config.n_gpu_layers,
+            "kv": self.config.kv_type,
             "llama_cpp": llama_cpp.__version__,
         })
         digest = hashlib.sha256(key.encode()).hexdigest()[:24]

@@ -21,7 +21,7 @@ RESERVE_BYTES = int(0.25 * GB)
 UBATCH = 512
 """llama.cpp's micro-batch; the compute buffer scales with it."""
 KV_BYTES_PER_ELEMENT = {"f16": 2.0, "q8_0": 34 / 32, "q4_0": 18 / 32}
-LOADER_KV_TYPES = ("f16",)
+LOADER_KV_TYPES = ("f16", "q8_0")
 """KV-cache types the loader applies today (quantized V needs flash attention in llama.cpp)."""
 
 

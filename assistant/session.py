@@ -46,7 +46,8 @@ def load_llm(config: LlmConfig) -> Llm:
     if not plan.fits:
         raise ModelError(f"{path.name} is too big for this machine: {plan.summary}")
     log.info("LLM offload plan: %s", plan.summary)
-    planned = replace(config, model=str(path), n_gpu_layers=plan.n_gpu_layers, n_ctx=plan.n_ctx)
+    planned = replace(config, model=str(path), n_gpu_layers=plan.n_gpu_layers, n_ctx=plan.n_ctx,
+                      kv_type=plan.kv_type)
     return local_llm.load_llm(planned)
 
 
