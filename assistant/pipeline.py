@@ -42,10 +42,17 @@ class Stage:
         self.engine = engine
         self.inbox = Inbox()
         self.heartbeat = time.perf_counter()
+        self.busy_since: float | None = None
+        """When the message being processed was taken (perf_counter); None while waiting."""
         self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
 
     def start(self) -> None:
         self._thread.start()
+
+    @property
+    def alive(self) -> bool:
+        """The stage's thread is running (False once stopped, or if it died)."""
+        return self._thread.is_alive()
 
     def stop(self) -> None:
         self.inbox.put(Stop(0), urgent=True)
@@ -64,11 +71,14 @@ class Stage:
                 return
             if not self.engine.is_live(message):
                 continue
+            self.busy_since = self.heartbeat
             try:
                 self.process(message)
             except Exception as exc:  # a stage must survive any engine failure
                 log.exception("%s failed on turn %d", self.name, message.turn_id)
                 self.engine.fail(message.turn_id, f"{self.name} failed: {exc}")
+            finally:
+                self.busy_since = None
 
     def process(self, message: Message) -> None:
         raise NotImplementedError
