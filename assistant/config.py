@@ -153,6 +153,48 @@ class RepliesConfig:
 
 
 @dataclass(frozen=True)
+class KioskConfig:
+    """An unattended public screen: full screen, locked, supervised, forgetting each visitor."""
+
+    enabled: bool = False
+    """``assistant`` starts the kiosk instead of the desktop app (as ``assistant kiosk`` does)."""
+    exit_keys: str = "Ctrl+Alt+Shift+E"
+    """The administrator's way out (Qt key notation, with a modifier); no other key leaves the kiosk."""
+    admin_pin: str = ""
+    """Digits asked for after ``exit_keys`` (or five taps on the top-left corner); '' lets the keys alone exit."""
+    hands_free: bool = True
+    """Listen all the time; off, visitors tap the on-screen button to ask one question."""
+    idle_reset_s: float = 60.0
+    """Seconds without a visitor after which the conversation (screen, LLM history and KV cache) is forgotten."""
+    attract_text: str = "Hello! Ask me anything. Just start talking."
+    """The attract screen's invitation, shown while nobody is talking."""
+    font_pt: int = 28
+    """Base font size of the kiosk screen, in points."""
+    hide_cursor_s: float = 3.0
+    """The mouse cursor hides after this many seconds without movement."""
+    store_transcripts: bool = False
+    """Keep what visitors said and the replies in ``transcripts.jsonl`` in ``log_dir``; off, nothing is stored."""
+    log_dir: str | None = None
+    """Folder of the kiosk's logs; None is ``logs`` in the user data folder."""
+    log_max_bytes: int = 1_000_000
+    """A log file is rotated once it reaches this size."""
+    log_backups: int = 3
+    """Rotated files kept per log (older ones are deleted), so the logs never grow without bound."""
+    stage_timeout_s: float = 60.0
+    """A stage busy on one message longer than this is hung and the engine restarts; keep it above the longest spoken reply."""
+    watchdog_interval_s: float = 1.0
+    """How often the watchdog looks at the stages (and the idle timer)."""
+    engine_restarts: int = 3
+    """Engine restarts allowed within ``restart_window_s``; one more restarts the whole app."""
+    restart_window_s: float = 600.0
+    """The window over which ``engine_restarts`` is counted."""
+    restart_backoff_s: float = 1.0
+    """Wait before the app is started again after it died; doubled after each quick failure."""
+    restart_backoff_max_s: float = 60.0
+    """The longest wait between app restarts (an app that ran longer than this starts the backoff over)."""
+
+
+@dataclass(frozen=True)
 class Config:
     audio: AudioConfig = field(default_factory=AudioConfig)
     vad: VadConfig = field(default_factory=VadConfig)
@@ -161,6 +203,7 @@ class Config:
     tts: TtsConfig = field(default_factory=TtsConfig)
     chunker: ChunkerConfig = field(default_factory=ChunkerConfig)
     replies: RepliesConfig = field(default_factory=RepliesConfig)
+    kiosk: KioskConfig = field(default_factory=KioskConfig)
 
 
 def config_dir() -> Path:
