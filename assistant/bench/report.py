@@ -123,8 +123,8 @@ def format_table(report: dict[str, Any]) -> str:
     ratios = report.get("serial_over_streaming")
     lines = [
         f"stt {meta.get('stt')} · llm {meta.get('llm')} · tts {meta.get('tts')} · "
-        f"{'real time' if meta['real_time'] else 'FAST (not real time)'} · {meta['repeat']} repeat(s) · "
-        f"{meta.get('items')} takes per mode",
+        f"{'real time' if meta['real_time'] else 'FAST (not real time)'} · "
+        f"{meta.get('items')} utterances × {meta['repeat']} repeat(s) per mode",
         "",
     ]
     head = f"{'metric':<22}{'unit':>6}"
