@@ -6,10 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from .runner import MODES
-
 
 def _modes(text: str) -> tuple[str, ...]:
+    from .runner import MODES  # the engine modules load only when bench runs
+
     modes = tuple(m.strip() for m in text.split(",") if m.strip())
     unknown = [m for m in modes if m not in MODES]
     if unknown or not modes:
@@ -44,7 +44,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     corpus.add_argument("--questions", type=_count, help="use only the first N default questions")
     corpus.add_argument("--phrases", type=_count, help="use only the first N default instant-reply phrases")
     run = parser.add_argument_group("run")
-    run.add_argument("--modes", type=_modes, default=MODES, help="comma-separated: streaming,serial (default both)")
+    run.add_argument("--modes", type=_modes, default="streaming,serial", help="comma-separated: streaming,serial (default both)")
     run.add_argument("--repeat", type=_count, default=1, help="passes over the corpus (default 1)")
     run.add_argument("--turns", type=_count, default=8,
                      help="turns of the conversation run, where the history grows (default 8; 0 skips it)")
