@@ -104,7 +104,7 @@ class Controller(QObject):
         self.audio_checked.emit(self.mic_problem, self.speaker_problem)
         try:
             if self.engines is None:
-                self.engines = load_engines(self.config, progress=self.loading.emit)
+                self.engines = load_engines(self.config, progress=self._progress())
             if self.output is None:
                 self.output = self._open_output(self.config)
             self.offload = offload_text(self.engines.llm, self.config)
@@ -116,6 +116,16 @@ class Controller(QObject):
             return
         self.loading.emit("")
         self.ready.emit()
+
+    def _progress(self):
+        """load_engines reports each model as it starts loading (in parallel): name them all."""
+        names: list[str] = []
+
+        def report(text: str) -> None:
+            names.append(text.removeprefix("loading "))
+            self.loading.emit(f"loading {', '.join(names)}")
+
+        return report
 
     def _open_output(self, config: Config) -> AudioOut:
         if self.speaker_problem is None:
@@ -156,8 +166,8 @@ class Controller(QObject):
     def close(self) -> None:
         """Stop everything (blocks until the engine's threads end: used when quitting)."""
         self._want_mic = False
-        self.worker.submit("closing", self._close_engine)
-        self.worker.shutdown()
+        self.worker.shutdown()  # drops queued work, waits for the running task
+        self._close_engine()
         if self._own_output and self.output is not None:
             self.output.close()
 
@@ -261,6 +271,7 @@ class Controller(QObject):
     def _apply(self, new: Config) -> None:
         old = self.config
         changed = reloads(old, new) if self.engines is not None else {"all"}
+        output = self.output
         try:
             engines, output = self._load_changed(new, changed)
             llm = engines.llm
@@ -269,6 +280,8 @@ class Controller(QObject):
             config_mod.save(new, self.config_path)
         except Exception as exc:  # anything: the old engines keep running
             log.warning("settings refused: %s", exc)
+            if output is not self.output:
+                output.close()
             self.loading.emit("")
             self.refused.emit(f"Settings not applied: {exc}")
             return
@@ -292,7 +305,7 @@ class Controller(QObject):
 
     def _load_changed(self, new: Config, changed: set[str]) -> tuple[Engines, AudioOut]:
         if "all" in changed:
-            engines = load_engines(new, progress=self.loading.emit)
+            engines = load_engines(new, progress=self._progress())
         else:
             engines = self.engines
             if "llm" in changed:
@@ -304,13 +317,10 @@ class Controller(QObject):
             if "tts" in changed:
                 self.loading.emit("loading the voice")
                 engines = replace(engines, tts=load_tts(new.tts))
+        self.mic_problem, speaker_problem = audio_problems(new)
         output = self.output
         if self._own_output and (output is None or "output" in changed):
-            self.speaker_problem = None
-            try:
-                check_device("output", new.audio.output_device)
-            except AudioError as exc:
-                self.speaker_problem = device_problem(str(exc))
-            self.audio_checked.emit(self.mic_problem, self.speaker_problem)
+            self.speaker_problem = speaker_problem
             output = self._open_output(new)
+        self.audio_checked.emit(self.mic_problem, self.speaker_problem)
         return engines, output

@@ -116,6 +116,10 @@ class ConversationView(QScrollArea):
         self._layout = QVBoxLayout(body)
         self._layout.setContentsMargins(14, 12, 14, 12)
         self._layout.setSpacing(10)
+        self.hint = QLabel("Ask something: type below, or hold “Hold to talk” while you speak.")
+        self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.hint.setStyleSheet("color:#8c959f; font-size:14px; padding-top:40px;")
+        self._layout.addWidget(self.hint)
         self._layout.addStretch(1)
         self.setWidget(body)
         self.turns: dict[tuple[int, int], TurnView] = {}
@@ -129,6 +133,7 @@ class ConversationView(QScrollArea):
         if view is None:
             view = TurnView()
             self.turns[key] = view
+            self.hint.hide()
             self._layout.insertWidget(self._layout.count() - 1, view)
         self._follow.start()  # after the layout has grown
         return view

@@ -109,11 +109,11 @@ class LatencyMeter(QWidget):
         self.history = LatencyHistory()
         self.last: TurnFigures | None = None
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.setMinimumHeight(128)
+        self.setMinimumHeight(138)
         self.setAccessibleName("latency meter")
 
     def sizeHint(self) -> QSize:
-        return QSize(760, 128)
+        return QSize(760, 138)
 
     def show_turn(self, timeline: Timeline) -> None:
         """Show a turn in progress (its first sound has been heard)."""
@@ -170,7 +170,7 @@ class LatencyMeter(QWidget):
         if last.cached:
             width = p.fontMetrics().horizontalAdvance(fmt_ms(last.total))
             self._badge(p, QPointF(r.left() + width + 10, r.top() + 22), "instant reply (cache)")
-        bar = QRectF(r.left(), r.top() + 50, r.width(), 16)
+        bar = QRectF(r.left(), r.top() + 60, r.width(), 16)
         self._paint_bar(p, bar, last)
         self._paint_legend(p, QRectF(r.left(), bar.bottom() + 8, r.width(), 16), last)
 
@@ -204,13 +204,15 @@ class LatencyMeter(QWidget):
             p.setPen(QPen(INK, 2))
             p.drawLine(QPointF(tx, bar.top() - 4), QPointF(tx, bar.bottom() + 4))
         p.setFont(self._font(-2.5))
+        crowded = (SLOW_MS - GOOD_MS) * px < 48  # long turns squeeze the thresholds together
         for limit, color in ((GOOD_MS, AMBER), (SLOW_MS, RED)):
             lx = bar.left() + limit * px
             p.setPen(QPen(color, 1.5, Qt.PenStyle.DashLine))
             p.drawLine(QPointF(lx, bar.top() - 3), QPointF(lx, bar.bottom() + 3))
+            if crowded and limit == GOOD_MS:
+                continue
             p.setPen(color)
-            label = fmt_ms(limit)
-            p.drawText(QRectF(lx - 40, bar.top() - 15, 80, 12), Qt.AlignmentFlag.AlignCenter, label)
+            p.drawText(QRectF(lx - 40, bar.top() - 15, 80, 12), Qt.AlignmentFlag.AlignCenter, fmt_ms(limit))
 
     def _paint_legend(self, p: QPainter, r: QRectF, last: TurnFigures) -> None:
         """One entry per stage, wrapping onto a second line when the meter is narrow."""
@@ -252,7 +254,7 @@ class LatencyMeter(QWidget):
             text = fmt_ms(value)
             p.drawText(QRectF(x, r.top() + 20, 120, 24), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
             x += p.fontMetrics().horizontalAdvance(text) + 18
-        self._paint_sparkline(p, QRectF(r.left(), r.top() + 50, r.width(), r.height() - 50))
+        self._paint_sparkline(p, QRectF(r.left(), r.top() + 52, r.width(), r.height() - 52))
 
     def _paint_sparkline(self, p: QPainter, r: QRectF) -> None:
         turns = self.history.recent()

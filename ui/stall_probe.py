@@ -112,9 +112,11 @@ class StallProbe(QObject):
         }
 
 
-def run_turn(window, question: str, timeout_s: float = 120.0):
-    """Type ``question`` into the window and run the event loop until the turn ends.
-    Returns the TurnResult, or None on timeout."""
+def run_turn(window, question: str, timeout_s: float = 180.0, stop_after_s: float | None = None,
+             timings: dict | None = None):
+    """Type ``question`` into the window and run the event loop until the turn ends
+    (pressing Stop after ``stop_after_s``). Returns the TurnResult, or None on timeout."""
+    timings = {} if timings is None else timings
     from PySide6.QtCore import QEventLoop
 
     ended: list = []
@@ -129,29 +131,42 @@ def run_turn(window, question: str, timeout_s: float = 120.0):
     QTimer.singleShot(int(timeout_s * 1000), loop.quit)
     try:
         window.text.setText(question)
+        start = time.perf_counter()
         window.send()
+        timings["send_call_ms"] = round((time.perf_counter() - start) * 1000, 2)
+        if stop_after_s is not None:
+            QTimer.singleShot(int(stop_after_s * 1000), lambda: _timed_stop(window, timings))
         loop.exec()
     finally:
         window.controller.bridge.event.disconnect(on_event)
     return ended[0] if ended else None
 
 
-def ask_and_probe(window, question: str, probe: StallProbe, slot: SlotTimer | None = None) -> dict:
+def _timed_stop(window, timings: dict) -> None:
+    start = time.perf_counter()
+    window.stop_button.click()
+    timings["stop_call_ms"] = round((time.perf_counter() - start) * 1000, 2)
+
+
+def ask_and_probe(window, question: str, probe: StallProbe, slot: SlotTimer | None = None,
+                  stop_after_s: float | None = None) -> dict:
     reference = ReferenceTicker(probe.interval_ms)
     if slot:
         slot.max_ms = 0.0
+    timings: dict = {}
     reference.start()
     probe.start()
-    result = run_turn(window, question)
+    result = run_turn(window, question, stop_after_s=stop_after_s, timings=timings)
     probe.stop()
     reference.stop()
-    figures = probe.summary()
+    figures = {"question": question, **probe.summary()}
     figures["reference_thread_max_gap_ms"] = round(reference.max_gap_ms, 1)
     if slot:
         figures["event_slot_max_ms"] = round(slot.max_ms, 2)
-    figures["question"] = question
+    figures.update(timings)
     figures["turn_ms"] = result.timeline.marks_ms().get("turn_end") if result else None
     figures["reply_chars"] = len(result.reply) if result else 0
+    figures["interrupted"] = bool(result and result.interrupted)
     return figures
 
 
@@ -196,6 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     probe = StallProbe(args.interval_ms)
     idle = idle_baseline(args.idle_s, probe)
     turns = [ask_and_probe(window, QUESTIONS[i % len(QUESTIONS)], probe, slot) for i in range(args.turns)]
+    turns.append(ask_and_probe(window, "Tell me a long story about a dragon.", probe, slot, stop_after_s=3.0))
     window.close()
     app.processEvents()
     print(json.dumps({

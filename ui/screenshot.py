@@ -1,0 +1,74 @@
+"""Take a screenshot of the real window mid-conversation (for the docs).
+
+    xvfb-run -s "-screen 0 1280x800x24" python -m ui.screenshot docs/screenshot.png
+
+(Qt's xcb plugin needs libxcb-cursor0, libxcb-icccm4 and libxcb-keysyms1 on Debian.)
+
+The app starts as a user would start it (models load behind the progress indicator),
+answers a few typed questions, and is captured while the last reply is being spoken.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from PySide6.QtCore import QEventLoop, Qt, QTimer
+
+from assistant.events import EventType, State
+
+QUESTIONS = ("Hello", "What is the tallest mountain in the world?")
+LAST_QUESTION = "Tell me a fun fact about the ocean."
+
+
+def wait_for(condition, timeout_s: float) -> bool:
+    """Run the event loop until ``condition()`` holds."""
+    loop = QEventLoop()
+    deadline = time.perf_counter() + timeout_s
+    timer = QTimer()
+    timer.setInterval(20)
+    timer.timeout.connect(lambda: (condition() or time.perf_counter() > deadline) and loop.quit())
+    timer.start()
+    loop.exec()
+    timer.stop()
+    return condition()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="screenshot of the window mid-conversation")
+    parser.add_argument("output", help="PNG file to write")
+    args = parser.parse_args(argv)
+
+    from assistant.config import Config
+
+    from .app import application
+    from .stall_probe import run_turn
+    from .window import MainWindow
+
+    app = application()
+    window = MainWindow(Config())
+    window.show()
+    if not wait_for(window.is_ready, 180):
+        print("the models did not load", file=sys.stderr)
+        return 1
+    for question in QUESTIONS:
+        run_turn(window, question)
+    replies: list[str] = []
+    window.controller.bridge.event.connect(
+        lambda _g, e: replies.append(e.data) if e.type is EventType.REPLY_TEXT else None,
+        Qt.ConnectionType.QueuedConnection,
+    )
+    window.text.setText(LAST_QUESTION)
+    window.send()
+    wait_for(lambda: window.indicator.state is State.SPEAKING and len("".join(replies)) > 140, 120)
+    window.text.setText("And how far away is it?")
+    wait_for(lambda: False, 0.3)  # let the last pieces paint
+    window.grab().save(args.output)
+    print(f"saved {args.output}")
+    window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
