@@ -306,7 +306,7 @@ def test_push_to_talk_answers_what_was_said(qtbot, make_window, monkeypatch, spe
     assert window.indicator.state is State.IDLE and window.mic_status.text() == "mic off"
 
 
-def test_hands_free_toggle_opens_and_closes_the_microphone(qtbot, make_window, monkeypatch):
+def test_hands_free_toggle_opens_and_closes_the_microphone(qtbot, make_window, monkeypatch, config_file):
     import ui.controller
 
     silence = np.zeros(16000, np.float32)
@@ -316,6 +316,16 @@ def test_hands_free_toggle_opens_and_closes_the_microphone(qtbot, make_window, m
     qtbot.mouseClick(window.hands_free, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: window.indicator.state is State.LISTENING, timeout=10_000)
     assert window.mic_status.text() == "mic on (hands-free)" and not window.talk_button.isEnabled()
+
+    # a settings change rebuilds the engine; listening carries on with the new one
+    engine = window.controller.engine
+    dialog = window.open_settings()
+    dialog.endpoint_ms.setValue(350)
+    dialog.accept()
+    qtbot.waitUntil(lambda: window.controller.engine not in (None, engine) and window.controller._gate is not None,
+                    timeout=30_000)
+    qtbot.waitUntil(lambda: window.indicator.state is State.LISTENING and window.hands_free.isChecked(), timeout=10_000)
+
     qtbot.mouseClick(window.hands_free, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: window.controller._gate is None and window.indicator.state is State.IDLE, timeout=10_000)
     assert window.mic_status.text() == "mic off" and window.talk_button.isEnabled()

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication  # an ImportError here tells the CLI PySide6 is missing
 
 from assistant.config import Config
 
@@ -11,8 +15,6 @@ APP_NAME = "Offline voice assistant"
 
 def application():
     """The QApplication (created once)."""
-    from PySide6.QtWidgets import QApplication
-
     app = QApplication.instance()
     if app is None:
         app = QApplication([sys.argv[0] if sys.argv else "assistant"])
@@ -27,4 +29,9 @@ def main(config: Config) -> int:
     app = application()
     window = MainWindow(config)
     window.show()
+    # Ctrl-C in the terminal closes the window; the timer lets Python see the signal.
+    signal.signal(signal.SIGINT, lambda *_: window.close())
+    wake = QTimer()
+    wake.timeout.connect(lambda: None)
+    wake.start(250)
     return app.exec()

@@ -295,13 +295,14 @@ class Controller(QObject):
         if "llm" in changed or "all" in changed:
             self.offload = offload_text(engines.llm, new)
         self._build_engine(new)
-        self.mic_mode = "off"
-        self.mic_changed.emit("off")
         self.loading.emit("")
         self.applied.emit(new)
         self.ready.emit()
         if resume:
-            self._open_mic("hands-free")
+            self._open_mic("hands-free")  # on the new engine (and the new microphone, if it changed)
+        else:
+            self.mic_mode = "off"
+            self.mic_changed.emit("off")
 
     def _load_changed(self, new: Config, changed: set[str]) -> tuple[Engines, AudioOut]:
         if "all" in changed:

@@ -162,13 +162,14 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------ controller signals
 
     def _set_ready(self, ready: bool) -> None:
+        became_ready = ready and not self._ready
         self._ready = ready
         mic_ok = ready and self.controller.mic_problem is None
         for widget in (self.text, self.send_button, self.stop_button, self.settings_button):
             widget.setEnabled(ready)
         self.talk_button.setEnabled(mic_ok and not self.hands_free.isChecked())
         self.hands_free.setEnabled(mic_ok)
-        if ready:
+        if became_ready:  # not on every refresh: focus leaving a held talk button releases it
             self.text.setFocus()
 
     def _on_loading(self, what: str) -> None:
@@ -211,11 +212,10 @@ class MainWindow(QMainWindow):
 
     def _on_mic_changed(self, mode: str) -> None:
         self.mic_status.setText(MIC_TEXT[mode])
-        if mode not in MIC_ON and self.hands_free.isChecked():
-            self.hands_free.blockSignals(True)
-            self.hands_free.setChecked(False)
-            self.hands_free.blockSignals(False)
-            self._set_ready(self._ready)
+        self.hands_free.blockSignals(True)  # mirror the microphone, don't ask for it again
+        self.hands_free.setChecked(mode == "hands-free")
+        self.hands_free.blockSignals(False)
+        self._set_ready(self._ready)
         self._show_state(self.engine_state)
 
     def _show_notice(self, text: str) -> None:
