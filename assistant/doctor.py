@@ -229,8 +229,16 @@ def _advice(d: Diagnosis) -> list[str]:
             f"A GPU is present but this llama.cpp build cannot use it: reinstall with "
             f'CMAKE_ARGS="{flag}" pip install --force-reinstall --no-cache-dir llama-cpp-python'
         )
-    if any(g.vendor == "nvidia" for g in hw.gpus) and not any("CUDA" in p for p in d.onnx_providers):
-        advice.append("Piper runs on the CPU: `pip install \".[gpu]\"` puts onnxruntime-gpu in its place")
+    if resources.distribution_version("onnxruntime") and resources.distribution_version("onnxruntime-gpu"):
+        advice.append(
+            "onnxruntime and onnxruntime-gpu are both installed and overwrite each other's files: "
+            "pip uninstall -y onnxruntime onnxruntime-gpu && pip install onnxruntime-gpu"
+        )
+    elif any(g.vendor == "nvidia" for g in hw.gpus) and not any("CUDA" in p for p in d.onnx_providers):
+        advice.append(
+            "Piper runs on the CPU: pip install \".[gpu]\" && pip uninstall -y onnxruntime onnxruntime-gpu "
+            "&& pip install onnxruntime-gpu"
+        )
     if d.model and d.model.plan and not d.model.plan.fits:
         advice.append(f"{d.model.path.name} does not fit in RAM + VRAM: pick a smaller model or quantization")
     if d.tier:
