@@ -4,17 +4,19 @@
 #   packaging/build.sh               embed the default models (SmolLM2, Whisper tiny.en, Piper joe)
 #   packaging/build.sh --no-models   no models inside: put them in dist/assistant/models/
 #   packaging/build.sh --with-ko     also embed the Korean vosk model (about 250 MB more)
+#   packaging/build.sh --windowed    no console window (Windows; an .app on macOS)
 #
 # Needs the project installed with the packaging extra: pip install -e ".[packaging]" (add ko for --with-ko).
 # Set PYTHON to choose the interpreter (default: python3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; }
 for arg in "$@"; do
   case "$arg" in
     --no-models) export ASSISTANT_BUNDLE_MODELS=0 ;;
     --with-ko) export ASSISTANT_BUNDLE_KO=1 ;;
+    --windowed) export ASSISTANT_BUNDLE_WINDOWED=1 ;;
     -h | --help) usage; exit 0 ;;
     *) echo "unknown option: $arg" >&2; usage >&2; exit 2 ;;
   esac

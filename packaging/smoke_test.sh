@@ -32,6 +32,7 @@ if [[ $build == 1 ]]; then
   if [[ $models == 1 ]]; then packaging/build.sh; else packaging/build.sh --no-models; fi
 fi
 build_s=$((SECONDS - start))
+[[ $build == 1 ]] && built="build ${build_s} s" || built="existing build"
 [[ -x "$APP" ]] || { echo "no bundle at $APP: run packaging/build.sh" >&2; exit 1; }
 
 if [[ $models == 0 ]]; then
@@ -87,7 +88,7 @@ origins = {role: m["origin"] for role, m in report["models"].items() if role != 
 assert report["frozen"], "the self-test did not run from the bundle"
 assert expected is None or set(origins.values()) == {expected}, f"models not loaded from models/: {origins}"
 cold = report["cold_start_s"]
-print(f"PASS  bundle $(du -sh "$ROOT/dist/assistant" | cut -f1), build ${build_s} s, self-test ${test_s} s")
+print(f"PASS  bundle $(du -sh "$ROOT/dist/assistant" | cut -f1), $built, self-test ${test_s} s")
 print(f"      models: {origins}")
 print(f"      load: {report['load_s']}")
 print(f"      cold start (from process start): main {cold['process_start_to_main']} s, "
