@@ -18,6 +18,7 @@ from typing import Callable
 from . import bench
 from . import config as config_mod
 from . import doctor
+from . import kiosk
 from .audio import AudioError, MicSource, NullSink, PacedWavSource, SameClockWavSink, SpeakerSink, load_wav
 from .config import Config, ConfigError
 from .events import Event, EventType, TurnResult
@@ -174,12 +175,15 @@ def _run_file(engine, source: PacedWavSource, config: Config) -> None:
 
 
 def run_gui(args: argparse.Namespace) -> int:
+    config = config_from_args(args)
+    if config.kiosk.enabled:
+        return kiosk.run_kiosk(args)
     try:
         from ui.app import main as gui_main
     except ImportError as exc:
         print(f"error: the desktop app needs PySide6 ({exc}); use `assistant chat`", file=sys.stderr)
         return 2
-    return gui_main(config_from_args(args))
+    return gui_main(config)
 
 
 def run_self_test(args: argparse.Namespace) -> int:
@@ -208,6 +212,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Subcommands from their own modules register here, one line each.
     doctor.add_parsers(sub)
     bench.add_parser(sub)
+    kiosk.add_parser(sub)
     return parser
 
 

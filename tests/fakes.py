@@ -36,11 +36,19 @@ class FakeStt:
         return FakeUtterance(self)
 
 
+class ThreadCrash(BaseException):
+    """Not an Exception: escapes a stage's error handling and ends its thread."""
+
+
 @dataclass
 class FakeLlm:
     reply: str = "Sure, here is a fairly long answer. It has two sentences and goes on a while."
     delay_s: float = 0.0
     fail: bool = False
+    block: threading.Event | None = None
+    """When set, stream waits for this event before the first word (a model that hangs)."""
+    crash: bool = False
+    """Raise :class:`ThreadCrash`, which no stage catches: the stage's thread dies."""
     name: str = "fake-llm"
     calls: list[str] = field(default_factory=list)
     remembered: list[tuple[str, str]] = field(default_factory=list)
@@ -51,6 +59,10 @@ class FakeLlm:
         self.calls.append(user)
         if self.fail:
             raise RuntimeError("model exploded")
+        if self.crash:
+            raise ThreadCrash("the thread dies")
+        if self.block is not None:
+            self.block.wait()
         try:
             for word in self.reply.split(" "):
                 time.sleep(self.delay_s)
