@@ -102,6 +102,11 @@ class LlmConfig:
     """Layers offloaded to the GPU: None plans it from the free VRAM, 0 keeps all on the CPU, -1 offloads all."""
     seed: int = 1234
     """Sampling seed, so a run can be repeated."""
+    draft: str = "off"
+    """Speculative decoding: ``off``, ``prompt-lookup`` (drafts copied from the prompt), or
+    the path of a small GGUF with the same vocabulary used as a draft model."""
+    draft_tokens: int = 6
+    """Tokens drafted per step when ``draft`` is on."""
     kv_type: str = "f16"
     """KV-cache precision: ``f16``, or ``q8_0`` (half the memory; the planner picks it when VRAM is short)."""
     prompt_cache: bool = True

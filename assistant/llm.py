@@ -88,6 +88,53 @@ class Llm(Protocol):
         """Forget the conversation."""
 
 
+class GgufDraft:
+    """A small GGUF model that drafts tokens for the big one to verify in one batch.
+
+    It keeps its own KV cache in step with the prompt (reusing the common prefix) and
+    drafts greedily; llama-cpp-python keeps the drafted tokens the target agrees with.
+    """
+
+    def __init__(self, path: Path, tokens: int, threads: int):
+        import llama_cpp
+
+        check_gguf(path)
+        try:
+            self._llama = llama_cpp.Llama(model_path=str(path), n_ctx=2048, n_threads=threads, verbose=False)
+        except (ValueError, RuntimeError, OSError) as exc:
+            raise ModelError(f"llama.cpp cannot load the draft model {path}: {exc}") from exc
+        self.tokens = tokens
+
+    def __call__(self, input_ids, /, **kwargs):
+        import numpy as np
+
+        llama = self._llama
+        ids = [int(t) for t in input_ids]
+        keep = _common_prefix(llama._input_ids[: llama.n_tokens].tolist(), ids[:-1])
+        llama.n_tokens = keep
+        llama.eval(ids[keep:])
+        drafted: list[int] = []
+        for _ in range(self.tokens):
+            token = int(np.argmax(llama.scores[llama.n_tokens - 1]))
+            if token == llama.token_eos():
+                break
+            drafted.append(token)
+            llama.eval([token])
+        llama.n_tokens = len(ids)
+        return np.array(drafted, dtype=np.intc)
+
+
+def make_draft(config: LlmConfig):
+    """The draft model for speculative decoding, or None."""
+    if config.draft in ("", "off"):
+        return None
+    if config.draft == "prompt-lookup":
+        from llama_cpp.llama_speculative import LlamaPromptLookupDecoding
+
+        return LlamaPromptLookupDecoding(num_pred_tokens=config.draft_tokens)
+    return GgufDraft(Path(config.draft).expanduser(), config.draft_tokens, config.threads)
+
+
 def _kv_options(kv_type: str) -> dict:
     """llama.cpp options for a KV-cache precision (a quantized V cache needs flash attention)."""
     import llama_cpp
@@ -131,6 +178,7 @@ class LlamaLlm:
                 n_gpu_layers=config.n_gpu_layers if config.n_gpu_layers is not None else 0,
                 seed=config.seed,
                 verbose=False,
+                draft_model=make_draft(config),
                 **_kv_options(config.kv_type),
             )
         except (ValueError, RuntimeError, OSError) as exc:
@@ -209,7 +257,7 @@ class LlamaLlm:
         key = json.dumps({
             "model": str(self.path.resolve()), "size": stat.st_size, "mtime": stat.st_mtime_ns,
             "prefix": prefix, "n_ctx": self.config.n_ctx, "gpu": self.config.n_gpu_layers,
-            "kv": self.config.kv_type,
+            "kv": self.config.kv_type, "draft": self.config.draft != "off",
             "llama_cpp": llama_cpp.__version__,
         })
         digest = hashlib.sha256(key.encode()).hexdigest()[:24]
