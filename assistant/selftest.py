@@ -187,8 +187,9 @@ def check_wav(engines: Engines, wav: Path, reply: str, language: str, report: Re
     pcm = load_wav(wav, rate)
     frame = SileroVad.frame_samples
     engines.vad.reset()
-    probs = [engines.vad.probability(pcm[i : i + frame]) for i in range(0, pcm.size - frame + 1, frame)]
-    speech_s = sum(p >= 0.5 for p in probs) * frame / rate
+    probs = np.array([engines.vad.probability(pcm[i : i + frame]) for i in range(0, pcm.size - frame + 1, frame)])
+    speech = np.flatnonzero(probs >= 0.5)
+    speech_s = speech.size * frame / rate
     info: dict[str, Any] = {
         "path": str(wav), "seconds": round(pcm.size / rate, 2), "speech_s": round(speech_s, 2),
         "peak": round(float(np.abs(pcm).max(initial=0.0)), 3),
@@ -197,8 +198,11 @@ def check_wav(engines: Engines, wav: Path, reply: str, language: str, report: Re
     if language != "en":
         report.check("wav_round_trip", None, f"the STT listens for '{language}', the reply is English")
         return info
+    # Only the speech and 0.5 s around it: over long silence Whisper tends to repeat itself.
+    pad = int(0.5 * rate)
+    start, end = (speech[0] * frame, (speech[-1] + 1) * frame) if speech.size else (0, pcm.size)
     utterance = engines.stt.utterance()
-    utterance.feed(pcm)
+    utterance.feed(pcm[max(0, start - pad) : end + pad])
     info["heard"] = utterance.transcribe()
     info["match"] = round(fuzz.token_set_ratio(info["heard"].lower(), reply.lower()), 1)
     ok = info["match"] >= MIN_ROUND_TRIP_SCORE
