@@ -62,6 +62,7 @@ class TurnView(QWidget):
         layout.addLayout(_row(self.reply, right=False))
         layout.addLayout(_row(self.note, right=False))
         layout.addWidget(self.errors)
+        self.finished = False
         self.user.hide()
         self.reply.hide()
         self.note.hide()
@@ -74,6 +75,8 @@ class TurnView(QWidget):
         self.user.show()
 
     def append_reply(self, piece: str) -> None:
+        if self.finished:  # a piece generated just as the turn was interrupted
+            return
         text = (self.reply.text() + piece).lstrip()
         self.reply.setText(text)
         _fit(self.reply)
@@ -84,6 +87,7 @@ class TurnView(QWidget):
         self.note.setVisible(speaking)
 
     def finish(self, result: TurnResult) -> None:
+        self.finished = True
         figures = result.timeline.latency_ms()
         v2v = figures.get("voice_to_voice")
         parts = []
