@@ -56,6 +56,7 @@ class TurnView(QWidget):
         self.note = QLabel()
         self.note.setStyleSheet(NOTE_STYLE)
         self.errors = QLabel()
+        self.errors.setTextFormat(Qt.TextFormat.PlainText)
         self.errors.setWordWrap(True)
         self.errors.setStyleSheet(ERROR_STYLE)
         layout.addLayout(_row(self.user, right=True))

@@ -3,6 +3,8 @@ status line. Every slot here only updates widgets; the controller does the rest.
 
 from __future__ import annotations
 
+from html import escape
+
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -201,13 +203,12 @@ class MainWindow(QMainWindow):
     def _on_audio_checked(self, mic_problem: str | None, speaker_problem: str | None) -> None:
         lines = []
         if mic_problem:
-            lines.append(f"<b>No microphone</b> — type your questions in the box below. <small>({mic_problem})</small>")
+            lines.append(f"<b>No microphone</b> — type your questions in the box below. <small>({escape(mic_problem)})</small>")
         if speaker_problem:
-            lines.append(f"<b>No speaker</b> — replies are shown but not heard. <small>({speaker_problem})</small>")
+            lines.append(f"<b>No speaker</b> — replies are shown but not heard. <small>({escape(speaker_problem)})</small>")
         self.audio_banner.setText("<br>".join(lines))
         self.audio_banner.setVisible(bool(lines))
-        if mic_problem:
-            self.mic_status.setText(MIC_TEXT["unavailable"])
+        self.mic_status.setText(MIC_TEXT["unavailable" if mic_problem else self.controller.mic_mode])
         self._set_ready(self._ready)
 
     def _on_mic_changed(self, mode: str) -> None:
@@ -219,6 +220,7 @@ class MainWindow(QMainWindow):
         self._show_state(self.engine_state)
 
     def _show_notice(self, text: str) -> None:
+        self.notice.setTextFormat(Qt.TextFormat.PlainText)
         self.notice.setText(text)
         self.notice.setVisible(bool(text))
 
