@@ -9,6 +9,7 @@ passed. The same command checks a source checkout, an installed wheel and the bu
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import os
@@ -27,7 +28,7 @@ from . import models, resources
 from .audio import SameClockWavSink, load_wav
 from .config import Config
 from .events import Event, EventType, TurnResult
-from .session import Engines
+from .session import Engines, build_engine, load_engines
 from .timeline import Mark
 from .vad import SileroVad
 
@@ -39,7 +40,9 @@ MIN_SPEECH_S = 0.3
 """The reply WAV must hold at least this much speech by the VAD."""
 MIN_ROUND_TRIP_SCORE = 50.0
 """How closely (0-100, word-set match) the transcript of the reply WAV must match the reply text."""
-VERSIONED = ("llama_cpp_python", "onnxruntime", "ctranslate2", "faster-whisper", "piper-tts", "vosk", "PySide6_Essentials")
+VERSIONED = (
+    "llama_cpp_python", "onnxruntime", "ctranslate2", "faster-whisper", "piper-tts", "vosk", "PySide6_Essentials"
+)
 
 
 @dataclass
@@ -140,7 +143,6 @@ def check_portaudio(report: Report) -> None:
 def run_turn(engines: Engines, config: Config, wav: Path, report: Report) -> TurnResult | None:
     """One typed question, answered into ``wav`` the way ``assistant chat --text`` does."""
     from .replies import load_replies
-    from .session import build_engine
 
     output = SameClockWavSink(wav, config.audio.output_rate)
     start = time.perf_counter()
@@ -171,7 +173,8 @@ def run_turn(engines: Engines, config: Config, wav: Path, report: Report) -> Tur
     result = results[0]
     heard = result.timeline.get(Mark.AUDIO_OUT_START) is not None
     ok = bool(result.reply) and heard and not result.errors and result.timeline.in_order()
-    report.check("turn", ok, f"{result.source}: {result.reply!r}" + (f"; errors: {result.errors}" if result.errors else ""))
+    errors = f"; errors: {result.errors}" if result.errors else ""
+    report.check("turn", ok, f"{result.source}: {result.reply!r}{errors}")
     return result
 
 
@@ -226,8 +229,6 @@ def check_gui(report: Report) -> dict[str, Any] | None:
         # Creating the application now would abort the process; say why instead.
         report.check("gui", False, f"Qt platform plugin '{wanted}' not found in {[str(f) for f in folders]}")
         return info
-    import importlib
-
     from ui.app import application
 
     app = application()
@@ -255,7 +256,7 @@ def run_self_test(config: Config, output: Path | None = None) -> int:
     found = report.data["models"] is not None
     if found:
         report.check("models", True, ", ".join(f"{role}: {m['origin']}" for role, m in report.data["models"].items()))
-    engines = report.attempt("engines", lambda: _load(config)) if found else None
+    engines = report.attempt("engines", lambda: load_engines(config)) if found else None
     ready = time.perf_counter()
     if engines is not None:
         report.data["load_s"].update(engines.load_s)
@@ -266,7 +267,8 @@ def run_self_test(config: Config, output: Path | None = None) -> int:
         result = report.attempt("turn", lambda: run_turn(engines, config, wav, report))
         if result is not None:
             report.data["turn"] = result.to_json()
-            report.data["wav"] = report.attempt("wav", lambda: check_wav(engines, wav, result.reply, config.stt.language, report))
+            language = config.stt.language
+            report.data["wav"] = report.attempt("wav", lambda: check_wav(engines, wav, result.reply, language, report))
             report.data["cold_start_s"] = {
                 "process_start_to_main": started,
                 "engines_ready": since_start(ready),
@@ -277,9 +279,3 @@ def run_self_test(config: Config, output: Path | None = None) -> int:
     report.data["total_s"] = round(time.perf_counter() - entry, 2)
     print(json.dumps(report.to_json(), indent=2, ensure_ascii=False), flush=True)
     return 0 if report.ok else 1
-
-
-def _load(config: Config) -> Engines:
-    from .session import load_engines
-
-    return load_engines(config)
