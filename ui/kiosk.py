@@ -1,0 +1,328 @@
+"""The kiosk screen: full screen, frameless, large type, no settings and no menus.
+
+An attract screen invites visitors until someone speaks; then the conversation shows,
+with one big button (tap to talk, or stop the reply). After ``idle_reset_s`` without a
+visitor it is all forgotten and the attract screen returns. Closing the window, Esc,
+Alt+F4, Ctrl+Q and the like do nothing: only the administrator's ``exit_keys`` (and the
+PIN, when one is set) leave. The mouse cursor hides when it is not moved.
+
+The engine side is :class:`assistant.kiosk.KioskSession`; everything here only paints.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QCursor, QKeySequence
+from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QPushButton, QStackedWidget, QVBoxLayout, QWidget
+
+from assistant.audio import AudioOut
+from assistant.config import Config
+from assistant.events import Event, EventType, State
+from assistant.kiosk import KioskStatus
+from assistant.session import Engines
+
+from .app import application
+from .conversation import ConversationView, TurnView
+from .kiosk_controller import KioskController, SourceOpener, microphone
+from .pinpad import PinPad
+
+log = logging.getLogger(__name__)
+
+STYLE = """
+KioskWindow, QStackedWidget > QWidget#page { background: #ffffff; }
+QLabel#attract { color: #0a3069; font-weight: 600; }
+QLabel#hint, QLabel#state { color: #57606a; }
+QLabel#notice { color: #1f2328; }
+QPushButton#talk { background: #0969da; color: white; border: none; border-radius: 48px;
+                   padding: 18px 56px; font-weight: 600; }
+QPushButton#talk[stop="true"] { background: #b42318; }
+QDialog#pinpad { background: #f6f8fa; border: 2px solid #57606a; border-radius: 12px; }
+"""
+STATE_TEXT = {
+    State.LOADING: "One moment…",
+    State.IDLE: "",
+    State.LISTENING: "Listening…",
+    State.HEARING: "I'm listening…",
+    State.THINKING: "Thinking…",
+    State.SPEAKING: "Speaking…",
+}
+CORNER_PX = 80
+"""Five taps in this top-left square within CORNER_TAP_S open the PIN pad (touch screens)."""
+CORNER_TAPS = 5
+CORNER_TAP_S = 3.0
+BLOCKED_MODIFIERS = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.MetaModifier
+
+
+def _label(name: str, text: str = "", scale: float = 1.0, base_pt: int = 28) -> QLabel:
+    label = QLabel(text)
+    label.setObjectName(name)
+    label.setWordWrap(True)
+    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    font = label.font()
+    font.setPointSizeF(base_pt * scale)
+    label.setFont(font)
+    return label
+
+
+class KioskWindow(QWidget):
+    admin_exit = Signal()
+    """The administrator left; the app should quit."""
+
+    def __init__(
+        self,
+        config: Config,
+        engines: Engines | None = None,
+        output: AudioOut | None = None,
+        open_source: SourceOpener | None = None,
+        *,
+        use_microphone: bool = True,
+    ):
+        super().__init__(None, Qt.WindowType.Window | Qt.WindowType.FramelessWindowHint
+                         | Qt.WindowType.WindowStaysOnTopHint)
+        self.kiosk = config.kiosk
+        if open_source is None and use_microphone:
+            open_source = microphone(config)
+        self.controller = KioskController(config, engines, output, open_source, parent=self)
+        self.setWindowTitle("Assistant")
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.NoContextMenu)
+        self.setStyleSheet(STYLE)
+        font = self.font()
+        font.setPointSize(self.kiosk.font_pt)
+        self.setFont(font)
+        self.cursor_hidden = False
+        self._leaving = False
+        self._first_generation = 0
+        """Events of engines older than this belong to a forgotten visitor."""
+        self._corner_taps: list[float] = []
+        self.pin_pad: PinPad | None = None
+        self._exit_keys = QKeySequence(self.kiosk.exit_keys)
+        self._build()
+        self._connect()
+        self._cursor_timer = QTimer(self, singleShot=True, interval=round(self.kiosk.hide_cursor_s * 1000))
+        self._cursor_timer.timeout.connect(self._hide_cursor)
+        self._cursor_timer.start()
+        QApplication.instance().installEventFilter(self)
+        self._show_notice("One moment…")
+        QTimer.singleShot(0, self.controller.start)
+
+    # ------------------------------------------------------------ layout
+
+    def _build(self) -> None:
+        pt = self.kiosk.font_pt
+        hint = ("Just start talking, or tap the button." if self.kiosk.hands_free
+                else "Tap the button, then ask your question.")
+        self.attract = self._page(_label("attract", self.kiosk.attract_text, 1.6, pt), _label("hint", hint, 0.8, pt))
+        self.conversation = self._new_conversation()
+        self.notice = _label("notice", "", 1.2, pt)
+        self.notice_page = self._page(self.notice)
+        self.pages = QStackedWidget()
+        for page in (self.attract, self.conversation, self.notice_page):
+            self.pages.addWidget(page)
+        self.state = _label("state", "", 0.8, pt)
+        self.talk = QPushButton("Tap to talk")
+        self.talk.setObjectName("talk")
+        self.talk.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.state, 1)
+        bottom.addWidget(self.talk)
+        bottom.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(40, 30, 40, 30)
+        layout.addWidget(self.pages, 1)
+        layout.addLayout(bottom)
+
+    @staticmethod
+    def _page(*labels: QLabel) -> QWidget:
+        page = QWidget()
+        page.setObjectName("page")
+        layout = QVBoxLayout(page)
+        layout.addStretch(1)
+        for label in labels:
+            layout.addWidget(label)
+        layout.addStretch(1)
+        return page
+
+    def _connect(self) -> None:
+        c = self.controller
+        queued = Qt.ConnectionType.QueuedConnection
+        c.bridge.event.connect(self._on_event, queued)
+        c.ready.connect(self._on_ready, queued)
+        c.load_failed.connect(self._on_load_failed, queued)
+        c.status.connect(self._on_status, queued)
+        c.visitor_forgotten.connect(self._forget, queued)
+        self.talk.clicked.connect(c.tap)
+
+    # ------------------------------------------------------------ what is shown
+
+    def showing(self) -> str:
+        """``attract``, ``conversation`` or ``notice``."""
+        page = self.pages.currentWidget()
+        return "attract" if page is self.attract else "conversation" if page is self.conversation else "notice"
+
+    def _show_notice(self, text: str) -> None:
+        self.notice.setText(text)
+        self.pages.setCurrentWidget(self.notice_page)
+
+    def _show_main(self) -> None:
+        self.pages.setCurrentWidget(self.conversation if self.conversation.turns else self.attract)
+
+    def _on_ready(self) -> None:
+        self._show_main()
+
+    def _on_load_failed(self, _message: str) -> None:
+        self._show_notice("Sorry, this assistant is out of order right now.")
+        self.talk.hide()
+
+    def _on_status(self, status: KioskStatus, _reason: str) -> None:
+        if status is KioskStatus.RESTARTING:
+            self._show_notice("One moment…")
+        elif status is KioskStatus.NO_MICROPHONE:
+            self.state.setText("I can't hear right now. Please tell a member of staff.")
+        else:
+            if self.showing() == "notice":
+                self._show_main()
+            self.state.setText("")
+
+    def _forget(self) -> None:
+        """A new visitor: nothing of the last conversation stays on screen."""
+        old = self.conversation
+        self.conversation = self._new_conversation()
+        self.pages.insertWidget(self.pages.indexOf(old), self.conversation)
+        self.pages.removeWidget(old)
+        old.deleteLater()
+        self._first_generation = self.controller.generation
+        self.pages.setCurrentWidget(self.attract)
+
+    @staticmethod
+    def _new_conversation() -> ConversationView:
+        view = ConversationView()
+        view.hint.hide()  # the desktop's hint (type, hold to talk) is not the kiosk's
+        return view
+
+    def _turn(self, key: tuple[int, int]) -> TurnView:
+        new = key not in self.conversation.turns
+        view = self.conversation.turn(key)
+        if new:
+            width = max(400, int(self.width() * 0.75))
+            for bubble in (view.user, view.reply):
+                bubble.setMaximumWidth(width)
+        self.pages.setCurrentWidget(self.conversation)
+        return view
+
+    def _on_event(self, generation: int, event: Event) -> None:
+        if generation < self._first_generation:
+            return
+        key = (generation, event.turn_id)
+        kind = event.type
+        if kind is EventType.STATE:
+            self.state.setText(STATE_TEXT.get(event.data, ""))
+            stop = event.data in (State.THINKING, State.SPEAKING)
+            self.talk.setText("■  Stop" if stop else "Tap to talk")
+            self.talk.setProperty("stop", stop)
+            self.talk.style().polish(self.talk)
+        elif kind is EventType.SPEECH_START:
+            self._turn(key).set_user("…", final=False)
+        elif kind is EventType.PARTIAL_TRANSCRIPT:
+            self._turn(key).set_user(event.data, final=False)
+        elif kind is EventType.TRANSCRIPT:
+            self._turn(key).set_user(event.data, final=True)
+        elif kind is EventType.REPLY_TEXT:
+            self._turn(key).append_reply(event.data)
+        elif kind is EventType.AUDIO_START and key in self.conversation.turns:
+            self.conversation.turns[key].set_speaking(True)
+        elif kind is EventType.TURN_END and key in self.conversation.turns:
+            view = self.conversation.turns[key]
+            view.set_speaking(False)
+            view.finish(event.data)
+            view.note.hide()  # no latency figures for visitors
+        elif kind is EventType.ERROR and key in self.conversation.turns:
+            self.conversation.turns[key].add_error(event.data)
+
+    # ------------------------------------------------------------ the administrator
+
+    def request_admin_exit(self) -> None:
+        if not self.kiosk.admin_pin:
+            self.leave()
+            return
+        if self.pin_pad is not None and self.pin_pad.isVisible():
+            return
+        self.pin_pad = PinPad(self.kiosk.admin_pin, self)
+        self.pin_pad.accepted.connect(self.leave)
+        self.pin_pad.open()
+
+    def leave(self) -> None:
+        if self._leaving:
+            return
+        log.info("the administrator left the kiosk")
+        self._leaving = True
+        QApplication.instance().removeEventFilter(self)
+        self._show_cursor()
+        self.controller.close()
+        self.close()
+        self.admin_exit.emit()
+
+    # ------------------------------------------------------------ locked down
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride):
+            return self._filter_key(event)
+        if kind in (QEvent.Type.MouseMove, QEvent.Type.MouseButtonPress, QEvent.Type.TouchBegin):
+            self._show_cursor()
+            self._cursor_timer.start()
+            if kind is QEvent.Type.MouseButtonPress and watched is self.windowHandle():
+                self._corner_tap(event.position().toPoint())
+        return False
+
+    def _filter_key(self, event) -> bool:
+        """Swallow every shortcut-like key; the administrator's exit keys open the exit."""
+        combination = event.keyCombination()
+        modifiers = combination.keyboardModifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        if QKeySequence(combination.key() | modifiers) == self._exit_keys:
+            if event.type() == QEvent.Type.KeyPress and not event.isAutoRepeat():
+                self.request_admin_exit()
+            return True
+        return bool(modifiers & BLOCKED_MODIFIERS)
+
+    def _corner_tap(self, at: QPoint) -> None:
+        if not self.kiosk.admin_pin or at.x() > CORNER_PX or at.y() > CORNER_PX:
+            return
+        now = time.perf_counter()
+        self._corner_taps = [t for t in self._corner_taps if now - t < CORNER_TAP_S] + [now]
+        if len(self._corner_taps) >= CORNER_TAPS:
+            self._corner_taps.clear()
+            self.request_admin_exit()
+
+    def _hide_cursor(self) -> None:
+        if not self.cursor_hidden and not self._leaving:
+            QApplication.setOverrideCursor(QCursor(Qt.CursorShape.BlankCursor))
+            self.cursor_hidden = True
+
+    def _show_cursor(self) -> None:
+        if self.cursor_hidden:
+            QApplication.restoreOverrideCursor()
+            self.cursor_hidden = False
+
+    def closeEvent(self, event) -> None:
+        if self._leaving:
+            super().closeEvent(event)
+        else:
+            log.info("a request to close the kiosk was refused")
+            event.ignore()
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.WindowStateChange and self.isMinimized() and not self._leaving:
+            QTimer.singleShot(0, self.showFullScreen)
+
+
+def main(config: Config) -> int:
+    app = application()
+    app.setQuitOnLastWindowClosed(False)
+    window = KioskWindow(config)
+    window.admin_exit.connect(app.quit)
+    window.showFullScreen()
+    return app.exec()

@@ -1,0 +1,112 @@
+"""The kiosk's engine, seen from the screen: loads the models on the worker thread, then
+runs an :class:`assistant.kiosk.KioskSession` and turns what it reports into signals."""
+
+from __future__ import annotations
+
+import logging
+from typing import Callable
+
+from PySide6.QtCore import QObject, Signal
+
+from assistant.audio import AudioIn, AudioOut, MicSource, NullSink, SpeakerSink
+from assistant.config import Config
+from assistant.kiosk import KioskSession, engine_factory
+from assistant.session import Engines, load_engines
+
+from .bridge import EngineBridge, Worker
+
+log = logging.getLogger(__name__)
+
+SourceOpener = Callable[[], AudioIn]
+
+
+def microphone(config: Config) -> SourceOpener:
+    audio = config.audio
+
+    def open_source() -> AudioIn:
+        return MicSource(audio.sample_rate, round(audio.sample_rate * audio.frame_ms / 1000), audio.input_device)
+
+    return open_source
+
+
+class KioskController(QObject):
+    ready = Signal()
+    load_failed = Signal(str)
+    status = Signal(object, str)
+    """(assistant.kiosk.KioskStatus, reason)."""
+    visitor_forgotten = Signal()
+
+    def __init__(
+        self,
+        config: Config,
+        engines: Engines | None = None,
+        output: AudioOut | None = None,
+        open_source: SourceOpener | None = None,
+        parent: QObject | None = None,
+    ):
+        super().__init__(parent)
+        self.config = config
+        self.engines = engines
+        self.output = output
+        self._own_output = output is None
+        self.open_source = open_source
+        self.session: KioskSession | None = None
+        self.bridge = EngineBridge(self)
+        """Its ``event`` signal carries (engine generation, Event) of the current engine."""
+        self.worker = Worker(self)
+
+    def start(self) -> None:
+        self.worker.submit("starting the kiosk", self._start)
+
+    def _start(self) -> None:
+        try:
+            if self.engines is None:
+                self.engines = load_engines(self.config)
+            if self.output is None:
+                self.output = self._open_output()
+            make_engine = engine_factory(self.config, self.engines, self.output, self._replies())
+            self.session = KioskSession(
+                self.config, self.engines.llm, make_engine, open_source=self.open_source,
+                on_event=self.bridge.event.emit, on_status=self.status.emit,
+                on_reset=self.visitor_forgotten.emit,
+            )
+            self.session.start()
+        except Exception as exc:  # shown as "out of order"; the details go to the log
+            log.exception("the kiosk could not start")
+            self.load_failed.emit(str(exc))
+            return
+        self.ready.emit()
+
+    def _open_output(self) -> AudioOut:
+        audio = self.config.audio
+        try:
+            return SpeakerSink(audio.output_rate, audio.output_device)
+        except Exception as exc:  # PortAudio errors are not all AudioError
+            log.warning("no speaker (%s); replies are shown only", exc)
+            return NullSink(audio.output_rate)
+
+    def _replies(self):
+        from assistant.cli import make_replies
+
+        try:
+            return make_replies(self.config, self.engines.tts, self.output.rate)
+        except Exception:  # instant replies are an optimisation; the LLM still answers
+            log.exception("instant replies unavailable")
+            return None
+
+    @property
+    def generation(self) -> int:
+        return self.session.supervisor.generation if self.session else 0
+
+    def tap(self) -> None:
+        """The big button: stop the reply, or listen for one question."""
+        if self.session is not None:
+            self.session.tap()
+
+    def close(self) -> None:
+        self.worker.shutdown()
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+        if self._own_output and self.output is not None:
+            self.output.close()
