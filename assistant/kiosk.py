@@ -41,7 +41,8 @@ from .supervisor import (
 log = logging.getLogger(__name__)
 
 MIC_RETRY_S = 10.0
-"""Wait before a lost or missing microphone is tried again."""
+"""Wait before a lost or missing microphone is tried again; doubled after each failure."""
+MIC_RETRY_MAX_S = 300.0
 TAP_LISTEN_S = 8.0
 """After a tap, how long the microphone waits for the visitor to start speaking."""
 VISITOR_EVENTS = frozenset({
@@ -232,6 +233,7 @@ class KioskSession:
         self._clock = clock
         self._source: _WatchedSource | None = None
         self._mic_retry_at = 0.0
+        self._mic_retry_s = MIC_RETRY_S
         self._tap_requested = False
         self._tap_deadline: float | None = None
         self._tap_turn_ended = False
@@ -351,12 +353,17 @@ class KioskSession:
         try:
             source = _WatchedSource(self._open_source())
         except Exception as exc:  # no device now; tried again later
-            log.warning("no microphone: %s", exc)
-            self._mic_retry_at = self._clock() + MIC_RETRY_S
-            self._set_status(KioskStatus.NO_MICROPHONE, str(exc))
+            self._mic_failed(str(exc))
             return
         self._source = source
         engine.listen(source)
+
+    def _mic_failed(self, reason: str) -> None:
+        level = logging.INFO if self.status is KioskStatus.NO_MICROPHONE else logging.WARNING
+        log.log(level, "no microphone (%s); trying again in %.0f s", reason, self._mic_retry_s)
+        self._mic_retry_at = self._clock() + self._mic_retry_s
+        self._mic_retry_s = min(self._mic_retry_s * 2, MIC_RETRY_MAX_S)
+        self._set_status(KioskStatus.NO_MICROPHONE, reason)
 
     def _stop_listening(self, engine) -> None:
         if self._source is not None:
@@ -367,12 +374,11 @@ class KioskSession:
     def _keep_listening(self, engine, now: float) -> None:
         source = self._source
         if source is not None and source.ended.is_set() and not source.stopped:
-            log.warning("the microphone stopped; trying it again in %.0f s", MIC_RETRY_S)
             self._source = None
-            self._mic_retry_at = now + MIC_RETRY_S
-            self._set_status(KioskStatus.NO_MICROPHONE, "the microphone stopped")
+            self._mic_failed("the microphone stopped")
             engine.stop_listening()
         elif source is not None and source.live and self.status is KioskStatus.NO_MICROPHONE:
+            self._mic_retry_s = MIC_RETRY_S
             self._set_status(KioskStatus.READY)
         if self.kiosk.hands_free:
             if self._source is None and now >= self._mic_retry_at:
@@ -428,16 +434,17 @@ def run_kiosk(args: argparse.Namespace) -> int:
 
         return run_soak_command(config, args)
     if getattr(args, "app", False) or getattr(args, "no_supervisor", False):
-        return run_app(config)
+        return run_app(config, supervised=getattr(args, "app", False))
     return supervise(config, in_kiosk_command=getattr(args, "command", None) == "kiosk")
 
 
-def run_app(config: Config) -> int:
+def run_app(config: Config, supervised: bool = False) -> int:
     """The kiosk window in this process: logs to a rotating file, no network."""
     from .offline import forbid_network
 
     path = log_to_file(config.kiosk, "kiosk.log")
-    print(f"kiosk: logging to {path}", file=sys.stderr)
+    if not supervised:
+        print(f"kiosk: logging to {path}", file=sys.stderr)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     forbid_network(allowed_hosts(config))
     try:

@@ -238,6 +238,7 @@ class ProcessSupervisor:
             code = self._run_child()
             ran = time.perf_counter() - started
             if self._stop.is_set():
+                log.info("stopped; the app exited with %s", describe_exit(code))
                 return 0
             if code in FINAL_EXIT_CODES:
                 log.info("the app exited with %s; not restarted", describe_exit(code))

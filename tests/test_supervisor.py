@@ -301,12 +301,23 @@ def counting_child(tmp_path: Path, codes: list[int]) -> list[str]:
 
 def test_the_app_is_restarted_with_backoff_until_it_exits_cleanly(tmp_path, caplog):
     caplog.set_level(logging.WARNING)
-    supervisor = ProcessSupervisor(counting_child(tmp_path, [1, 3, 0]), RestartPolicy(0.05, 0.08))
+    supervisor = ProcessSupervisor(counting_child(tmp_path, [1, 3, 0]), RestartPolicy(0.05, 30.0))
     assert supervisor.run() == 0
     assert supervisor.starts == 3
-    assert supervisor.waits == [0.05, 0.08]
+    assert supervisor.waits == [0.05, 0.1], "the wait doubles after each quick failure"
     app_lines = [r.getMessage() for r in caplog.records if r.name == "assistant.app"]
     assert app_lines == ["start 0 exits 1", "start 1 exits 3", "start 2 exits 0"]
+
+
+def test_the_backoff_starts_over_after_a_long_run(tmp_path):
+    slow_crash = [sys.executable, "-c", "import sys, time; time.sleep(0.4); sys.exit(1)"]
+    supervisor = ProcessSupervisor(slow_crash, RestartPolicy(0.05, 0.1))
+    runner = threading.Thread(target=supervisor.run)
+    runner.start()
+    assert wait_for(lambda: len(supervisor.waits) >= 3, timeout=30)
+    supervisor.request_stop()
+    runner.join(timeout=15)
+    assert supervisor.waits[:3] == [0.05, 0.05, 0.05]
 
 
 def test_a_refused_config_is_not_restarted_over_and_over(tmp_path):
