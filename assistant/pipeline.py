@@ -375,10 +375,12 @@ class Engine:
     def emit_reply(self, turn_id: int, type_: EventType, data) -> None:
         """Reply events of a speculative reply are held until its commit (or dropped)."""
         with self._lock:
-            if self.is_current(turn_id) and not self._committed:
+            if not self.is_current(turn_id):
+                return  # a piece that lost the race with an interrupt
+            if not self._committed:
                 self._pending_events.append(Event(type_, turn_id, data))
                 return
-        self.emit(type_, turn_id, data)
+            self.emit(type_, turn_id, data)
 
     def error(self, turn_id: int, text: str) -> None:
         with self._lock:
