@@ -12,6 +12,7 @@ a fresh engine (the old one's turns and queued audio go with it) and
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import json
 import logging
 import os
@@ -443,6 +444,7 @@ def run_app(config: Config, supervised: bool = False) -> int:
     from .offline import forbid_network
 
     path = log_to_file(config.kiosk, "kiosk.log")
+    faulthandler.enable()  # a native crash dumps the Python stacks to stderr: the supervisor's log
     if not supervised:
         print(f"kiosk: logging to {path}", file=sys.stderr)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")

@@ -338,6 +338,12 @@ def test_stopping_the_supervisor_ends_the_app(tmp_path):
     assert codes == [0] and supervisor._child.returncode is not None
 
 
+def test_the_app_is_started_as_this_program_in_kiosk_app_mode():
+    program = [sys.executable, "-m", "assistant"]
+    assert kiosk.child_command(["kiosk", "--config", "k.toml"], True) == [*program, "kiosk", "--config", "k.toml", "--app"]
+    assert kiosk.child_command(["--config", "k.toml"], False) == [*program, "--config", "k.toml", "kiosk", "--app"]
+
+
 def test_logs_rotate_and_never_grow_without_bound(tmp_path):
     config = KioskConfig(log_dir=str(tmp_path), log_max_bytes=4096, log_backups=2)
     handler = rotating_handler(config, "kiosk.log")
@@ -390,6 +396,14 @@ def test_the_kiosk_command_refuses_an_invalid_config_naming_the_key(tmp_path, te
     assert run.returncode == 2
     assert f"'{key}'" in run.stderr
     assert not (tmp_path / "logs").exists()
+
+
+def test_a_config_with_kiosk_enabled_starts_the_kiosk_and_is_checked(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[kiosk]\nenabled = true\nexit_keys = "Ctrl+Q"\n')
+    run = subprocess.run([sys.executable, "-m", "assistant", "--config", str(bad)],
+                         capture_output=True, text=True, timeout=60, cwd=REPO)
+    assert run.returncode == 2 and "'kiosk.exit_keys'" in run.stderr
 
 
 # ---------------------------------------------------------------- no network
