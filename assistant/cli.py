@@ -105,11 +105,15 @@ class TurnPrinter:
 
 
 def make_replies(config: Config, tts, output_rate: int):
+    """The instant replies with their audio ready before the first turn (rendering it
+    would compete with the first answer; after the first start it comes from disk)."""
     if not config.replies.enabled:
         return None
     from .replies import load_replies
 
-    return load_replies(config.replies, tts, output_rate)
+    replies = load_replies(config.replies, tts, output_rate)
+    replies.wait_ready(timeout=120)
+    return replies
 
 
 def run_chat(args: argparse.Namespace) -> int:

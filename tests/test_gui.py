@@ -482,3 +482,17 @@ def test_stall_probe_records_ticks(qtbot):
     probe.stop()
     summary = probe.summary()
     assert summary["ticks"] >= 5 and summary["max_gap_ms"] > 0
+
+
+def test_a_broken_phrase_table_is_shown_and_typed_questions_still_work(make_window, qtbot, default_config, tmp_path):
+    from dataclasses import replace
+
+    bad = tmp_path / "replies.toml"
+    bad.write_text("[[reply]]\nphrases = 'not a list'\n")
+    config = replace(default_config, replies=replace(default_config.replies, table=str(bad)))
+    window = make_window(config)
+    qtbot.waitUntil(lambda: "Instant replies are off" in window.notice.text(), timeout=30_000)
+    assert str(bad.name) in window.notice.text() or "replies" in window.notice.text()
+    recorder = Recorder(window)
+    ask(qtbot, window, recorder, "thank you")
+    assert recorder.ends()[-1].source == "llm"  # no table, so the LLM answers

@@ -62,6 +62,8 @@ class Controller(QObject):
     """``off``, ``push-to-talk``, ``hands-free`` or ``unavailable`` (see ui.status.MIC_TEXT)."""
     applied = Signal(object)
     refused = Signal(str)
+    notice = Signal(str)
+    """Something the user should know that stops nothing (e.g. a broken phrase table)."""
     _mic_finished = Signal(object)
 
     def __init__(
@@ -137,14 +139,13 @@ class Controller(QObject):
         return NullSink(config.audio.output_rate)
 
     def _replies(self, config: Config, engines: Engines, output: AudioOut):
-        if not config.replies.enabled:
-            return None
-        from assistant.replies import load_replies
+        from assistant.cli import make_replies
 
         try:
-            return load_replies(config.replies, engines.tts, output.rate)
-        except Exception:  # instant replies are an optimisation; the LLM still answers
+            return make_replies(config, engines.tts, output.rate)
+        except Exception as exc:  # instant replies are an optimisation; the LLM still answers
             log.exception("instant replies unavailable")
+            self.notice.emit(f"Instant replies are off: {exc}")
             return None
 
     def _build_engine(self, config: Config) -> None:

@@ -125,6 +125,7 @@ class MainWindow(QMainWindow):
         c.mic_changed.connect(self._on_mic_changed, queued)
         c.applied.connect(lambda _config: self._show_notice(""), queued)
         c.refused.connect(self._on_refused, queued)
+        c.notice.connect(self._show_notice, queued)
         c.worker.failed.connect(lambda what, why: self._show_notice(f"Error while {what}: {why}"), queued)
         self.text.returnPressed.connect(self.send)
         self.send_button.clicked.connect(self.send)
