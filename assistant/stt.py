@@ -49,9 +49,19 @@ class Stt(Protocol):
 _NOISE = re.compile(r"^[\W_]*$|^\s*[\[(].*[\])]\s*$")
 
 
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+")
+
+
 def clean_transcript(text: str) -> str:
+    """Whitespace folded, noise dropped, and a sentence Whisper looped on said once."""
     text = " ".join(text.split())
-    return "" if _NOISE.match(text) else text
+    if _NOISE.match(text):
+        return ""
+    sentences: list[str] = []
+    for sentence in _SENTENCE_BREAK.split(text):
+        if sentence and (not sentences or sentence.lower() != sentences[-1].lower()):
+            sentences.append(sentence)
+    return " ".join(sentences)
 
 
 def whisper_devices() -> list[tuple[str, str]]:
