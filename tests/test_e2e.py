@@ -123,4 +123,4 @@ def test_vosk_through_the_cli(tmp_path):
                             "--stt", "vosk", "--language", "ko", "--no-replies")
     assert code == 0, err
     assert turns and turns[0]["transcript"], turns
-    assert turns[0]["marks_ms"]["stt_final"] >= turns[0]["marks_ms"]["endpoint"]
+    assert turns[0]["marks_ms"]["stt_start"] >= turns[0]["marks_ms"]["speech_end"]
