@@ -47,6 +47,7 @@ def add_engine_options(parser: argparse.ArgumentParser, top_level: bool = False)
     group.add_argument("--system-prompt", help="system prompt for the LLM")
     group.add_argument("--endpoint-ms", type=int, help="silence that ends the user's turn (ms)")
     group.add_argument("--max-tokens", type=int, help="longest reply in tokens")
+    group.add_argument("--llm-url", help="use an OpenAI-compatible server (llama.cpp server, vLLM, Ollama) at this URL")
     group.add_argument("--llm-draft", help="speculative decoding: off, prompt-lookup, or a draft GGUF file")
     group.add_argument("--no-replies", action="store_true", help="disable the instant-reply cache")
     group.add_argument("-v", "--verbose", action="count", help="more logging on stderr",
@@ -68,7 +69,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         },
         tts={"engine": args.tts, "voice": args.voice},
         llm={"model": args.llm_model, "system_prompt": args.system_prompt, "max_tokens": args.max_tokens,
-             "draft": args.llm_draft},
+             "draft": args.llm_draft, "backend": "remote" if args.llm_url else None, "remote_url": args.llm_url},
         vad={"endpoint_ms": args.endpoint_ms},
         replies={"enabled": False if args.no_replies else None},
     )
