@@ -2,19 +2,22 @@
 
 Once :func:`forbid_network` has run, any Python code in the process that tries to
 connect a socket, send a datagram, look up a host name or listen on a public address
-gets a :class:`PermissionError`, and the attempt is recorded in :data:`attempts`. Only
-the hosts passed in ``allow`` (a remote LLM server the administrator configured) and
-local (Unix) sockets stay reachable. Audit hooks cannot be removed; :func:`allow_network`
+gets a :class:`PermissionError`; the attempt is logged and recorded in :data:`attempts`.
+Only the hosts passed in ``allow`` (a remote LLM server the administrator configured)
+and local (Unix) sockets stay reachable. Audit hooks cannot be removed; :func:`allow_network`
 turns the check off again (for tests).
 """
 
 from __future__ import annotations
 
 import ipaddress
+import logging
 import socket
 import sys
 import threading
 from typing import Any, Iterable
+
+log = logging.getLogger(__name__)
 
 attempts: list[tuple[str, str]] = []
 """(audit event, host) of every refused attempt."""
@@ -82,4 +85,5 @@ def _hook(event: str, args: tuple[Any, ...]) -> None:
     if host is None or host in allowed:
         return
     attempts.append((event, host))
+    log.warning("network access refused: %s to %s", event, host)
     raise PermissionError(f"network access is off ({event} to {host} refused)")
