@@ -60,6 +60,10 @@ def exit_for_restart(reason: str) -> None:
 
 
 class EngineSupervisor:
+    """Owns the current engine: replaces it when a stage dies or is stuck (:meth:`check`),
+    or on request (:meth:`renew`), and passes on only the current engine's events, as
+    (generation, event)."""
+
     def __init__(
         self,
         make_engine: EngineFactory,
