@@ -37,6 +37,14 @@ def engines(default_config):
     return load_engines(default_config)
 
 
+@pytest.fixture(autouse=True)
+def fresh_conversation(request):
+    """Tests share the loaded models, not the conversation: each starts with no history."""
+    if "engines" in request.fixturenames:
+        request.getfixturevalue("engines").llm.reset()
+    yield
+
+
 @pytest.fixture(scope="session")
 def question_dir(tmp_path_factory):
     return tmp_path_factory.mktemp("questions")
