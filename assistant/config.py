@@ -96,8 +96,12 @@ class LlmConfig:
     """Nucleus sampling cutoff."""
     repeat_penalty: float = 1.3
     """Penalty for repeated tokens; stops tiny models from looping."""
-    threads: int = 2
-    """CPU threads for generation."""
+    threads: int | None = None
+    """CPU threads for generating tokens; None leaves one core free for speech synthesis,
+    which runs while tokens are generated (on 2 cores: 1). Threads fighting over cores
+    stall llama.cpp's barriers: 2 threads beside a busy core decoded 100x slower here."""
+    batch_threads: int | None = None
+    """CPU threads for evaluating a prompt (nothing else runs then); None uses every core."""
     n_gpu_layers: int | None = None
     """Layers offloaded to the GPU: None plans it from the free VRAM, 0 keeps all on the CPU, -1 offloads all."""
     seed: int = 1234

@@ -9,6 +9,7 @@ stable prefix that is evaluated once and reused every turn.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -132,7 +133,20 @@ def make_draft(config: LlmConfig):
         from llama_cpp.llama_speculative import LlamaPromptLookupDecoding
 
         return LlamaPromptLookupDecoding(num_pred_tokens=config.draft_tokens)
-    return GgufDraft(Path(config.draft).expanduser(), config.draft_tokens, config.threads)
+    return GgufDraft(Path(config.draft).expanduser(), config.draft_tokens, generation_threads(config))
+
+
+def _cores() -> int:
+    import psutil
+
+    return psutil.cpu_count(logical=False) or os.cpu_count() or 1
+
+
+def generation_threads(config: LlmConfig) -> int:
+    """Threads for decoding: as configured, else every core but one (at most 8)."""
+    if config.threads:
+        return config.threads
+    return max(1, min(8, _cores() - 1))
 
 
 def _kv_options(kv_type: str) -> dict:
@@ -173,8 +187,8 @@ class LlamaLlm:
             self._llama = llama_cpp.Llama(
                 model_path=str(path),
                 n_ctx=config.n_ctx,
-                n_threads=config.threads,
-                n_threads_batch=config.threads,
+                n_threads=generation_threads(config),
+                n_threads_batch=config.batch_threads or _cores(),
                 n_gpu_layers=config.n_gpu_layers if config.n_gpu_layers is not None else 0,
                 seed=config.seed,
                 verbose=False,
