@@ -31,16 +31,20 @@ from .pinpad import PinPad
 
 log = logging.getLogger(__name__)
 
-STYLE = """
-KioskWindow, QStackedWidget > QWidget#page { background: #ffffff; }
-QLabel#attract { color: #0a3069; font-weight: 600; }
-QLabel#hint, QLabel#state { color: #57606a; }
-QLabel#notice { color: #1f2328; }
-QPushButton#talk { background: #0969da; color: white; border: none; border-radius: 48px;
-                   padding: 18px 56px; font-weight: 600; }
-QPushButton#talk[stop="true"] { background: #b42318; }
-QDialog#pinpad { background: #f6f8fa; border: 2px solid #57606a; border-radius: 12px; }
-"""
+def style(pt: int) -> str:
+    """The kiosk's look; every size follows the base font size ``pt`` (a style sheet, so
+    that it also reaches the conversation's bubbles, which have style sheets of their own)."""
+    return f"""
+    QWidget {{ font-size: {pt}pt; }}
+    KioskWindow, QStackedWidget > QWidget#page {{ background: #ffffff; }}
+    QLabel#attract {{ font-size: {round(pt * 1.6)}pt; color: #0a3069; font-weight: 600; }}
+    QLabel#hint, QLabel#state {{ font-size: {round(pt * 0.8)}pt; color: #57606a; }}
+    QLabel#notice {{ font-size: {round(pt * 1.2)}pt; color: #1f2328; }}
+    QPushButton#talk {{ background: #0969da; color: white; border: none; border-radius: {pt}px;
+                       padding: {pt // 2}px {pt * 2}px; font-weight: 600; }}
+    QPushButton#talk[stop="true"] {{ background: #b42318; }}
+    QDialog#pinpad {{ background: #f6f8fa; border: 2px solid #57606a; border-radius: 12px; }}
+    """
 STATE_TEXT = {
     State.LOADING: "One moment…",
     State.IDLE: "",
@@ -56,14 +60,11 @@ CORNER_TAP_S = 3.0
 BLOCKED_MODIFIERS = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.MetaModifier
 
 
-def _label(name: str, text: str = "", scale: float = 1.0, base_pt: int = 28) -> QLabel:
+def _label(name: str, text: str = "") -> QLabel:
     label = QLabel(text)
     label.setObjectName(name)
     label.setWordWrap(True)
     label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-    font = label.font()
-    font.setPointSizeF(base_pt * scale)
-    label.setFont(font)
     return label
 
 
@@ -88,7 +89,7 @@ class KioskWindow(QWidget):
         self.controller = KioskController(config, engines, output, open_source, parent=self)
         self.setWindowTitle("Assistant")
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.NoContextMenu)
-        self.setStyleSheet(STYLE)
+        self.setStyleSheet(style(self.kiosk.font_pt))
         font = self.font()
         font.setPointSize(self.kiosk.font_pt)
         self.setFont(font)
@@ -111,17 +112,16 @@ class KioskWindow(QWidget):
     # ------------------------------------------------------------ layout
 
     def _build(self) -> None:
-        pt = self.kiosk.font_pt
         hint = ("Just start talking, or tap the button." if self.kiosk.hands_free
                 else "Tap the button, then ask your question.")
-        self.attract = self._page(_label("attract", self.kiosk.attract_text, 1.6, pt), _label("hint", hint, 0.8, pt))
+        self.attract = self._page(_label("attract", self.kiosk.attract_text), _label("hint", hint))
         self.conversation = self._new_conversation()
-        self.notice = _label("notice", "", 1.2, pt)
+        self.notice = _label("notice")
         self.notice_page = self._page(self.notice)
         self.pages = QStackedWidget()
         for page in (self.attract, self.conversation, self.notice_page):
             self.pages.addWidget(page)
-        self.state = _label("state", "", 0.8, pt)
+        self.state = _label("state")
         self.talk = QPushButton("Tap to talk")
         self.talk.setObjectName("talk")
         self.talk.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -209,6 +209,7 @@ class KioskWindow(QWidget):
             width = max(400, int(self.width() * 0.75))
             for bubble in (view.user, view.reply):
                 bubble.setMaximumWidth(width)
+                bubble.ensurePolished()  # the style sheet's large font, before bubbles are sized to text
         self.pages.setCurrentWidget(self.conversation)
         return view
 
