@@ -354,7 +354,20 @@ class LlamaLlm:
             yield from self._generate(messages, stats, self.config.max_tokens)
 
     def remember(self, user: str, reply: str) -> None:
+        before = len(self.history.exchanges)
         self.history.add(user, reply)
+        if len(self.history.exchanges) <= before:
+            # Old turns were dropped, so the cached prefix no longer matches: evaluate the
+            # new one now, while this reply plays, not in the next turn's time to first token.
+            threading.Thread(target=self._refill_prefix, name="llm-refill", daemon=True).start()
+
+    def _refill_prefix(self) -> None:
+        with self._lock:
+            prefix = self.system_prefix()
+            keep = _common_prefix(self._llama._input_ids[: self._llama.n_tokens].tolist(), prefix)
+            self._llama.n_tokens = keep
+            if keep < len(prefix):
+                self._llama.eval(prefix[keep:])
 
     def reset(self) -> None:
         with self._lock:
