@@ -205,6 +205,8 @@ class KioskConfig:
     """Wait before the app is started again after it died; doubled after each quick failure."""
     restart_backoff_max_s: float = 60.0
     """The longest wait between app restarts (an app that ran longer than this starts the backoff over)."""
+    max_memory_mb: int = 0
+    """Restart the app (between visitors) once its resident memory passes this many MB; 0 never does."""
 
 
 @dataclass(frozen=True)

@@ -114,6 +114,7 @@ def check(config: Config) -> None:
         ("kiosk.restart_backoff_s", k.restart_backoff_s > 0, "must be more than 0 seconds"),
         ("kiosk.restart_backoff_max_s", k.restart_backoff_max_s >= k.restart_backoff_s,
          "must be at least kiosk.restart_backoff_s"),
+        ("kiosk.max_memory_mb", k.max_memory_mb >= 0, "must be 0 (no limit) or more"),
         ("llm.backend", config.llm.backend in ("local", "remote"), "must be local or remote"),
         ("llm.max_tokens", config.llm.max_tokens > 0, "must be more than 0"),
         ("stt.engine", config.stt.engine in ("whisper", "vosk"), "must be whisper or vosk"),
@@ -138,6 +139,12 @@ def release_memory() -> None:
             ctypes.CDLL(None).malloc_trim(0)
         except (OSError, AttributeError):  # another C library (musl)
             pass
+
+
+def resident_mb() -> float:
+    import psutil
+
+    return psutil.Process().memory_info().rss / 2**20
 
 
 def kiosk_config(config: Config) -> Config:
@@ -246,6 +253,7 @@ class KioskSession:
         self._on_event = on_event
         self._on_status = on_status
         self._on_reset = on_reset
+        self._on_give_up = on_give_up
         self._clock = clock
         self._source: _WatchedSource | None = None
         self._mic_retry_at = 0.0
@@ -306,6 +314,9 @@ class KioskSession:
         log.info("the visitor was forgotten (reset %d)", self.resets)
         if self._on_reset is not None:
             self._on_reset()
+        memory_mb = resident_mb()
+        if self.kiosk.max_memory_mb and memory_mb > self.kiosk.max_memory_mb:
+            self._on_give_up(f"{memory_mb:.0f} MB resident, above kiosk.max_memory_mb = {self.kiosk.max_memory_mb}")
 
     # ------------------------------------------------------------ engines and events
 

@@ -208,6 +208,14 @@ def test_an_idle_visitor_is_forgotten(make_kiosk, tmp_path):
     assert k.resets == 1, "forgotten once, not again and again"
 
 
+def test_the_app_restarts_between_visitors_once_memory_passes_the_limit(make_kiosk, tmp_path):
+    k = make_kiosk(kiosk_config(tmp_path, max_memory_mb=1))
+    k.ask("hello")
+    assert not k.gave_up, "never in the middle of a visit"
+    k.session.forget_visitor()
+    assert len(k.gave_up) == 1 and "kiosk.max_memory_mb" in k.gave_up[0]
+
+
 def test_a_visitor_is_not_forgotten_while_the_reply_plays(make_kiosk, tmp_path):
     k = make_kiosk(kiosk_config(tmp_path, idle_reset_s=0.2, stage_timeout_s=10),
                    llm=FakeLlm(reply=" ".join(["word"] * 30)))  # 1.5 s of reply audio
