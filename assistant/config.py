@@ -131,8 +131,9 @@ class TtsConfig:
     """``piper`` (neural, onnxruntime) or ``system`` (pyttsx3: espeak-ng/SAPI5/NSSS)."""
     voice: str | None = None
     """Path to a Piper ``.onnx`` voice (with its ``.onnx.json``); None finds joe-medium."""
-    threads: int = 1
-    """onnxruntime intra-op threads for Piper."""
+    threads: int = 2
+    """onnxruntime intra-op threads for Piper. 2 on a 2-core machine: the first chunk is
+    ready in ~88 ms instead of ~140 ms while the LLM decodes on the other core."""
     length_scale: float | None = None
     """Speaking rate (< 1 is faster); None keeps the voice's own."""
     volume: float = 1.0
