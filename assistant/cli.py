@@ -141,7 +141,7 @@ def run_chat(args: argparse.Namespace) -> int:
             output.start(time.perf_counter())
             engine.submit_text(args.text)
             printer.done.wait()
-            _wait_until(lambda: not engine.busy, timeout=120)
+            wait_until(lambda: not engine.busy, timeout=120)
         elif samples is not None:
             source = PacedWavSource(samples, config.audio.sample_rate, 512, realtime=not args.fast)
             _run_file(engine, source, config)
@@ -161,7 +161,8 @@ def run_chat(args: argparse.Namespace) -> int:
     return 0
 
 
-def _wait_until(condition: Callable[[], bool], timeout: float) -> bool:
+def wait_until(condition: Callable[[], bool], timeout: float) -> bool:
+    """Poll ``condition`` every 20 ms until it holds (True) or ``timeout`` seconds pass (False)."""
     deadline = time.perf_counter() + timeout
     while time.perf_counter() < deadline:
         if condition():
@@ -175,8 +176,8 @@ def _run_file(engine, source: PacedWavSource, config: Config) -> None:
     engine.listen(source)
     time.sleep(source.duration_s)
     grace = (config.vad.endpoint_ms + 200) / 1000
-    _wait_until(lambda: time.perf_counter() - source.t0 > source.duration_s + grace, timeout=grace + 1)
-    if not _wait_until(lambda: not engine.busy, timeout=120):
+    wait_until(lambda: time.perf_counter() - source.t0 > source.duration_s + grace, timeout=grace + 1)
+    if not wait_until(lambda: not engine.busy, timeout=120):
         log.warning("the last turn did not finish within 120 s; stopping")
     engine.stop_listening()
 

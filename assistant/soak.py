@@ -139,15 +139,6 @@ class SoakReport:
         }
 
 
-def _wait_until(condition: Callable[[], bool], timeout_s: float) -> bool:
-    deadline = time.perf_counter() + timeout_s
-    while time.perf_counter() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return False
-
-
 def run_soak(
     config: Config,
     engines,
@@ -166,7 +157,7 @@ def run_soak(
     import psutil
 
     from .bench.takes import InstantSink
-    from .cli import make_replies
+    from .cli import make_replies, wait_until
     from .kiosk import KioskSession, engine_factory
 
     process = psutil.Process()
@@ -185,7 +176,7 @@ def run_soak(
                 session.supervisor.restart("soak: a forced engine restart")
             if index and index % reset_every == 0:
                 resets = session.resets
-                if not _wait_until(lambda: session.resets > resets, config.kiosk.idle_reset_s + 15):
+                if not wait_until(lambda: session.resets > resets, config.kiosk.idle_reset_s + 15):
                     report.lost.append(f"turn {index}: the idle visitor was not forgotten")
             turn_started = time.perf_counter()
             answers.clear()
@@ -212,7 +203,9 @@ def _one_turn(session, answers: _Answers, timeout_s: float) -> str | None:
     """Wait for the answer to the question just asked; why it failed, or None."""
     if not answers.answered.wait(timeout_s):
         return "no answer within the time limit"
-    _wait_until(lambda: not session.engine.busy, 30)
+    from .cli import wait_until
+
+    wait_until(lambda: not session.engine.busy, 30)
     result = next(r for r in answers.results if not r.interrupted)
     if not result.transcript:
         return "nothing was understood"
