@@ -134,6 +134,10 @@ class TtsConfig:
     threads: int = 2
     """onnxruntime intra-op threads for Piper. 2 on a 2-core machine: the first chunk is
     ready in ~88 ms instead of ~140 ms while the LLM decodes on the other core."""
+    first_chunk_alone: bool = True
+    """The LLM pauses while the first chunk of a reply is synthesized, so synthesis has
+    every core and the first sound comes sooner; the rest of the reply is still far
+    ahead of playback. Turn off when the LLM runs on a GPU."""
     length_scale: float | None = None
     """Speaking rate (< 1 is faster); None keeps the voice's own."""
     volume: float = 1.0

@@ -130,6 +130,8 @@ class UserText(ReplyMessage):
 @dataclass(frozen=True)
 class SpeakText(ReplyMessage):
     text: str
+    done: threading.Event | None = field(default=None, kw_only=True, compare=False)
+    """Set once the text is synthesized (or dropped), for a sender that waits on it."""
 
 
 @dataclass(frozen=True)

@@ -354,12 +354,13 @@ class LlamaLlm:
             yield from self._generate(messages, stats, self.config.max_tokens)
 
     def remember(self, user: str, reply: str) -> None:
-        before = len(self.history.exchanges)
         self.history.add(user, reply)
-        if len(self.history.exchanges) <= before:
-            # Old turns were dropped, so the cached prefix no longer matches: evaluate the
-            # new one now, while this reply plays, not in the next turn's time to first token.
-            threading.Thread(target=self._refill_prefix, name="llm-refill", daemon=True).start()
+        # The next prompt's prefix is now the system prompt, the history with this
+        # exchange and the next user header. Evaluate what the KV cache lacks of it now,
+        # while this reply plays, not in the next turn's time to first token: after a
+        # normal turn that is the reply's end markup (~6 tokens), after a history trim
+        # the whole shortened history.
+        threading.Thread(target=self._refill_prefix, name="llm-refill", daemon=True).start()
 
     def _refill_prefix(self) -> None:
         with self._lock:

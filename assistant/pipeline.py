@@ -32,6 +32,9 @@ from .vad import Endpointer, Vad, VadEventType
 
 log = logging.getLogger(__name__)
 
+FIRST_CHUNK_WAIT_S = 1.0
+"""Longest the LLM pauses for the first chunk's synthesis (a slow system voice)."""
+
 
 class Stage:
     """A worker thread with an inbox; subclasses implement :meth:`process`."""
@@ -194,6 +197,7 @@ class ResponderStage(Stage):
         chunker = Chunker(engine.config.chunker)
         stats = GenerationStats()
         reply: list[str] = []
+        spoken = 0
         self._mask_latency(message)
         timeline.mark(Mark.LLM_START)
         stream = self.llm.stream(message.text, stats)
@@ -205,7 +209,8 @@ class ResponderStage(Stage):
                 reply.append(piece)
                 engine.emit_reply(turn, EventType.REPLY_TEXT, piece)
                 for chunk in chunker.push(piece):
-                    self._speak(message, chunk)
+                    self._speak(message, chunk, first=not spoken)
+                    spoken += 1
         finally:
             stream.close()
             if engine.is_live(message):
@@ -236,10 +241,22 @@ class ResponderStage(Stage):
             self.engine.timeline(message.turn_id).set("filler", filler.text)
             self.engine.output.send(PlayAudio(message.turn_id, filler.audio, attempt=message.attempt))
 
-    def _speak(self, message: UserText, chunk: str) -> None:
-        self.engine.timeline(message.turn_id).mark(Mark.FIRST_CHUNK)
-        self.engine.emit_reply(message.turn_id, EventType.REPLY_CHUNK, chunk)
-        self.engine.tts.send(SpeakText(message.turn_id, chunk, attempt=message.attempt))
+    def _speak(self, message: UserText, chunk: str, first: bool = False) -> None:
+        """Send a chunk to TTS. The first one is synthesized alone: the LLM (this thread,
+        still inside the token stream) waits for it instead of competing for the cores."""
+        engine = self.engine
+        engine.timeline(message.turn_id).mark(Mark.FIRST_CHUNK)
+        engine.emit_reply(message.turn_id, EventType.REPLY_CHUNK, chunk)
+        done = threading.Event() if first and engine.config.tts.first_chunk_alone else None
+        engine.tts.send(SpeakText(message.turn_id, chunk, attempt=message.attempt, done=done))
+        if done is None:
+            return
+        start = time.perf_counter()
+        while not done.wait(0.02):
+            if not engine.is_live(message) or time.perf_counter() - start > FIRST_CHUNK_WAIT_S:
+                break
+        if engine.is_live(message):
+            engine.timeline(message.turn_id).set("llm_paused_s", time.perf_counter() - start)
 
 
 class TtsStage(Stage):
@@ -250,12 +267,17 @@ class TtsStage(Stage):
         self.engine_tts = tts
 
     def process(self, message: Message) -> None:
-        engine, turn = self.engine, message.turn_id
         if isinstance(message, EndOfReply):
-            engine.output.send(message)
-            return
-        if not isinstance(message, SpeakText):
-            return
+            self.engine.output.send(message)
+        elif isinstance(message, SpeakText):
+            try:
+                self._synthesize(message)
+            finally:
+                if message.done is not None:
+                    message.done.set()
+
+    def _synthesize(self, message: SpeakText) -> None:
+        engine, turn = self.engine, message.turn_id
         try:
             for pcm in self.engine_tts.synthesize(message.text):
                 if not engine.is_live(message):
@@ -503,6 +525,7 @@ class Engine:
             timeline.unmark(Mark.STT_START, Mark.STT_FINAL, Mark.LLM_START, Mark.LLM_FIRST_TOKEN,
                             Mark.LLM_END, Mark.FIRST_CHUNK, Mark.TTS_FIRST_AUDIO)
             timeline.add("speculation_dropped")
+            timeline.set("llm_paused_s", 0.0)
             self.result(turn_id).reply = ""
 
     def commit(self, turn_id: int) -> None:

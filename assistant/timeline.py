@@ -113,6 +113,8 @@ class Timeline:
         """
         tokens = self.counts.get("tokens", 0)
         decode = self.span_ms(Mark.LLM_FIRST_TOKEN, Mark.LLM_END)
+        if decode is not None:  # minus the pause while the first chunk was synthesized
+            decode -= 1000.0 * self.counts.get("llm_paused_s", 0.0)
         # Typed turns have no speech: they start when the text is known.
         start = Mark.SPEECH_END if Mark.SPEECH_END in self.marks else Mark.STT_FINAL
         figures = {

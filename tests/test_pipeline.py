@@ -194,3 +194,40 @@ def test_new_speech_barges_in_on_a_reply(make_engine):
     rec.wait_turns(1)
     assert rec.results[0].interrupted
     assert engine.is_current(second)
+
+
+class SlowFirstChunkTts(FakeTts):
+    """Records how many LLM tokens were produced while its first chunk was synthesized."""
+
+    def __init__(self, llm: FakeLlm):
+        super().__init__()
+        self.llm = llm
+        self.during_first: tuple[int, int] | None = None
+
+    def synthesize(self, text):
+        if self.during_first is None:
+            before = self.llm.produced
+            time.sleep(0.2)
+            self.during_first = (before, self.llm.produced)
+        yield from super().synthesize(text)
+
+
+@pytest.mark.parametrize("alone", [True, False])
+def test_the_llm_pauses_while_the_first_chunk_is_synthesized(make_engine, alone):
+    from dataclasses import replace
+
+    llm = FakeLlm()
+    tts = SlowFirstChunkTts(llm)
+    config = Config()
+    config = replace(config, tts=replace(config.tts, first_chunk_alone=alone))
+    engine, rec, parts = make_engine(llm=llm, tts=tts, config=config)
+    engine.submit_text("what is up")
+    rec.wait_turns(1)
+    before, after = tts.during_first
+    assert tts.spoken[0] == "Sure, here is a fairly long answer."
+    if alone:
+        assert after == before, "no tokens were generated while the first chunk was synthesized"
+        assert rec.results[0].timeline.counts["llm_paused_s"] >= 0.15
+    else:
+        assert after > before
+    assert rec.results[0].reply == llm.reply  # the whole reply still comes

@@ -65,3 +65,17 @@ def test_cache_can_be_turned_off(cache_home):
     LlamaLlm(config)
     assert LlamaLlm(config).load_stats["prefix_from_disk"] is False
     assert not list(cache_home.rglob("*.kv"))
+
+
+def test_next_turn_evaluates_only_the_new_question(engines):
+    llm = engines.llm
+    reply = "".join(llm.stream("What is the capital of France?", GenerationStats()))
+    llm.remember("What is the capital of France?", reply)
+    # The reply's end markup and the next user header are evaluated while the reply plays.
+    prefix = llm.system_prefix()
+    stats = GenerationStats()
+    "".join(llm.stream("And of Germany?", stats))
+    full, _ = llm._render(llm.history.messages(llm.config.system_prompt, "And of Germany?"))
+    assert full[: len(prefix)] == prefix and len(prefix) > 0
+    assert stats.reused_tokens == len(prefix)
+    assert stats.prompt_tokens - stats.reused_tokens == len(full) - len(prefix)
