@@ -128,6 +128,13 @@ class UserText(ReplyMessage):
 
 
 @dataclass(frozen=True)
+class PartialText(ReplyMessage):
+    """The user's words so far, while they still speak (streaming STT only)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class SpeakText(ReplyMessage):
     text: str
     done: threading.Event | None = field(default=None, kw_only=True, compare=False)
@@ -174,6 +181,11 @@ class Inbox:
             if not self._items and not self._cond.wait_for(lambda: bool(self._items), timeout):
                 return None
             return self._items.popleft()
+
+    def holds(self, *types: type) -> bool:
+        """A message of one of these types is waiting."""
+        with self._cond:
+            return any(isinstance(m, types) for m in self._items)
 
     def flush(self) -> None:
         with self._cond:

@@ -348,6 +348,40 @@ class LlamaLlm:
             if text:
                 yield text
 
+    def prefill(self, partial: str) -> int:
+        """Evaluate the prompt up to the user's words so far, while they still speak, so
+        the turn itself evaluates only the last words and the reply header. Returns the
+        tokens evaluated (0 when the model is busy or nothing is new).
+
+        Only the part of the prompt that more words cannot change is evaluated (the last
+        word may still grow), on the decoding threads: the speech recognizer is running
+        on the other core. Words the recognizer revises are re-evaluated from there.
+        """
+        if not partial.strip() or not self._lock.acquire(blocking=False):
+            return 0
+        try:
+            llama = self._llama
+            system = self.config.system_prompt
+            now, _ = self._render(self.history.messages(system, partial))
+            more, _ = self._render(self.history.messages(system, partial + " and more words"))
+            stable = now[: _common_prefix(now, more) - 1]
+            keep = _common_prefix(llama._input_ids[: llama.n_tokens].tolist(), stable)
+            if keep >= len(stable) or len(stable) + self.config.max_tokens > self.config.n_ctx:
+                return 0
+            llama.n_tokens = keep
+            threads = generation_threads(self.config)
+            llama_cpp_ctx = llama._ctx.ctx
+            import llama_cpp
+
+            llama_cpp.llama_set_n_threads(llama_cpp_ctx, threads, threads)
+            try:
+                llama.eval(stable[keep:])
+            finally:
+                llama_cpp.llama_set_n_threads(llama_cpp_ctx, llama.n_threads, llama.n_threads_batch)
+            return len(stable) - keep
+        finally:
+            self._lock.release()
+
     def stream(self, user: str, stats: GenerationStats) -> Iterator[str]:
         with self._lock:
             messages = self.history.messages(self.config.system_prompt, user)

@@ -19,8 +19,8 @@ from .audio import AudioIn, AudioOut, resample
 from .chunker import Chunker
 from .config import Config
 from .events import (
-    Commit, EarlySilence, EndOfReply, EndOfSpeech, Event, EventType, Inbox, Message, PlayAudio,
-    ReplyMessage, SpeakText, SpeechAudio, SpeechResumed, SpeechStarted, State, Stop, TurnResult,
+    Commit, EarlySilence, EndOfReply, EndOfSpeech, Event, EventType, Inbox, Message, PartialText,
+    PlayAudio, ReplyMessage, SpeakText, SpeechAudio, SpeechResumed, SpeechStarted, State, Stop, TurnResult,
     UserText,
 )
 from .llm import GenerationStats, Llm
@@ -137,6 +137,7 @@ class SttStage(Stage):
         partial = self._utterance.feed(pcm) if self._utterance else None
         if partial:
             self.engine.emit(EventType.PARTIAL_TRANSCRIPT, turn, partial)
+            self.engine.prefill(turn, partial)
 
 
 class ResponderStage(Stage):
@@ -150,8 +151,12 @@ class ResponderStage(Stage):
         self.replies = replies
         self.last_reply = ""
         self._parked: tuple[UserText, InstantReply] | None = None
+        self._answered: tuple[int, int] | None = None
 
     def process(self, message: Message) -> None:
+        if isinstance(message, PartialText):
+            self._prefill(message)
+            return
         if isinstance(message, Commit):
             parked, self._parked = self._parked, None
             if parked and parked[0].turn_id == message.turn_id and parked[0].attempt == message.attempt:
@@ -159,6 +164,7 @@ class ResponderStage(Stage):
             return
         if not isinstance(message, UserText):
             return
+        self._answered = (message.turn_id, message.attempt)
         hit = self.replies.lookup(message.text) if self.replies else None
         if hit is None:
             self._generate(message)
@@ -167,6 +173,19 @@ class ResponderStage(Stage):
         else:
             # Cached audio is instant anyway; actions (stop, louder) must wait for the endpoint.
             self._parked = (message, hit)
+
+    def _prefill(self, message: PartialText) -> None:
+        """Evaluate the user's words so far (the turn is not answered yet)."""
+        prefill = getattr(self.llm, "prefill", None)
+        if prefill is None or self._answered == (message.turn_id, message.attempt):
+            return
+        if self.inbox.holds(PartialText, UserText):
+            return  # newer words are queued: evaluate those instead
+        if len(self.engine.stt_stage.inbox):
+            return  # the recognizer is behind the audio: leave it the CPU
+        tokens = prefill(message.text)
+        if tokens:
+            self.engine.timeline(message.turn_id).add("prefill_tokens", tokens)
 
     def _instant(self, message: UserText, hit: InstantReply) -> None:
         engine, turn = self.engine, message.turn_id
@@ -510,6 +529,11 @@ class Engine:
             return
         self.result(turn_id).transcript = text
         self.responder.send(UserText(turn_id, text, attempt=self._attempt))
+
+    def prefill(self, turn_id: int, partial: str) -> None:
+        """The user's words so far: let the LLM evaluate them while the user speaks."""
+        if self.config.llm.prefill_partials and self.is_current(turn_id):
+            self.responder.send(PartialText(turn_id, partial, attempt=self._attempt))
 
     def cancel_speculation(self, turn_id: int) -> None:
         """The user spoke on: drop the speculative reply and everything it produced."""

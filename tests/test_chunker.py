@@ -12,7 +12,8 @@ def feed(text, **cfg):
 
 
 def test_first_chunk_is_released_at_the_first_clause_boundary():
-    chunks, rest = feed("Sure, the capital of France is Paris. It is known for the Eiffel Tower and fine food.")
+    chunks, rest = feed("Sure, the capital of France is Paris. It is known for the Eiffel Tower and fine food.",
+                        first_max_chars=40)
     assert chunks[0] == "Sure, the capital of France is Paris."  # "Sure," alone is under first_min_chars
     assert rest == ["It is known for the Eiffel Tower and fine food."]
 

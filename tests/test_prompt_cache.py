@@ -79,3 +79,27 @@ def test_next_turn_evaluates_only_the_new_question(engines):
     assert full[: len(prefix)] == prefix and len(prefix) > 0
     assert stats.reused_tokens == len(prefix)
     assert stats.prompt_tokens - stats.reused_tokens == len(full) - len(prefix)
+
+
+def test_words_prefilled_while_the_user_speaks_are_not_evaluated_again(engines):
+    llm = engines.llm
+    prefix = len(llm.system_prefix())
+    evaluated = llm.prefill("What is the capital")
+    assert evaluated > 0
+    assert llm.prefill("What is the capital") == 0  # nothing new
+    evaluated += llm.prefill("What is the capital of France")
+    stats = GenerationStats()
+    reply = "".join(llm.stream("What is the capital of France?", stats))
+    assert reply.strip()
+    assert stats.reused_tokens == prefix + evaluated
+    assert stats.prompt_tokens - stats.reused_tokens <= 8  # the last word, "?" and the reply header
+
+
+def test_revised_words_are_evaluated_from_the_first_change(engines):
+    llm = engines.llm
+    prefix = len(llm.system_prefix())
+    llm.prefill("Tell me about the sun and the stars")
+    stats = GenerationStats()
+    "".join(llm.stream("Tell me about the moon.", stats))
+    said = llm.count_tokens("Tell me about the")
+    assert prefix + said - 1 <= stats.reused_tokens <= prefix + said
