@@ -348,6 +348,15 @@ class LlamaLlm:
             if text:
                 yield text
 
+    def all_cores(self, on: bool) -> None:
+        """Decode the next tokens on every core (``on``) or on the decoding threads.
+        Called by the thread consuming :meth:`stream` between tokens."""
+        import llama_cpp
+
+        llama = self._llama
+        threads = llama.n_threads_batch if on else llama.n_threads
+        llama_cpp.llama_set_n_threads(llama._ctx.ctx, threads, llama.n_threads_batch)
+
     def prefill(self, partial: str) -> int:
         """Evaluate the prompt up to the user's words so far, while they still speak, so
         the turn itself evaluates only the last words and the reply header. Returns the
@@ -369,15 +378,14 @@ class LlamaLlm:
             if keep >= len(stable) or len(stable) + self.config.max_tokens > self.config.n_ctx:
                 return 0
             llama.n_tokens = keep
-            threads = generation_threads(self.config)
-            llama_cpp_ctx = llama._ctx.ctx
             import llama_cpp
 
-            llama_cpp.llama_set_n_threads(llama_cpp_ctx, threads, threads)
+            ctx = llama._ctx.ctx
+            llama_cpp.llama_set_n_threads(ctx, llama.n_threads, llama.n_threads)
             try:
                 llama.eval(stable[keep:])
             finally:
-                llama_cpp.llama_set_n_threads(llama_cpp_ctx, llama.n_threads, llama.n_threads_batch)
+                llama_cpp.llama_set_n_threads(ctx, llama.n_threads, llama.n_threads_batch)
             return len(stable) - keep
         finally:
             self._lock.release()

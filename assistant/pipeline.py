@@ -219,6 +219,7 @@ class ResponderStage(Stage):
         spoken = 0
         self._mask_latency(message)
         timeline.mark(Mark.LLM_START)
+        burst = self._all_cores(True)
         stream = self.llm.stream(message.text, stats)
         try:
             for piece in stream:
@@ -228,10 +229,14 @@ class ResponderStage(Stage):
                 reply.append(piece)
                 engine.emit_reply(turn, EventType.REPLY_TEXT, piece)
                 for chunk in chunker.push(piece):
+                    if burst:
+                        burst = self._all_cores(False)
                     self._speak(message, chunk, first=not spoken)
                     spoken += 1
         finally:
             stream.close()
+            if burst:
+                self._all_cores(False)
             if engine.is_live(message):
                 timeline.mark(Mark.LLM_END)
                 timeline.set("tokens", stats.tokens)
@@ -248,6 +253,18 @@ class ResponderStage(Stage):
         for chunk in chunker.flush():
             self._speak(message, chunk)
         engine.tts.send(EndOfReply(turn, attempt=attempt))
+
+    def _all_cores(self, on: bool) -> bool:
+        """Let the LLM decode on every core while nothing else needs one (the first
+        chunk is the critical path); returns whether it now does."""
+        engine = self.engine
+        all_cores = getattr(self.llm, "all_cores", None)
+        if all_cores is None or not engine.config.llm.first_chunk_all_cores:
+            return False
+        if on and (len(engine.stt_stage.inbox) or engine.tts.busy_since is not None or len(engine.tts.inbox)):
+            return False  # the recognizer or the synthesizer is working
+        all_cores(on)
+        return on
 
     def _remember(self, user: str, reply: str) -> None:
         self.llm.remember(user, reply)

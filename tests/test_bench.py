@@ -132,3 +132,21 @@ def test_bench_runs_both_modes_on_the_real_models(tmp_path, capsys):
             assert point["prompt_tokens"] >= point["prompt_reused"] >= 0
         tokens = [p["prompt_tokens"] for p in conversation["series"]]
         assert tokens == sorted(tokens), "the history grows turn by turn"
+
+
+@pytest.mark.slow
+def test_conversation_only_run_asks_the_default_questions(tmp_path):
+    from assistant.cli import main
+
+    json_path = tmp_path / "report.json"
+    code = main([
+        "bench", "--fast", "--modes", "streaming", "--questions", "0", "--phrases", "0", "--turns", "2",
+        "--out", str(tmp_path / "out"), "--json", str(json_path), "--no-audio",
+    ])
+    assert code == 0
+    report = json.loads(json_path.read_text(encoding="utf-8"))
+    assert report["meta"]["items"] == 0
+    series = report["conversation"]["streaming"]["series"]
+    assert [p["turn"] for p in series] == [1, 2]
+    # every turn after the first evaluates only its question: the history was evaluated in between
+    assert series[1]["prompt_reused"] > series[0]["prompt_tokens"]

@@ -14,7 +14,7 @@ from assistant.events import EventType
 from assistant.pipeline import Engine
 from assistant.timeline import Mark
 
-from fakes import FakeLlm, FakeStt, FakeTts, FakeVad, RecordingSink
+from fakes import FakeLlm, FakeStt, FakeTts, FakeUtterance, FakeVad, RecordingSink
 
 
 class Recorder:
@@ -291,3 +291,53 @@ def test_prefill_can_be_turned_off(make_engine):
     rec.wait_turns(1)
     engine.stop_listening()
     assert llm.prefilled == [] and llm.calls
+
+
+class CoresLlm(FakeLlm):
+    """Records when the engine switched decoding to every core and back."""
+
+    def __init__(self, tts=None):
+        super().__init__()
+        self.switches: list[tuple[bool, int]] = []
+        self.tts = tts
+
+    def all_cores(self, on):
+        self.switches.append((on, len(self.tts.spoken) if self.tts else 0))
+
+
+def test_the_llm_decodes_on_every_core_until_the_first_chunk(make_engine):
+    tts = FakeTts()
+    llm = CoresLlm(tts)
+    engine, rec, _ = make_engine(llm=llm, tts=tts)
+    engine.submit_text("what is up")
+    rec.wait_turns(1)
+    assert llm.switches == [(True, 0), (False, 0)], "back to shared cores before the first chunk is synthesized"
+
+
+class LaggingUtterance(FakeUtterance):
+    def feed(self, pcm):
+        time.sleep(0.05)  # slower than real time: audio queues up, like vosk on a slow machine
+        return super().feed(pcm)
+
+
+class LaggingStt(FakeStt):
+    def utterance(self):
+        return LaggingUtterance(self)
+
+
+def test_the_llm_keeps_to_its_threads_while_the_recognizer_is_behind(make_engine):
+    from dataclasses import replace
+
+    llm = CoresLlm()
+    config = Config(vad=VadConfig(endpoint_ms=300, min_speech_ms=64))
+    engine, rec, _ = make_engine(stt=LaggingStt(), llm=llm, config=config)
+    engine.listen(PacedWavSource(_speech(0.5), 16000, 512, realtime=True))
+    rec.wait_turns(1)
+    engine.stop_listening()
+    assert llm.switches == []
+
+    config = replace(Config(), llm=replace(Config().llm, first_chunk_all_cores=False))
+    engine2, rec2, _ = make_engine(llm=(llm2 := CoresLlm()), config=config)
+    engine2.submit_text("what is up")
+    rec2.wait_turns(1)
+    assert llm2.switches == []

@@ -79,6 +79,10 @@ def run_bench(args: argparse.Namespace) -> int:
     if items is None:
         print("preparing the spoken corpus…", file=sys.stderr)
         items = default_corpus(engines.tts, args.questions, args.phrases)
+    # The conversation run asks questions; --questions 0 keeps them out of the corpus pass only.
+    conversation = [i for i in items if i.kind == "question"] or items
+    if args.turns and not conversation:
+        conversation = [i for i in default_corpus(engines.tts, None, 0) if i.kind == "question"]
     options = BenchOptions(
         modes=args.modes,
         repeat=args.repeat,
@@ -86,7 +90,7 @@ def run_bench(args: argparse.Namespace) -> int:
         fast=args.fast,
         audio_dir=None if args.no_audio else args.out / "audio",
     )
-    result = Bench(engines, config, replies, options).run(items)
+    result = Bench(engines, config, replies, options).run(items, conversation)
     meta = {
         "stt": engines.stt.name,
         "llm": engines.llm.name,

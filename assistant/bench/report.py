@@ -53,6 +53,8 @@ def _conversation_json(records: list[TurnRecord]) -> dict[str, Any]:
             "tokens": counts.get("tokens"),
             "ttft": record.timeline.latency_ms()["ttft"],
             "voice_to_voice": record.timeline.latency_ms()["voice_to_voice"],
+            "transcript": record.result.transcript,
+            "reply": record.result.reply,
         })
     llm = [s for s in series if s["ttft"] is not None]
     return {

@@ -61,11 +61,15 @@ class Bench:
         self.serial = SerialChain(engines, config, replies)
         self._samples: dict[Path, np.ndarray] = {}
 
-    def run(self, items: list[CorpusItem]) -> BenchResult:
+    def run(self, items: list[CorpusItem], conversation: list[CorpusItem] | None = None) -> BenchResult:
+        """Each item once per mode and repeat, then ``turns`` turns of one conversation
+        asking ``conversation``'s questions in turn (default: the items' questions)."""
         from tqdm import tqdm
 
         opts = self.options
-        questions = [i for i in items if i.kind == "question"] or items
+        questions = conversation or [i for i in items if i.kind == "question"] or items
+        if opts.turns and not questions:
+            raise ValueError("the conversation run needs at least one question")
         total = len(opts.modes) * (opts.repeat * len(items) + opts.turns)
         result = BenchResult(opts)
         with MemorySampler() as memory, tqdm(total=total, unit="take", file=sys.stderr, dynamic_ncols=True) as bar:
