@@ -32,6 +32,10 @@ from .vad import Endpointer, Vad, VadEventType
 
 log = logging.getLogger(__name__)
 
+PREFILL_MAX_QUEUED = 2
+"""The LLM evaluates partial transcripts only while the recognizer has at most this
+many audio frames waiting (it is keeping up with the speech)."""
+
 FIRST_CHUNK_WAIT_S = 1.0
 """Longest the LLM pauses for the first chunk's synthesis (a slow system voice)."""
 
@@ -181,7 +185,7 @@ class ResponderStage(Stage):
             return
         if self.inbox.holds(PartialText, UserText):
             return  # newer words are queued: evaluate those instead
-        if len(self.engine.stt_stage.inbox):
+        if len(self.engine.stt_stage.inbox) > PREFILL_MAX_QUEUED:
             return  # the recognizer is behind the audio: leave it the CPU
         tokens = prefill(message.text)
         if tokens:
@@ -223,9 +227,9 @@ class ResponderStage(Stage):
         stream = self.llm.stream(message.text, stats)
         try:
             for piece in stream:
-                timeline.mark(Mark.LLM_FIRST_TOKEN)
                 if not engine.is_live(message):
-                    break
+                    break  # (a dropped attempt must not leave its marks)
+                timeline.mark(Mark.LLM_FIRST_TOKEN)
                 reply.append(piece)
                 engine.emit_reply(turn, EventType.REPLY_TEXT, piece)
                 for chunk in chunker.push(piece):

@@ -132,6 +132,10 @@ class SerialChain:
         stats = GenerationStats()
         pieces: list[str] = []
         timeline.mark(Mark.LLM_START)
+        # Nothing else runs while a serial chain generates: it decodes on every core.
+        all_cores = getattr(llm, "all_cores", None)
+        if all_cores:
+            all_cores(True)
         stream = llm.stream(result.transcript, stats)
         try:
             for piece in stream:
@@ -139,6 +143,8 @@ class SerialChain:
                 pieces.append(piece)
         finally:
             stream.close()
+            if all_cores:
+                all_cores(False)
             timeline.mark(Mark.LLM_END)
             timeline.set("tokens", stats.tokens)
             timeline.set("prompt_tokens", stats.prompt_tokens)
