@@ -35,7 +35,18 @@ class SerialChain:
         self.last_reply = ""
 
     def run(self, take: Take) -> TurnResult | None:
-        """Answer the first utterance of the take; None when no speech was heard."""
+        """Answer the first utterance of the take; None when no speech was heard.
+
+        The take runs on a thread of its own that ends with it: OpenMP keeps worker
+        threads for every thread that used the model, and libgomp spins less once it
+        manages more threads than there are cores, which would slow the streaming takes
+        that come after (TTFT 57 -> 88 ms measured)."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="serial-take") as pool:
+            return pool.submit(self._run, take).result()
+
+    def _run(self, take: Take) -> TurnResult | None:
         try:
             heard = self._listen(take)
             if heard is None:
