@@ -63,6 +63,7 @@ def test_work_done_before_the_endpoint_adds_no_wait():
 def test_summary_and_word_error_rate():
     assert summarize([None, 3.0, 1.0, 2.0]) == {"n": 3, "median": 2.0, "p95": 2.9, "max": 3.0}
     assert summarize([None]) == {"n": 0, "median": None, "p95": None, "max": None}
+    assert summarize([0.046, 0.05])["median"] == 0.048  # real-time factors keep three decimals
     assert word_edits("What is the capital of France?", "what is the capitol of france") == (1, 6)
     assert word_error_rate([_llm_turn(), _llm_turn("is the capital of France")]) == {"wer": round(1 / 12, 4), "words": 12}
 

@@ -109,11 +109,14 @@ def summarize(values: Iterable[float | None]) -> dict[str, float | int | None]:
     present = np.array([v for v in values if v is not None], dtype=float)
     if present.size == 0:
         return {"n": 0, "median": None, "p95": None, "max": None}
+    def rounded(value: float) -> float:  # ms to 0.1; ratios (TTS real-time factor) to 0.001
+        return round(value, 1 if abs(value) >= 10 else 3)
+
     return {
         "n": int(present.size),
-        "median": round(float(np.median(present)), 1),
-        "p95": round(float(np.percentile(present, 95)), 1),
-        "max": round(float(present.max()), 1),
+        "median": rounded(float(np.median(present))),
+        "p95": rounded(float(np.percentile(present, 95))),
+        "max": rounded(float(present.max())),
     }
 
 
