@@ -145,8 +145,8 @@ class TtsConfig:
     ready in ~88 ms instead of ~140 ms while the LLM decodes on the other core."""
     first_chunk_alone: bool = True
     """The LLM pauses while the first chunk of a reply is synthesized, so synthesis has
-    every core and the first sound comes sooner; the rest of the reply is still far
-    ahead of playback. Turn off when the LLM runs on a GPU."""
+    every core and the first sound comes sooner (2 cores: 82 instead of 156 ms); the rest
+    of the reply is still far ahead of playback. Only while the LLM runs on the CPU."""
     length_scale: float | None = None
     """Speaking rate (< 1 is faster); None keeps the voice's own."""
     volume: float = 1.0

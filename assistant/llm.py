@@ -348,6 +348,22 @@ class LlamaLlm:
             if text:
                 yield text
 
+    @property
+    def on_cpu(self) -> bool:
+        """Some layers run on the CPU, where decoding competes with speech synthesis."""
+        if not self._supports_gpu():
+            return True
+        meta = self._llama.metadata
+        layers = int(meta.get(f"{meta.get('general.architecture', '')}.block_count", 0))
+        offloaded = self.config.n_gpu_layers or 0
+        return not (offloaded < 0 or (layers and offloaded >= layers))
+
+    @staticmethod
+    def _supports_gpu() -> bool:
+        import llama_cpp
+
+        return bool(llama_cpp.llama_supports_gpu_offload())
+
     def all_cores(self, on: bool) -> None:
         """Decode the next tokens on every core (``on``) or on the decoding threads.
         Called by the thread consuming :meth:`stream` between tokens."""

@@ -287,7 +287,8 @@ class ResponderStage(Stage):
         engine = self.engine
         engine.timeline(message.turn_id).mark(Mark.FIRST_CHUNK)
         engine.emit_reply(message.turn_id, EventType.REPLY_CHUNK, chunk)
-        done = threading.Event() if first and engine.config.tts.first_chunk_alone else None
+        alone = first and engine.config.tts.first_chunk_alone and getattr(self.llm, "on_cpu", True)
+        done = threading.Event() if alone else None
         engine.tts.send(SpeakText(message.turn_id, chunk, attempt=message.attempt, done=done))
         if done is None:
             return

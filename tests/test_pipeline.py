@@ -341,3 +341,17 @@ def test_the_llm_keeps_to_its_threads_while_the_recognizer_is_behind(make_engine
     engine2.submit_text("what is up")
     rec2.wait_turns(1)
     assert llm2.switches == []
+
+
+def test_an_llm_off_the_cpu_does_not_pause_for_the_first_chunk(make_engine):
+    class GpuLlm(FakeLlm):
+        on_cpu = False
+
+    llm = GpuLlm()
+    tts = SlowFirstChunkTts(llm)
+    engine, rec, _ = make_engine(llm=llm, tts=tts)
+    engine.submit_text("what is up")
+    rec.wait_turns(1)
+    before, after = tts.during_first
+    assert after > before
+    assert "llm_paused_s" not in rec.results[0].timeline.counts

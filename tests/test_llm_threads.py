@@ -1,0 +1,51 @@
+"""Where the LLM decodes: every core for the first clause, then its own threads; CPU or GPU."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from assistant.llm import GenerationStats
+
+pytestmark = pytest.mark.slow
+
+
+def _threads(llm) -> tuple[int, int]:
+    import llama_cpp
+
+    ctx = llm._llama._ctx.ctx
+    return llama_cpp.llama_n_threads(ctx), llama_cpp.llama_n_threads_batch(ctx)
+
+
+def test_all_cores_switches_decoding_threads_and_back(engines):
+    llm = engines.llm
+    own = _threads(llm)
+    assert own == (llm._llama.n_threads, llm._llama.n_threads_batch)
+    stream = llm.stream("Name a color.", GenerationStats())
+    first = next(stream)
+    llm.all_cores(True)
+    assert _threads(llm) == (llm._llama.n_threads_batch, llm._llama.n_threads_batch)
+    rest = "".join(stream)
+    llm.all_cores(False)
+    assert _threads(llm) == own
+    assert (first + rest).strip()
+
+
+def test_a_prefill_leaves_the_threads_as_they_were(engines):
+    llm = engines.llm
+    own = _threads(llm)
+    assert llm.prefill("What is the")
+    assert _threads(llm) == own
+
+
+@pytest.mark.parametrize("layers, gpu, on_cpu", [
+    (0, False, True), (-1, False, True),  # no GPU support in llama.cpp: always the CPU
+    (0, True, True), (10, True, True),  # some layers stay on the CPU
+    (-1, True, False), (999, True, False),  # all offloaded
+])
+def test_on_cpu_follows_the_offload(engines, monkeypatch, layers, gpu, on_cpu):
+    llm = engines.llm
+    monkeypatch.setattr(type(llm), "_supports_gpu", staticmethod(lambda: gpu))
+    monkeypatch.setattr(llm, "config", replace(llm.config, n_gpu_layers=layers))
+    assert llm.on_cpu is on_cpu
