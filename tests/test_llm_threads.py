@@ -8,8 +8,6 @@ import pytest
 
 from assistant.llm import GenerationStats
 
-pytestmark = pytest.mark.slow
-
 
 def _threads(llm) -> tuple[int, int]:
     import llama_cpp
@@ -18,6 +16,7 @@ def _threads(llm) -> tuple[int, int]:
     return llama_cpp.llama_n_threads(ctx), llama_cpp.llama_n_threads_batch(ctx)
 
 
+@pytest.mark.slow
 def test_all_cores_switches_decoding_threads_and_back(engines):
     llm = engines.llm
     own = _threads(llm)
@@ -32,6 +31,7 @@ def test_all_cores_switches_decoding_threads_and_back(engines):
     assert (first + rest).strip()
 
 
+@pytest.mark.slow
 def test_a_prefill_leaves_the_threads_as_they_were(engines):
     llm = engines.llm
     own = _threads(llm)
@@ -39,6 +39,7 @@ def test_a_prefill_leaves_the_threads_as_they_were(engines):
     assert _threads(llm) == own
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("layers, gpu, on_cpu", [
     (0, False, True), (-1, False, True),  # no GPU support in llama.cpp: always the CPU
     (0, True, True), (10, True, True),  # some layers stay on the CPU
@@ -49,3 +50,21 @@ def test_on_cpu_follows_the_offload(engines, monkeypatch, layers, gpu, on_cpu):
     monkeypatch.setattr(type(llm), "_supports_gpu", staticmethod(lambda: gpu))
     monkeypatch.setattr(llm, "config", replace(llm.config, n_gpu_layers=layers))
     assert llm.on_cpu is on_cpu
+
+
+def _openmp_env(**env) -> list[str]:
+    import os
+    import subprocess
+    import sys
+
+    clean = {k: v for k, v in os.environ.items() if k not in ("GOMP_SPINCOUNT", "OMP_WAIT_POLICY")}
+    code = "import os, assistant; print(os.environ.get('GOMP_SPINCOUNT'), os.environ.get('OMP_WAIT_POLICY'))"
+    done = subprocess.run([sys.executable, "-c", code], env={**clean, **env}, capture_output=True, text=True, check=True)
+    return done.stdout.split()
+
+
+def test_openmp_threads_spin_briefly_before_sleeping():
+    # a bounded spin, and not PASSIVE, which would also stop all spinning when libgomp
+    # manages more threads than there are cores
+    assert _openmp_env() == ["300", "None"]
+    assert _openmp_env(GOMP_SPINCOUNT="0", OMP_WAIT_POLICY="ACTIVE") == ["0", "ACTIVE"]  # the user's setting wins
