@@ -172,11 +172,11 @@ def wait_until(condition: Callable[[], bool], timeout: float) -> bool:
 
 
 def _run_file(engine, source: PacedWavSource, config: Config) -> None:
-    """Feed the WAV in real time, then trailing silence until the last turn is done."""
+    """Feed the WAV (in real time unless --fast), then trailing silence until the last
+    turn is done."""
     engine.listen(source)
-    time.sleep(source.duration_s)
     grace = (config.vad.endpoint_ms + 200) / 1000
-    wait_until(lambda: time.perf_counter() - source.t0 > source.duration_s + grace, timeout=grace + 1)
+    wait_until(lambda: source.input_over(grace), timeout=source.duration_s + grace + 5)
     if not wait_until(lambda: not engine.busy, timeout=120):
         log.warning("the last turn did not finish within 120 s; stopping")
     engine.stop_listening()

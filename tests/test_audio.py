@@ -85,3 +85,37 @@ def test_no_device_is_a_clear_error():
             audio.check_device("input")
     else:
         pytest.skip("this machine has a microphone")
+
+
+def test_paced_source_in_real_time_stamps_frames_on_the_input_clock():
+    import time
+
+    from assistant.audio import PacedWavSource
+
+    source = PacedWavSource(np.ones(16000, np.float32), 16000, 320)
+    frames = source.frames()
+    stamps = [next(frames)[1] for _ in range(8)]
+    frames.close()
+    assert [round(s - source.t0, 3) for s in stamps] == [round(i * 0.02, 3) for i in range(8)]
+    assert time.perf_counter() - source.t0 >= 8 * 0.02 - 0.005  # handed over no sooner than filled
+    assert source.fed_samples == 8 * 320 and not source.input_over(0.0)
+
+
+def test_paced_source_fast_hands_the_input_over_at_once_then_silence_in_real_time():
+    import time
+
+    from assistant.audio import PacedWavSource
+
+    source = PacedWavSource(np.ones(16000, np.float32), 16000, 320, realtime=False)
+    frames = source.frames()
+    start = time.perf_counter()
+    taken = [next(frames) for _ in range(50)]  # the whole second of input
+    fast = time.perf_counter() - start
+    assert fast < 0.5 and all(f[0].max() == 1.0 for f in taken)
+    assert all(start - 0.03 <= stamp <= time.perf_counter() for _, stamp in taken)  # stamped when handed over
+    for _ in range(10):  # 0.2 s of silence after the input: real time, not a flood
+        frame, _ = next(frames)
+    assert frame.max() == 0.0
+    assert time.perf_counter() - start >= fast + 10 * 0.02 - 0.01
+    assert source.input_over(0.15) and not source.input_over(0.25)
+    frames.close()

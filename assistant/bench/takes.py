@@ -9,47 +9,15 @@ user would feel.
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 import numpy as np
 
 from ..audio import AudioOut, NullSink, PacedWavSource, SameClockWavSink
 
 FRAME_SAMPLES = 512
-
-
-class FastWavSource:
-    """Hands frames over as fast as they are taken, each stamped with the moment it is
-    handed over (as a microphone would stamp a frame it just filled); once the samples
-    run out, silence follows in real time."""
-
-    def __init__(self, samples: np.ndarray, rate: int, frame_samples: int = FRAME_SAMPLES):
-        self.samples = samples.astype(np.float32, copy=False)
-        self.rate = rate
-        self.frame_samples = frame_samples
-        self.fed_samples = 0
-        self._stop = threading.Event()
-
-    @property
-    def duration_s(self) -> float:
-        return self.samples.size / self.rate
-
-    def stop(self) -> None:
-        self._stop.set()
-
-    def frames(self) -> Iterator[tuple[np.ndarray, float]]:
-        n = self.frame_samples
-        while not self._stop.is_set():
-            frame = self.samples[self.fed_samples : self.fed_samples + n]
-            if frame.size < n:
-                frame = np.concatenate([frame, np.zeros(n - frame.size, np.float32)])
-                self._stop.wait(n / self.rate)
-            self.fed_samples += n
-            yield frame, time.perf_counter() - n / self.rate
 
 
 class InstantSink:
@@ -108,18 +76,12 @@ class RecordingSink:
 
 @dataclass
 class Take:
-    source: PacedWavSource | FastWavSource
+    source: PacedWavSource
     sink: RecordingSink
-
-    def fed_s(self) -> float:
-        """Seconds of input handed to the listener so far."""
-        if isinstance(self.source, FastWavSource):
-            return self.source.fed_samples / self.source.rate
-        return time.perf_counter() - self.source.t0
 
     def input_over(self, grace_s: float) -> bool:
         """The samples and ``grace_s`` of silence after them have been fed."""
-        return self.fed_s() > self.source.duration_s + grace_s
+        return self.source.input_over(grace_s)
 
     def close(self) -> None:
         """Stop the input and write the reply WAV, if there is one."""
@@ -135,6 +97,6 @@ def open_take(samples: np.ndarray, rate: int, output_rate: int, *, fast: bool, w
     """A take of ``samples``; the reply goes to the same-clock WAV ``wav`` when given
     (real time only), else nowhere."""
     if fast:
-        return Take(FastWavSource(samples, rate), RecordingSink(InstantSink(output_rate)))
+        return Take(PacedWavSource(samples, rate, FRAME_SAMPLES, realtime=False), RecordingSink(InstantSink(output_rate)))
     sink: AudioOut = SameClockWavSink(wav, output_rate) if wav else NullSink(output_rate)
     return Take(PacedWavSource(samples, rate, FRAME_SAMPLES, realtime=True), RecordingSink(sink))
