@@ -13,7 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt, Signal
 
 from assistant import config as config_mod
-from assistant.audio import AudioError, AudioOut, MicSource, NullSink, SpeakerSink, check_device
+from assistant.audio import AudioError, AudioOut, MicSource, NullSink, check_device
 from assistant.config import Config
 from assistant.events import Event, EventType
 from assistant.pipeline import Engine
@@ -21,7 +21,7 @@ from assistant.session import Engines, build_engine, load_engines, load_llm
 from assistant.stt import load_stt
 from assistant.tts import load_tts
 
-from .bridge import EngineBridge, Worker
+from .host import EngineHost
 from .mic import MicGate
 from .status import device_problem, offload_text
 from .validation import SettingsError, reloads, validate
@@ -50,7 +50,7 @@ def use_system_prompt(llm, prompt: str):
     return None
 
 
-class Controller(QObject):
+class Controller(EngineHost):
     loading = Signal(str)
     """What is being loaded; '' when done."""
     ready = Signal()
@@ -74,11 +74,7 @@ class Controller(QObject):
         config_path: Path | None = None,
         parent: QObject | None = None,
     ):
-        super().__init__(parent)
-        self.config = config
-        self.engines = engines
-        self.output = output
-        self._own_output = output is None
+        super().__init__(config, engines, output, parent)
         self.config_path = config_path
         self.engine: Engine | None = None
         self.generation = 0
@@ -87,8 +83,6 @@ class Controller(QObject):
         """Where the LLM's layers run: (short, detailed), from ui.status.offload_text."""
         self.mic_problem: str | None = None
         self.speaker_problem: str | None = None
-        self.bridge = EngineBridge(self)
-        self.worker = Worker(self)
         self._gate: MicGate | None = None
         self._want_mic = False
         self._detach_pending = False
@@ -131,25 +125,18 @@ class Controller(QObject):
 
     def _open_output(self, config: Config) -> AudioOut:
         if self.speaker_problem is None:
-            try:
-                return SpeakerSink(config.audio.output_rate, config.audio.output_device)
-            except Exception as exc:  # PortAudio errors are not all AudioError
-                self.speaker_problem = device_problem(str(exc))
-                self.audio_checked.emit(self.mic_problem, self.speaker_problem)
+            return self.open_speaker(config)
         return NullSink(config.audio.output_rate)
 
-    def _replies(self, config: Config, engines: Engines, output: AudioOut):
-        from assistant.cli import make_replies
+    def no_speaker(self, exc: Exception) -> None:
+        self.speaker_problem = device_problem(str(exc))
+        self.audio_checked.emit(self.mic_problem, self.speaker_problem)
 
-        try:
-            return make_replies(config, engines.tts, output.rate)
-        except Exception as exc:  # instant replies are an optimisation; the LLM still answers
-            log.exception("instant replies unavailable")
-            self.notice.emit(f"Instant replies are off: {exc}")
-            return None
+    def no_instant_replies(self, exc: Exception) -> None:
+        self.notice.emit(f"Instant replies are off: {exc}")
 
     def _build_engine(self, config: Config) -> None:
-        replies = self._replies(config, self.engines, self.output)
+        replies = self.instant_replies(config, self.engines, self.output)
         self.generation += 1
         self.engine = build_engine(
             config, self.engines, self.output, replies=replies, on_event=self.bridge.listener(self.generation)
@@ -169,8 +156,7 @@ class Controller(QObject):
         self._want_mic = False
         self.worker.shutdown()  # drops queued work, waits for the running task
         self._close_engine()
-        if self._own_output and self.output is not None:
-            self.output.close()
+        self.close_output()
 
     # ------------------------------------------------------------ what the GUI calls
 

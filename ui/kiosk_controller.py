@@ -8,12 +8,12 @@ from typing import Callable
 
 from PySide6.QtCore import QObject, Signal
 
-from assistant.audio import AudioIn, AudioOut, MicSource, NullSink, SpeakerSink
+from assistant.audio import AudioIn, AudioOut, MicSource
 from assistant.config import Config
 from assistant.kiosk import KioskSession, engine_factory
 from assistant.session import Engines, load_engines
 
-from .bridge import EngineBridge, Worker
+from .host import EngineHost
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ def microphone(config: Config) -> SourceOpener:
     return open_source
 
 
-class KioskController(QObject):
+class KioskController(EngineHost):
     ready = Signal()
     load_failed = Signal(str)
     status = Signal(object, str)
@@ -44,16 +44,9 @@ class KioskController(QObject):
         open_source: SourceOpener | None = None,
         parent: QObject | None = None,
     ):
-        super().__init__(parent)
-        self.config = config
-        self.engines = engines
-        self.output = output
-        self._own_output = output is None
+        super().__init__(config, engines, output, parent)
         self.open_source = open_source
         self.session: KioskSession | None = None
-        self.bridge = EngineBridge(self)
-        """Its ``event`` signal carries (engine generation, Event) of the current engine."""
-        self.worker = Worker(self)
 
     def start(self) -> None:
         self.worker.submit("starting the kiosk", self._start)
@@ -63,8 +56,9 @@ class KioskController(QObject):
             if self.engines is None:
                 self.engines = load_engines(self.config)
             if self.output is None:
-                self.output = self._open_output()
-            make_engine = engine_factory(self.config, self.engines, self.output, self._replies())
+                self.output = self.open_speaker(self.config)
+            replies = self.instant_replies(self.config, self.engines, self.output)
+            make_engine = engine_factory(self.config, self.engines, self.output, replies)
             self.session = KioskSession(
                 self.config, self.engines.llm, make_engine, open_source=self.open_source,
                 on_event=self.bridge.event.emit, on_status=self.status.emit,
@@ -76,23 +70,6 @@ class KioskController(QObject):
             self.load_failed.emit(str(exc))
             return
         self.ready.emit()
-
-    def _open_output(self) -> AudioOut:
-        audio = self.config.audio
-        try:
-            return SpeakerSink(audio.output_rate, audio.output_device)
-        except Exception as exc:  # PortAudio errors are not all AudioError
-            log.warning("no speaker (%s); replies are shown only", exc)
-            return NullSink(audio.output_rate)
-
-    def _replies(self):
-        from assistant.cli import make_replies
-
-        try:
-            return make_replies(self.config, self.engines.tts, self.output.rate)
-        except Exception:  # instant replies are an optimisation; the LLM still answers
-            log.exception("instant replies unavailable")
-            return None
 
     @property
     def generation(self) -> int:
@@ -108,5 +85,4 @@ class KioskController(QObject):
         if self.session is not None:
             self.session.close()
             self.session = None
-        if self._own_output and self.output is not None:
-            self.output.close()
+        self.close_output()

@@ -1,0 +1,70 @@
+"""What the window's and the kiosk's controllers share: the loaded engines, the speaker
+(closed here only if opened here), instant replies, the bridge that carries engine events
+to the GUI thread, and the worker thread for slow calls."""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import QObject
+
+from assistant.audio import AudioOut, NullSink, SpeakerSink
+from assistant.config import Config
+from assistant.replies import Replies
+from assistant.session import Engines
+
+from .bridge import EngineBridge, Worker
+
+log = logging.getLogger(__name__)
+
+
+class EngineHost(QObject):
+    def __init__(
+        self,
+        config: Config,
+        engines: Engines | None = None,
+        output: AudioOut | None = None,
+        parent: QObject | None = None,
+    ):
+        super().__init__(parent)
+        self.config = config
+        self.engines = engines
+        """Loaded on the worker thread when not given."""
+        self.output = output
+        self._own_output = output is None
+        """The speaker is opened (and closed) here; a given output belongs to the caller."""
+        self.bridge = EngineBridge(self)
+        """Its ``event`` signal carries (engine generation, Event) of the current engine."""
+        self.worker = Worker(self)
+
+    def open_speaker(self, config: Config) -> AudioOut:
+        """The configured speaker, or a silent sink (replies are then only shown) after
+        :meth:`no_speaker` has heard why."""
+        try:
+            return SpeakerSink(config.audio.output_rate, config.audio.output_device)
+        except Exception as exc:  # PortAudio errors are not all AudioError
+            self.no_speaker(exc)
+            return NullSink(config.audio.output_rate)
+
+    def no_speaker(self, exc: Exception) -> None:
+        log.warning("no speaker (%s); replies are shown only", exc)
+
+    def instant_replies(self, config: Config, engines: Engines, output: AudioOut) -> Replies | None:
+        """The phrase table with its audio rendered, or None (the LLM still answers)
+        after :meth:`no_instant_replies` has heard why."""
+        from assistant.cli import make_replies
+
+        try:
+            return make_replies(config, engines.tts, output.rate)
+        except Exception as exc:  # instant replies are an optimisation
+            log.exception("instant replies unavailable")
+            self.no_instant_replies(exc)
+            return None
+
+    def no_instant_replies(self, exc: Exception) -> None:
+        pass
+
+    def close_output(self) -> None:
+        """Close the speaker if it was opened here."""
+        if self._own_output and self.output is not None:
+            self.output.close()
