@@ -186,8 +186,10 @@ class ResponderStage(Stage):
         if self.inbox.holds(PartialText, UserText):
             return  # newer words are queued: evaluate those instead
         if len(self.engine.stt_stage.inbox) > PREFILL_MAX_QUEUED:
-            return  # the recognizer is behind the audio: leave it the CPU
+            log.debug("prefill skipped: the recognizer is %d frames behind", len(self.engine.stt_stage.inbox))
+            return  # leave it the CPU
         tokens = prefill(message.text)
+        log.debug("prefilled %d tokens of %r", tokens, message.text)
         if tokens:
             self.engine.timeline(message.turn_id).add("prefill_tokens", tokens)
 
