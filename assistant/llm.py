@@ -382,6 +382,8 @@ class LlamaLlm:
         word may still grow), on the decoding threads: the speech recognizer is running
         on the other core. Words the recognizer revises are re-evaluated from there.
         """
+        import llama_cpp
+
         if not partial.strip() or not self._lock.acquire(blocking=False):
             return 0
         try:
@@ -394,8 +396,6 @@ class LlamaLlm:
             if keep >= len(stable) or len(stable) + self.config.max_tokens > self.config.n_ctx:
                 return 0
             llama.n_tokens = keep
-            import llama_cpp
-
             ctx = llama._ctx.ctx
             llama_cpp.llama_set_n_threads(ctx, llama.n_threads, llama.n_threads)
             try:
