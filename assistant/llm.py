@@ -328,9 +328,8 @@ class LlamaLlm:
 
     def _generate(self, messages, stats: GenerationStats, max_tokens: int) -> Iterator[str]:
         tokens, stop = self._render(messages)
-        cached = self._llama.n_tokens
         stats.prompt_tokens = len(tokens)
-        stats.reused_tokens = _common_prefix(self._llama._input_ids[:cached].tolist(), tokens[:-1])
+        stats.reused_tokens = _common_prefix(self._cached_tokens(), tokens[:-1])
         if len(tokens) + max_tokens > self.config.n_ctx:
             raise LlmError(f"prompt of {len(tokens)} tokens does not fit n_ctx={self.config.n_ctx}")
         cfg = self.config
@@ -367,11 +366,18 @@ class LlamaLlm:
     def all_cores(self, on: bool) -> None:
         """Decode the next tokens on every core (``on``) or on the decoding threads.
         Called by the thread consuming :meth:`stream` between tokens."""
+        llama = self._llama
+        self._set_threads(llama.n_threads_batch if on else llama.n_threads, llama.n_threads_batch)
+
+    def _set_threads(self, decode: int, batch: int) -> None:
+        """Threads for one token and for a batch of tokens, from the next evaluation on."""
         import llama_cpp
 
-        llama = self._llama
-        threads = llama.n_threads_batch if on else llama.n_threads
-        llama_cpp.llama_set_n_threads(llama._ctx.ctx, threads, llama.n_threads_batch)
+        llama_cpp.llama_set_n_threads(self._llama._ctx.ctx, decode, batch)
+
+    def _cached_tokens(self) -> list[int]:
+        """The tokens whose KV cells the context holds, in order."""
+        return self._llama._input_ids[: self._llama.n_tokens].tolist()
 
     def prefill(self, partial: str) -> int:
         """Evaluate the prompt up to the user's words so far, while they still speak, so
@@ -382,8 +388,6 @@ class LlamaLlm:
         word may still grow), on the decoding threads: the speech recognizer is running
         on the other core. Words the recognizer revises are re-evaluated from there.
         """
-        import llama_cpp
-
         if not partial.strip() or not self._lock.acquire(blocking=False):
             return 0
         try:
@@ -392,16 +396,15 @@ class LlamaLlm:
             now, _ = self._render(self.history.messages(system, partial))
             more, _ = self._render(self.history.messages(system, partial + " and more words"))
             stable = now[: _common_prefix(now, more) - 1]
-            keep = _common_prefix(llama._input_ids[: llama.n_tokens].tolist(), stable)
+            keep = _common_prefix(self._cached_tokens(), stable)
             if keep >= len(stable) or len(stable) + self.config.max_tokens > self.config.n_ctx:
                 return 0
             llama.n_tokens = keep
-            ctx = llama._ctx.ctx
-            llama_cpp.llama_set_n_threads(ctx, llama.n_threads, llama.n_threads)
+            self._set_threads(llama.n_threads, llama.n_threads)
             try:
                 llama.eval(stable[keep:])
             finally:
-                llama_cpp.llama_set_n_threads(ctx, llama.n_threads, llama.n_threads_batch)
+                self._set_threads(llama.n_threads, llama.n_threads_batch)
             return len(stable) - keep
         finally:
             self._lock.release()
@@ -423,7 +426,7 @@ class LlamaLlm:
     def _refill_prefix(self) -> None:
         with self._lock:
             prefix = self.system_prefix()
-            keep = _common_prefix(self._llama._input_ids[: self._llama.n_tokens].tolist(), prefix)
+            keep = _common_prefix(self._cached_tokens(), prefix)
             self._llama.n_tokens = keep
             if keep < len(prefix):
                 self._llama.eval(prefix[keep:])
@@ -432,8 +435,7 @@ class LlamaLlm:
         with self._lock:
             self.history.clear()
             prefix = self.system_prefix()
-            cached = self._llama._input_ids[: self._llama.n_tokens].tolist()
-            if _common_prefix(cached, prefix) == len(prefix):
+            if _common_prefix(self._cached_tokens(), prefix) == len(prefix):
                 self._llama.n_tokens = len(prefix)  # the system prompt stays in the KV cache
             else:
                 self._llama.reset()
