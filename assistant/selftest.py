@@ -142,6 +142,7 @@ def check_portaudio(report: Report) -> None:
 
 def run_turn(engines: Engines, config: Config, wav: Path, report: Report) -> TurnResult | None:
     """One typed question, answered into ``wav`` the way ``assistant chat --text`` does."""
+    from .cli import wait_until
     from .replies import load_replies
 
     output = SameClockWavSink(wav, config.audio.output_rate)
@@ -161,9 +162,7 @@ def run_turn(engines: Engines, config: Config, wav: Path, report: Report) -> Tur
         output.start(time.perf_counter())
         engine.submit_text(QUESTION)
         finished.wait(TURN_TIMEOUT_S)
-        deadline = time.perf_counter() + TURN_TIMEOUT_S
-        while engine.busy and time.perf_counter() < deadline:
-            time.sleep(0.02)
+        wait_until(lambda: not engine.busy, TURN_TIMEOUT_S)
     finally:
         engine.close()
         output.close()
