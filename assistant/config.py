@@ -35,6 +35,11 @@ class AudioConfig:
     output_device: str | None = None
     """sounddevice output device name or index; None is the system default."""
 
+    @property
+    def frame_samples(self) -> int:
+        """Samples in one input frame at ``sample_rate``."""
+        return round(self.sample_rate * self.frame_ms / 1000)
+
 
 @dataclass(frozen=True)
 class VadConfig:

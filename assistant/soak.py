@@ -158,12 +158,12 @@ def run_soak(
 
     from .bench.takes import InstantSink
     from .cli import make_replies, wait_until
-    from .kiosk import KioskSession, engine_factory
+    from .kiosk import KioskSession, engine_factory, resident_mb
 
     process = psutil.Process()
     report = SoakReport(turns)
     answers = _Answers()
-    feeder = QuestionFeeder(config.audio.sample_rate, round(config.audio.sample_rate * config.audio.frame_ms / 1000))
+    feeder = QuestionFeeder(config.audio.sample_rate, config.audio.frame_samples)
     output = InstantSink(config.audio.output_rate)
     replies = make_replies(config, engines.tts, output.rate)
     session = KioskSession(config, engines.llm, engine_factory(config, engines, output, replies),
@@ -187,7 +187,7 @@ def run_soak(
                 report.ok += 1
             else:
                 report.lost.append(f"turn {index + 1}: {why}")
-            report.rss_mb.append(process.memory_info().rss / 2**20)
+            report.rss_mb.append(resident_mb())
             report.threads.append(process.num_threads())
             if progress is not None:
                 progress(index + 1, report)

@@ -200,7 +200,7 @@ class Controller(EngineHost):
             self._detach(self._gate)  # the previous press's reply is still playing
         audio = self.config.audio
         try:
-            source = MicSource(audio.sample_rate, round(audio.sample_rate * audio.frame_ms / 1000), audio.input_device)
+            source = MicSource(audio.sample_rate, audio.frame_samples, audio.input_device)
         except AudioError as exc:
             self.mic_problem = device_problem(str(exc))
             self.audio_checked.emit(self.mic_problem, self.speaker_problem)

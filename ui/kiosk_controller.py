@@ -24,7 +24,7 @@ def microphone(config: Config) -> SourceOpener:
     audio = config.audio
 
     def open_source() -> AudioIn:
-        return MicSource(audio.sample_rate, round(audio.sample_rate * audio.frame_ms / 1000), audio.input_device)
+        return MicSource(audio.sample_rate, audio.frame_samples, audio.input_device)
 
     return open_source
 
