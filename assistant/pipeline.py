@@ -203,13 +203,13 @@ class ResponderStage(Stage):
             return
         if hit.action in ("louder", "quieter"):
             engine.change_volume(+1 if hit.action == "louder" else -1)
-        text = self.last_reply if hit.action == "repeat" and self.last_reply else hit.text
+        text = hit.words(self.last_reply)
         engine.result(turn).reply = text
         engine.emit_reply(turn, EventType.REPLY_TEXT, text)
         timeline.mark(Mark.FIRST_CHUNK)
-        if hit.audio is not None and hit.action != "repeat":
+        if hit.prerecorded is not None:
             timeline.mark(Mark.TTS_FIRST_AUDIO)
-            engine.output.send(PlayAudio(turn, hit.audio, attempt=message.attempt))
+            engine.output.send(PlayAudio(turn, hit.prerecorded, attempt=message.attempt))
         elif text:
             engine.tts.send(SpeakText(turn, text, attempt=message.attempt))
         engine.tts.send(EndOfReply(turn, attempt=message.attempt))

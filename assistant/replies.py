@@ -70,6 +70,16 @@ class InstantReply:
     audio: np.ndarray | None = None
     """Prerendered audio at the output rate, when it is ready."""
 
+    def words(self, last_reply: str) -> str:
+        """What to say: the last answer again for ``repeat`` (when there is one), else the reply."""
+        return last_reply if self.action == "repeat" and last_reply else self.text
+
+    @property
+    def prerecorded(self) -> np.ndarray | None:
+        """Audio to play as it is; None when the words must be synthesized (``repeat``
+        says the last answer, which has no prerendered audio)."""
+        return None if self.action == "repeat" else self.audio
+
 
 class Replies(Protocol):
     def lookup(self, transcript: str) -> InstantReply | None:

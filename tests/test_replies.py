@@ -18,6 +18,7 @@ from assistant.pipeline import Engine
 from assistant.replies import (
     AudioCache,
     InstantReplies,
+    InstantReply,
     Matcher,
     concurrent_synthesis,
     default_table,
@@ -461,3 +462,12 @@ def test_spoken_thank_you_is_answered_from_the_cache(engines, speak, tmp_path, c
     _, question_end = speech_bounds(question)
     reply_start, _ = speech_bounds(answer)
     assert reply_start > question_end
+
+
+def test_repeat_says_the_last_answer_and_is_synthesized_anew():
+    audio = np.zeros(10, np.float32)
+    repeat = InstantReply("Sorry, there is nothing to repeat yet.", "repeat", audio)
+    assert repeat.words("Paris is the capital.") == "Paris is the capital." and repeat.prerecorded is None
+    assert repeat.words("") == "Sorry, there is nothing to repeat yet."
+    thanks = InstantReply("You're welcome!", None, audio)
+    assert thanks.words("Paris is the capital.") == "You're welcome!" and thanks.prerecorded is audio

@@ -129,12 +129,12 @@ class SerialChain:
         result.timeline.set("cache_hit", True)
         if hit.action == "stop":
             return []
-        text = self.last_reply if hit.action == "repeat" and self.last_reply else hit.text
+        text = hit.words(self.last_reply)
         result.reply = text
         result.timeline.mark(Mark.FIRST_CHUNK)
-        if hit.audio is not None and hit.action != "repeat":
+        if hit.prerecorded is not None:
             result.timeline.mark(Mark.TTS_FIRST_AUDIO)
-            return [hit.audio]
+            return [hit.prerecorded]
         return self._synthesize(result.timeline, text) if text else []
 
     def _generate(self, result: TurnResult) -> list[np.ndarray]:
