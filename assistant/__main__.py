@@ -1,3 +1,11 @@
-from assistant.cli import main
+import os
+
+from assistant import native_probe
+
+if probe_model := os.environ.get(native_probe.PROBE_ENV):
+    # A child started by native_probe to try this llama.cpp build on this CPU.
+    raise SystemExit(native_probe.run_child(probe_model))
+
+from assistant.cli import main  # noqa: E402
 
 raise SystemExit(main())

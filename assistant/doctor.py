@@ -155,6 +155,9 @@ class Diagnosis:
     backend: str
     model: ModelReport | None
     remote: str = ""
+    native: str = ""
+    """What the native build check (a multi-token prompt in a child process) found."""
+    native_fallback: bool = False
     tier: Tier | None = None
     advice: list[str] = field(default_factory=list)
 
@@ -166,6 +169,8 @@ class Diagnosis:
                 "version": self.llama_version,
                 "gpu_offload": self.hardware.llama_offload,
                 "system_info": self.llama_system_info,
+                "build_check": self.native,
+                "extra_buffer_types": not self.native_fallback,
             },
             "onnxruntime_providers": self.onnx_providers,
             "whisper_cuda_devices": self.whisper_cuda_devices,
@@ -194,6 +199,21 @@ def _remote_status(config: LlmConfig) -> str:
     return f"{config.remote_url}: reachable, serving {', '.join(models) or 'an unnamed model'}"
 
 
+def _native_check(model: Path) -> tuple[str, bool]:
+    """Run (or read the cached result of) the check that this llama.cpp build survives a
+    multi-token prompt on this CPU."""
+    from . import native_probe
+
+    try:
+        verdict = native_probe.check(model)
+    except native_probe.NativeBuildError as exc:
+        return str(exc), True
+    when = "cached" if verdict.cached else f"ran now in {verdict.probe_s:.1f} s"
+    if verdict.extra_bufts:
+        return f"passed: {verdict.reason} ({when})", False
+    return f"extra buffer types off: {verdict.reason} ({when})", True
+
+
 def diagnose(config: Config, hardware: Hardware | None = None) -> Diagnosis:
     hardware = hardware or detect()
     llm = config.llm
@@ -216,6 +236,8 @@ def diagnose(config: Config, hardware: Hardware | None = None) -> Diagnosis:
         remote=_remote_status(llm) if llm.backend == "remote" else "",
         tier=recommend(hardware),
     )
+    if model and not model.error:
+        diagnosis.native, diagnosis.native_fallback = _native_check(model.path)
     diagnosis.advice = _advice(diagnosis)
     return diagnosis
 
@@ -223,6 +245,14 @@ def diagnose(config: Config, hardware: Hardware | None = None) -> Diagnosis:
 def _advice(d: Diagnosis) -> list[str]:
     advice = []
     hw = d.hardware
+    if d.native_fallback:
+        from .native_probe import REBUILD_COMMAND
+
+        advice.append(
+            "This llama.cpp build crashes on this CPU with its extra buffer types (AMX kernels built "
+            "by GCC 12, llama.cpp issue 20824); models load without them, a little slower. "
+            f"To get them back, rebuild: {REBUILD_COMMAND}"
+        )
     if hw.gpus and not hw.llama_offload:
         flag = {"amd": "-DGGML_HIP=on", "apple": "-DGGML_METAL=on"}.get(hw.gpus[0].vendor, "-DGGML_CUDA=on")
         advice.append(
@@ -262,6 +292,7 @@ def format_diagnosis(d: Diagnosis) -> str:
         "llama.cpp",
         f"  llama-cpp-python {d.llama_version}, GPU offload: {offload}",
         f"  {d.llama_system_info}",
+        *([f"  build check: {d.native}"] if d.native else []),
         "Speech engines",
         f"  onnxruntime (Piper, Silero VAD): {', '.join(d.onnx_providers)}",
         f"  CTranslate2 (Whisper): {d.whisper_cuda_devices} CUDA device(s), runs on "

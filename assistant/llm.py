@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Protocol
 
+from . import kvfile, native_probe
 from .config import LlmConfig, cache_dir
 from .models import ModelError, check_gguf, find_llm
 
@@ -101,7 +102,10 @@ class GgufDraft:
 
         check_gguf(path)
         try:
-            self._llama = llama_cpp.Llama(model_path=str(path), n_ctx=2048, n_threads=threads, verbose=False)
+            with native_probe.model_params(native_probe.check(path).extra_bufts):
+                self._llama = llama_cpp.Llama(model_path=str(path), n_ctx=2048, n_threads=threads, verbose=False)
+        except native_probe.NativeBuildError as exc:
+            raise LlmError(str(exc)) from exc
         except (ValueError, RuntimeError, OSError) as exc:
             raise ModelError(f"llama.cpp cannot load the draft model {path}: {exc}") from exc
         self.tokens = tokens
@@ -184,17 +188,22 @@ class LlamaLlm:
         check_gguf(path)
         self.path = path
         try:
-            self._llama = llama_cpp.Llama(
-                model_path=str(path),
-                n_ctx=config.n_ctx,
-                n_threads=generation_threads(config),
-                n_threads_batch=config.batch_threads or _cores(),
-                n_gpu_layers=config.n_gpu_layers if config.n_gpu_layers is not None else 0,
-                seed=config.seed,
-                verbose=False,
-                draft_model=make_draft(config),
-                **_kv_options(config.kv_type),
-            )
+            self.native = native_probe.check(path)
+        except native_probe.NativeBuildError as exc:
+            raise LlmError(str(exc)) from exc
+        try:
+            with native_probe.model_params(self.native.extra_bufts):
+                self._llama = llama_cpp.Llama(
+                    model_path=str(path),
+                    n_ctx=config.n_ctx,
+                    n_threads=generation_threads(config),
+                    n_threads_batch=config.batch_threads or _cores(),
+                    n_gpu_layers=config.n_gpu_layers if config.n_gpu_layers is not None else 0,
+                    seed=config.seed,
+                    verbose=False,
+                    draft_model=make_draft(config),
+                    **_kv_options(config.kv_type),
+                )
         except (ValueError, RuntimeError, OSError) as exc:
             raise ModelError(f"llama.cpp cannot load {path}: {exc}") from exc
         meta = self._llama.metadata
@@ -259,44 +268,45 @@ class LlamaLlm:
 
     # -------------------------------------------------------- persistent prompt cache
 
-    def _cache_file(self, prefix: list[int]) -> Path | None:
-        if not self.config.prompt_cache:
-            return None
-        import hashlib
+    def _cache_key(self, prefix: list[int]) -> str:
         import json
 
         import llama_cpp
 
         stat = self.path.stat()
-        key = json.dumps({
+        return json.dumps({
             "model": str(self.path.resolve()), "size": stat.st_size, "mtime": stat.st_mtime_ns,
             "prefix": prefix, "n_ctx": self.config.n_ctx, "gpu": self.config.n_gpu_layers,
             "kv": self.config.kv_type, "draft": self.config.draft != "off",
-            "llama_cpp": llama_cpp.__version__,
-        })
+            "llama_cpp": llama_cpp.__version__, "extra_bufts": self.native.extra_bufts,
+        }, sort_keys=True)
+
+    def _cache_file(self, key: str) -> Path | None:
+        if not self.config.prompt_cache:
+            return None
+        import hashlib
+
         digest = hashlib.sha256(key.encode()).hexdigest()[:24]
         return cache_dir() / "prompt-cache" / f"{self.path.stem}-{digest}.kv"
 
     def _restore_prefix(self, prefix: list[int]) -> bool:
-        """Load the saved KV cells of ``prefix``; any problem means rebuild, never a crash."""
-        path = self._cache_file(prefix)
+        """Load the saved KV cells of ``prefix``; any problem means rebuild, never a crash.
+        The file is data only (see :mod:`assistant.kvfile`): nothing in it is executed."""
+        key = self._cache_key(prefix)
+        path = self._cache_file(key)
         if path is None or not path.is_file():
             return False
         import ctypes
-        import pickle
 
         import llama_cpp
 
         try:
-            saved = pickle.loads(path.read_bytes())
-            if saved["tokens"] != prefix:
-                raise ValueError("the cached tokens are not this prompt's")
-            kv = saved["kv"]
+            kv = kvfile.read(path, key)
             buffer = (ctypes.c_uint8 * len(kv)).from_buffer_copy(kv)
             self._llama.reset()
             if llama_cpp.llama_state_seq_set_data(self._llama._ctx.ctx, buffer, len(kv), 0) != len(kv):
                 raise ValueError("llama.cpp refused the saved KV state")
-        except Exception as exc:  # a corrupt or stale file is rebuilt
+        except (OSError, ValueError) as exc:  # a corrupt, foreign or stale file is rebuilt
             log.warning("prompt cache %s unusable (%s); rebuilding it", path.name, exc)
             path.unlink(missing_ok=True)
             self._llama.reset()
@@ -306,11 +316,11 @@ class LlamaLlm:
         return True
 
     def _save_prefix(self, prefix: list[int]) -> None:
-        path = self._cache_file(prefix)
+        key = self._cache_key(prefix)
+        path = self._cache_file(key)
         if path is None:
             return
         import ctypes
-        import pickle
 
         import llama_cpp
 
@@ -319,10 +329,7 @@ class LlamaLlm:
         buffer = (ctypes.c_uint8 * size)()
         llama_cpp.llama_state_seq_get_data(ctx, buffer, size, 0)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_bytes(pickle.dumps({"tokens": prefix, "kv": bytes(buffer)}))
-            tmp.replace(path)
+            kvfile.write(path, key, bytes(buffer))
         except OSError as exc:
             log.warning("could not save the prompt cache: %s", exc)
 

@@ -10,6 +10,8 @@ from PySide6.QtWidgets import QApplication  # an ImportError here tells the CLI 
 
 from assistant.config import Config
 
+from .preflight import display_problem
+
 APP_NAME = "Offline voice assistant"
 
 
@@ -17,6 +19,9 @@ def application():
     """The QApplication (created once)."""
     app = QApplication.instance()
     if app is None:
+        if problem := display_problem():
+            print(f"error: {problem}", file=sys.stderr)
+            raise SystemExit(2)
         app = QApplication([sys.argv[0] if sys.argv else "assistant"])
         app.setApplicationName(APP_NAME)
     return app
