@@ -63,6 +63,61 @@ class VadConfig:
 
 
 @dataclass(frozen=True)
+class EchoConfig:
+    """Listening while the assistant speaks, through a loudspeaker."""
+
+    canceller: str = "auto"
+    """``speex`` (speexdsp, package ``pyaec``), ``webrtc`` (AEC3, package ``livekit``),
+    ``off``, or ``auto``: the first of speex and webrtc that can run. Without one the
+    assistant listens half duplex: only "stop" is heard while it speaks."""
+    tail_ms: int = 256
+    """Longest echo speexdsp models: the speaker-to-microphone delay plus the room's
+    reverberation (at 128 ms a 100 ms delay left echo the VAD took for speech)."""
+    noise_suppression: bool = False
+    """WebRTC only: its noise suppression on the microphone too (speexdsp's
+    preprocessor always suppresses noise and residual echo)."""
+    high_pass: bool = True
+    """WebRTC only: its high-pass filter (rumble and DC below ~80 Hz)."""
+    stream_delay_ms: int = 0
+    """WebRTC only: known delay from the speaker's output to the microphone beyond
+    what the output reports (AEC3 also finds the delay itself)."""
+    converge_s: float = 1.5
+    """Seconds of reply the canceller hears before speech over a reply can pause it
+    (speexdsp cancels ~6 dB in its first second, ~38 dB once it has learnt the room);
+    until then only "stop" is heard while the assistant speaks."""
+    echo_tail_ms: int = 150
+    """After the reply's last sound the room still rings this long; half duplex keeps
+    the microphone closed for it."""
+
+
+@dataclass(frozen=True)
+class BargeInConfig:
+    """When speech over the reply stops it."""
+
+    min_speech_ms: int = 160
+    """Speech over the reply pauses it once it has lasted this long from its first
+    sound (a cough or a click is shorter); with the VAD's own delay the reply falls
+    silent within ~250 ms of the first sound."""
+    threshold: float = 0.2
+    """Speech probability that counts as the user's speech while the reply plays: the
+    canceller leaves the user's voice quieter and rougher then (Silero gives it
+    0.3-0.6 where it gives the clean voice 0.8-0.9)."""
+    kept_db: float = -15.0
+    """A frame counts as the user's speech while the reply plays only if the canceller
+    kept at least this much of its energy (dB): echo it took out does not count."""
+    min_words: int = 1
+    """Words (not counting "mm-hm", "yeah", "okay"...) the paused speech must hold to
+    take the floor; with fewer, the reply resumes."""
+    resume_within_s: float = 4.0
+    """A reply paused longer than this is not resumed but ends where it stopped."""
+    backchannels: tuple[str, ...] = (
+        "mm", "mmm", "hm", "hmm", "mhm", "mm-hm", "mm-hmm", "uh-huh", "uh", "um", "ah", "oh", "yeah", "yes",
+        "yep", "okay", "ok", "right", "sure", "aha", "i see",
+    )
+    """Words that say "go on" rather than take the floor."""
+
+
+@dataclass(frozen=True)
 class SttConfig:
     engine: str = "whisper"
     """``whisper`` (faster-whisper on the segment) or ``vosk`` (streams partials)."""
@@ -233,6 +288,8 @@ class KioskConfig:
 class Config:
     audio: AudioConfig = field(default_factory=AudioConfig)
     vad: VadConfig = field(default_factory=VadConfig)
+    echo: EchoConfig = field(default_factory=EchoConfig)
+    barge_in: BargeInConfig = field(default_factory=BargeInConfig)
     stt: SttConfig = field(default_factory=SttConfig)
     llm: LlmConfig = field(default_factory=LlmConfig)
     tts: TtsConfig = field(default_factory=TtsConfig)
@@ -286,6 +343,10 @@ def _coerce(value: Any, default: Any, key: str) -> Any:
         return type(default)(value)
     if isinstance(default, str) and not isinstance(value, str):
         raise ConfigError(f"'{key}' must be a string, not {value!r}")
+    if isinstance(default, tuple):
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"'{key}' must be a list of strings, not {value!r}")
+        return tuple(value)
     return value
 
 

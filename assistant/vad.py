@@ -96,13 +96,17 @@ class Endpointer:
         self._silence_run = 0.0
         self._early_sent = False
 
-    def process(self, seconds: float, probability: float) -> list[VadEvent]:
+    def process(self, seconds: float, probability: float, threshold: float | None = None) -> list[VadEvent]:
+        """One frame of ``seconds`` with its speech probability; ``threshold`` replaces the
+        configured one for this frame (the listener uses a lower one while the reply plays:
+        the echo canceller leaves the user's speech quieter then)."""
         cfg = self.config
+        threshold = cfg.threshold if threshold is None else threshold
         start_of_frame = self.position
         self.position += seconds
         events: list[VadEvent] = []
         if not self.in_speech:
-            if probability >= cfg.threshold:
+            if probability >= threshold:
                 if self._candidate_start is None:
                     self._candidate_start = start_of_frame
                 self._candidate_run += seconds
@@ -118,7 +122,7 @@ class Endpointer:
                 self._candidate_run = 0.0
             return events
 
-        if probability >= cfg.threshold - self.HYSTERESIS:
+        if probability >= threshold - self.HYSTERESIS:
             if self._early_sent:
                 events.append(VadEvent(VadEventType.SPEECH_RESUMED, self.position))
             self._speech_end = self.position
