@@ -70,7 +70,7 @@ class Overlap:
         """Speech goes on at ``position``: PAUSE once it has lasted long enough (full duplex)."""
         if self.paused_at is not None or not self.full_duplex:
             return None
-        if (position - self.start) * 1000 >= self.config.min_speech_ms:
+        if (position - self.start) * 1000 + 1e-6 >= self.config.min_speech_ms:
             self.paused_at = position
             return Action.PAUSE
         return None

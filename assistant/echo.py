@@ -54,6 +54,9 @@ class Canceller(Protocol):
         """One block of the microphone with the echo of ``far`` (the speaker's audio of
         the same block, float32) taken out."""
 
+    def close(self) -> None:
+        """Free the native state now (not at interpreter exit)."""
+
 
 class WebRtcCanceller:
     """WebRTC AEC3 through livekit's audio processing module (its own delay estimation,
@@ -88,6 +91,9 @@ class WebRtcCanceller:
         self._apm.process_stream(near)
         return to_float(np.frombuffer(near.data, np.int16))
 
+    def close(self) -> None:
+        self._apm = None
+
 
 class SpeexCanceller:
     """speexdsp's echo canceller (with its preprocessor: residual echo and noise
@@ -111,6 +117,9 @@ class SpeexCanceller:
     def cancel(self, mic: np.ndarray, far: np.ndarray) -> np.ndarray:
         out = self._aec.cancel_echo(to_int16(mic), to_int16(far))
         return to_float(np.asarray(out, np.int16))
+
+    def close(self) -> None:
+        self._aec = None
 
 
 def load_canceller(name: str, config: EchoConfig, rate: int = 16000) -> Canceller:

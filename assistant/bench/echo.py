@@ -159,3 +159,72 @@ def measure(canceller: Canceller | None, scene: Scene, vad, config: Config) -> E
         canceller.name if canceller else "none", erle, erle_first, 20 * np.log10(max(gain, 1e-6)), sdr,
         len(false), hits[0] if hits else None, ms_per_block,
     )
+
+
+REPLY_TEXT = (
+    "The moon is about three hundred eighty four thousand kilometers away from the earth. "
+    "Light takes a little more than one second to travel that far. "
+    "The same side of the moon always faces us, because it turns once for every trip around the earth."
+)
+"""What the assistant says in the echo scenes (about 13 s with the default voice)."""
+USER_AT_S = (2.5, 6.5)
+"""Where the user starts talking over the reply: early, and once the canceller has long converged."""
+
+
+def canceller_names() -> list[str]:
+    """Every canceller that can run here, and 'none' for comparison."""
+    from ..echo import CANCELLERS, EchoError, load_canceller
+
+    names = ["none"]
+    for name in CANCELLERS:
+        try:
+            load_canceller(name, Config().echo)
+        except EchoError:
+            continue
+        names.append(name)
+    return names
+
+
+def canceller_figures(reply: np.ndarray, users: list[np.ndarray], path: EchoPath, vad, config: Config,
+                      rate: int) -> dict[str, dict]:
+    """Each canceller on every scene (the reply with one user utterance over it, at each
+    of :data:`USER_AT_S`): the figures per scene and their medians."""
+    from ..echo import load_canceller
+
+    report: dict[str, dict] = {}
+    for name in canceller_names():
+        scenes = []
+        for user in users:
+            for at in USER_AT_S:
+                canceller = None if name == "none" else load_canceller(name, config.echo, rate)
+                scenes.append(measure(canceller, make_scene(reply, user, path, rate, at), vad, config).to_json())
+        report[name] = {"median": _medians(scenes), "scenes": scenes}
+    return report
+
+
+def _medians(scenes: list[dict]) -> dict:
+    keys = [k for k, v in scenes[0].items() if k != "canceller"]
+    out: dict = {}
+    for key in keys:
+        values = [s[key] for s in scenes if s[key] is not None]
+        out[key] = round(float(np.median(values)), 2) if values else None
+    out["paused_for_the_user"] = sum(s["pause_after_s"] is not None for s in scenes)
+    out["paused_within_300ms"] = sum(s["pause_after_s"] is not None and s["pause_after_s"] <= 0.3 for s in scenes)
+    out["scenes"] = len(scenes)
+    out["false_pauses"] = sum(s["false_pauses"] for s in scenes)
+    return out
+
+
+def format_figures(figures: dict[str, dict], path: EchoPath) -> str:
+    lines = [f"echo cancellation on the room simulation ({path}), medians over the scenes:",
+             f"{'canceller':<10}{'ERLE dB':>9}{'1st s':>7}{'near kept':>11}{'DT SDR':>8}{'false':>7}"
+             f"{'paused ≤300ms':>15}{'pause after s':>15}{'ms/10ms':>9}"]
+    for name, data in figures.items():
+        m = data["median"]
+        lines.append(
+            f"{name:<10}{m['erle_db']:>9.1f}{m['erle_first_s_db']:>7.1f}{m['near_kept_db']:>11.1f}"
+            f"{m['double_talk_sdr_db']:>8.1f}{m['false_pauses']:>7}"
+            f"{str(m['paused_within_300ms']) + '/' + str(m['scenes']):>15}"
+            f"{'–' if m['pause_after_s'] is None else format(m['pause_after_s'], '.2f'):>15}{m['ms_per_block']:>9.2f}"
+        )
+    return "\n".join(lines)
