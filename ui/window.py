@@ -185,7 +185,7 @@ class MainWindow(QMainWindow):
         engines = c.engines
         self.model_status.setText(f"LLM {llm_text(engines.llm)}")
         if note := build_note(engines.llm):
-            self.model_status.setText(f"LLM {llm_text(engines.llm)} · safe mode (extra buffer types off)")
+            self.model_status.setText(f"LLM {llm_text(engines.llm)} · safe mode")
             self.model_status.setToolTip(note)
         short, detail = c.offload
         self.offload_status.setText(short)
