@@ -293,12 +293,18 @@ class EchoFilter:
         """Input samples between a sound going in and coming out."""
         self.tail_samples = round(config.echo_tail_ms * played.rate / 1000)
         self.converge_samples = round(config.converge_s * played.rate)
+        self._framing = framing
+        self._heard_far = 0
+        self.restart()
+
+    def restart(self) -> None:
+        """A new input stream starts (at the reference's sample 0). The canceller keeps what
+        it learnt of the room."""
         self._pending = np.zeros(0, np.float32)
-        self._clean = np.zeros(framing, np.float32)
+        self._clean = np.zeros(self._framing, np.float32)
         self._position = 0
         """Input samples handed to the canceller so far (the reference's index)."""
         self._last_loud = -(10**9)
-        self._heard_far = 0
 
     def process(self, frame: np.ndarray, captured: float) -> Cleaned:
         """The frame with the echo taken out."""
@@ -325,3 +331,24 @@ class EchoFilter:
             kept_db=kept_db,
             converged=self.canceller is not None and self._heard_far >= self.converge_samples,
         )
+
+
+class SpeakerEcho:
+    """What the engine needs to hear over its own voice: what the speaker played, the
+    canceller this machine can run (None: half duplex) and the filter that uses both."""
+
+    def __init__(self, config: EchoConfig, rate: int, frame_samples: int, canceller: Canceller | None = None,
+                 mode: DuplexMode | None = None):
+        if mode is None:
+            mode, canceller = choose_mode(config, rate)
+        self.mode = mode
+        self.played = PlayedAudio(rate)
+        self.filter = EchoFilter(canceller, self.played, frame_samples, config)
+
+    def monitor(self, out: AudioOut) -> MonitoredOutput:
+        """``out``, recording what it plays as the canceller's reference."""
+        return MonitoredOutput(out, self.played)
+
+    def close(self) -> None:
+        if self.filter.canceller is not None:
+            self.filter.canceller.close()
