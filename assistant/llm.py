@@ -18,6 +18,7 @@ from typing import Callable, Iterator, Protocol
 from . import kvfile, native_probe
 from .config import LlmConfig, cache_dir
 from .models import ModelError, check_gguf, find_llm
+from .timeline import Timeline
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +77,12 @@ class GenerationStats:
     """Of those, tokens already in the KV cache (not evaluated again)."""
     tokens: int = 0
     """Tokens generated."""
+
+    def record(self, timeline: Timeline) -> None:
+        """Keep the counts in a turn's timeline."""
+        timeline.set("tokens", self.tokens)
+        timeline.set("prompt_tokens", self.prompt_tokens)
+        timeline.set("prompt_reused", self.reused_tokens)
 
 
 class Llm(Protocol):

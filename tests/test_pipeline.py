@@ -85,7 +85,7 @@ def test_interrupt_stops_generation_and_playback_and_the_next_turn_works(make_en
     assert rec.results[0].interrupted
     assert slow.closed.wait(2), "generation kept running after the interrupt"
     assert slow.produced < 200
-    assert engine.output.out.flushes >= 1
+    assert engine.playback.out.flushes >= 1
     slow.reply, slow.delay_s = "Short answer.", 0.0
     engine.submit_text("again")
     rec.wait_turns(2)

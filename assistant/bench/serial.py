@@ -9,11 +9,10 @@ both modes report the same figures.
 from __future__ import annotations
 
 import logging
-import time
 
 import numpy as np
 
-from ..audio import resample
+from ..audio import wait_until_heard
 from ..chunker import speakable
 from ..config import Config
 from ..events import TurnResult
@@ -21,7 +20,9 @@ from ..llm import GenerationStats
 from ..replies import InstantReply, Replies
 from ..session import Engines
 from ..timeline import Mark, Timeline
-from ..vad import Endpointer, VadEventType
+from ..pipeline.listen import Segmenter
+from ..pipeline.output import speech
+from ..vad import VadEventType
 from .takes import Take
 
 log = logging.getLogger(__name__)
@@ -66,16 +67,11 @@ class SerialChain:
     # ------------------------------------------------------------ hearing
 
     def _listen(self, take: Take) -> tuple[Timeline, np.ndarray] | None:
-        """Feed the take through VAD and endpointer, as the pipeline's listener does,
+        """Feed the take through the pipeline's segmenter (VAD, endpointer, pre-roll)
         until the endpoint; the turn's timeline and all its audio (with pre-roll)."""
-        cfg = self.config.vad
-        source, vad = take.source, self.engines.vad
-        endpointer = Endpointer(cfg)
-        vad.reset()
-        frame_s = source.frame_samples / source.rate
-        keep = max(1, round(cfg.speech_pad_ms / 1000 / frame_s)) + round(cfg.min_speech_ms / 1000 / frame_s) + 2
-        grace_s = (cfg.endpoint_ms + 200) / 1000
-        recent: list[np.ndarray] = []
+        source = take.source
+        segmenter = Segmenter(self.engines.vad, self.config.vad, source.frame_samples / source.rate)
+        grace_s = (self.config.vad.endpoint_ms + 200) / 1000
         speech: list[np.ndarray] = []
         timeline: Timeline | None = None
         frames = source.frames()
@@ -83,24 +79,17 @@ class SerialChain:
             for index, (frame, captured) in enumerate(frames):
                 if index == 0:
                     take.sink.start(captured)
-                frame_start = endpointer.position
-                events = endpointer.process(frame_s, vad.probability(frame))
-                recent.append(frame)
-                del recent[:-keep]
-                started_now = False
-                for event in events:
-                    at = captured + (event.at - frame_start)
-                    if event.type is VadEventType.SPEECH_START and timeline is None:
+                for heard in segmenter.push(frame, captured):
+                    if heard.event is VadEventType.SPEECH_START and timeline is None:
                         timeline = Timeline(1)
-                        timeline.mark(Mark.SPEECH_START, at)
-                        speech = [np.concatenate(recent)]
-                        started_now = True
-                    elif event.type is VadEventType.ENDPOINT and timeline is not None:
-                        timeline.mark(Mark.SPEECH_END, at)
+                        timeline.mark(Mark.SPEECH_START, heard.at)
+                        speech = [heard.pcm]
+                    elif heard.event is None and timeline is not None:
+                        speech.append(heard.pcm)
+                    elif heard.event is VadEventType.ENDPOINT and timeline is not None:
+                        timeline.mark(Mark.SPEECH_END, heard.at)
                         timeline.mark(Mark.ENDPOINT)
                         return timeline, np.concatenate(speech)
-                if timeline is not None and endpointer.in_speech and not started_now:
-                    speech.append(frame)
                 if timeline is None and take.input_over(grace_s):
                     return None
         finally:
@@ -157,9 +146,7 @@ class SerialChain:
             if all_cores:
                 all_cores(False)
             timeline.mark(Mark.LLM_END)
-            timeline.set("tokens", stats.tokens)
-            timeline.set("prompt_tokens", stats.prompt_tokens)
-            timeline.set("prompt_reused", stats.reused_tokens)
+            stats.record(timeline)
         result.reply = "".join(pieces).strip()
         if result.reply:
             llm.remember(result.transcript, result.reply)
@@ -171,19 +158,11 @@ class SerialChain:
         return self._synthesize(timeline, spoken)
 
     def _synthesize(self, timeline: Timeline, text: str) -> list[np.ndarray]:
-        tts = self.engines.tts
-        audio = []
-        for pcm in tts.synthesize(text):
-            timeline.mark(Mark.TTS_FIRST_AUDIO)
-            timeline.add("tts_audio_s", pcm.size / tts.rate)
-            audio.append(resample(pcm, tts.rate, self.config.audio.output_rate))
-        return audio
+        return list(speech(self.engines.tts, text, timeline, self.config.audio.output_rate))
 
     def _play(self, timeline: Timeline, audio: list[np.ndarray], take: Take) -> None:
         """Play everything, then wait until it has been heard."""
         for pcm in audio:
             timeline.mark(Mark.AUDIO_OUT_START, take.sink.play(pcm))
-        end = take.sink.busy_until()
-        while time.perf_counter() < end:
-            time.sleep(min(0.02, max(0.0, end - time.perf_counter())))
+        end = wait_until_heard(take.sink)
         timeline.mark(Mark.TURN_END, end if audio else None)
