@@ -48,7 +48,7 @@ def load_llm(config: LlmConfig) -> Llm:
     log.info("LLM offload plan: %s", plan.summary)
     planned = replace(config, model=str(path), n_gpu_layers=plan.n_gpu_layers, n_ctx=plan.n_ctx,
                       kv_type=plan.kv_type)
-    return local_llm.load_llm(planned)
+    return local_llm.LlamaLlm(planned)
 
 
 def _timed(name: str, fn: Callable, progress: Callable[[str], None] | None, times: dict[str, float]):

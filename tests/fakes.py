@@ -5,9 +5,11 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
+from assistant.config import LlmConfig
 from assistant.llm import GenerationStats
 
 
@@ -50,6 +52,10 @@ class FakeLlm:
     crash: bool = False
     """Raise :class:`ThreadCrash`, which no stage catches: the stage's thread dies."""
     name: str = "fake-llm"
+    config: LlmConfig = field(default_factory=LlmConfig)
+    path: Path | None = None
+    quantization: str = ""
+    on_cpu: bool = True
     calls: list[str] = field(default_factory=list)
     remembered: list[tuple[str, str]] = field(default_factory=list)
     closed: threading.Event = field(default_factory=threading.Event)
@@ -77,6 +83,15 @@ class FakeLlm:
 
     def reset(self) -> None:
         self.remembered.clear()
+
+    def count_tokens(self, text: str) -> int:
+        return len(text.split())
+
+    def prefill(self, partial: str) -> int:  # noqa: ARG002 - protocol
+        return 0
+
+    def all_cores(self, on: bool) -> None:
+        pass
 
 
 @dataclass

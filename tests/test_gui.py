@@ -21,6 +21,7 @@ from assistant.audio import AudioError, NullSink, PacedWavSource, load_wav  # no
 from assistant.events import EventType, State  # noqa: E402
 from assistant.models import find_piper_voice  # noqa: E402
 from assistant.timeline import Mark, Timeline  # noqa: E402
+from fakes import FakeLlm  # noqa: E402
 
 TURN_TIMEOUT_MS = 180_000
 
@@ -431,11 +432,11 @@ def test_offload_text_falls_back_to_the_setting(default_config):
 
     from ui.status import device_problem, offload_text
 
-    class Bare:
-        name = "bare"
+    def served(layers):
+        return FakeLlm(config=replace(default_config.llm, n_gpu_layers=layers))  # no model file here
 
-    assert offload_text(Bare(), replace(default_config, llm=replace(default_config.llm, n_gpu_layers=0)))[0] == "CPU only"
-    assert offload_text(Bare(), replace(default_config, llm=replace(default_config.llm, n_gpu_layers=-1)))[0] == "all layers on GPU"
+    assert offload_text(served(0), default_config)[0] == "CPU only"
+    assert offload_text(served(-1), default_config)[0] == "all layers on GPU"
     assert device_problem("no microphone found (x). Use --input/--output WAV files or --text.") == "no microphone found (x)."
 
 

@@ -344,10 +344,7 @@ def test_the_llm_keeps_to_its_threads_while_the_recognizer_is_behind(make_engine
 
 
 def test_an_llm_off_the_cpu_does_not_pause_for_the_first_chunk(make_engine):
-    class GpuLlm(FakeLlm):
-        on_cpu = False
-
-    llm = GpuLlm()
+    llm = FakeLlm(on_cpu=False)
     tts = SlowFirstChunkTts(llm)
     engine, rec, _ = make_engine(llm=llm, tts=tts)
     engine.submit_text("what is up")

@@ -16,6 +16,7 @@ from assistant import config as config_mod
 from assistant.audio import AudioError, AudioOut, MicSource, NullSink, check_device
 from assistant.config import Config
 from assistant.events import Event, EventType
+from assistant.llm import Llm
 from assistant.pipeline import Engine
 from assistant.session import Engines, build_engine, load_engines, load_llm
 from assistant.stt import load_stt
@@ -41,13 +42,10 @@ def audio_problems(config: Config) -> tuple[str | None, str | None]:
     return problems[0], problems[1]
 
 
-def use_system_prompt(llm, prompt: str):
+def use_system_prompt(llm: Llm, prompt: str) -> None:
     """Give the loaded model a new system prompt (the conversation starts over)."""
-    if hasattr(llm, "config") and hasattr(llm, "reset"):
-        llm.config = replace(llm.config, system_prompt=prompt)
-        llm.reset()
-        return llm
-    return None
+    llm.config = replace(llm.config, system_prompt=prompt)
+    llm.reset()
 
 
 class Controller(EngineHost):
@@ -262,7 +260,7 @@ class Controller(EngineHost):
         try:
             engines, output = self._load_changed(new, changed)
             llm = engines.llm
-            if hasattr(llm, "count_tokens") and llm.count_tokens(new.llm.system_prompt) > new.llm.n_ctx // 2:
+            if llm.count_tokens(new.llm.system_prompt) > new.llm.n_ctx // 2:
                 raise SettingsError(f"the system prompt is too long for a {new.llm.n_ctx}-token context")
             config_mod.save(new, self.config_path)
         except Exception as exc:  # anything: the old engines keep running
@@ -274,8 +272,8 @@ class Controller(EngineHost):
             return
         resume = self.mic_mode == "hands-free" and self._want_mic
         self._close_engine()
-        if "system_prompt" in changed and use_system_prompt(engines.llm, new.llm.system_prompt) is None:
-            engines = replace(engines, llm=load_llm(new.llm))
+        if "system_prompt" in changed:
+            use_system_prompt(engines.llm, new.llm.system_prompt)
         if output is not self.output and self._own_output and self.output is not None:
             self.output.close()
         self.config, self.engines, self.output = new, engines, output

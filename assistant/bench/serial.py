@@ -133,9 +133,7 @@ class SerialChain:
         pieces: list[str] = []
         timeline.mark(Mark.LLM_START)
         # Nothing else runs while a serial chain generates: it decodes on every core.
-        all_cores = getattr(llm, "all_cores", None)
-        if all_cores:
-            all_cores(True)
+        llm.all_cores(True)
         stream = llm.stream(result.transcript, stats)
         try:
             for piece in stream:
@@ -143,8 +141,7 @@ class SerialChain:
                 pieces.append(piece)
         finally:
             stream.close()
-            if all_cores:
-                all_cores(False)
+            llm.all_cores(False)
             timeline.mark(Mark.LLM_END)
             stats.record(timeline)
         result.reply = "".join(pieces).strip()

@@ -68,15 +68,14 @@ class ResponderStage(Stage):
 
     def _prefill(self, message: PartialText) -> None:
         """Evaluate the user's words so far (the turn is not answered yet)."""
-        prefill = getattr(self.llm, "prefill", None)
-        if prefill is None or self._answered == (message.turn_id, message.attempt):
+        if self._answered == (message.turn_id, message.attempt):
             return
         if self.inbox.holds(PartialText, UserText):
             return  # newer words are queued: evaluate those instead
         if self.transcription.backlog > PREFILL_MAX_QUEUED:
             log.debug("prefill skipped: the recognizer is %d frames behind", self.transcription.backlog)
             return  # leave it the CPU
-        tokens = prefill(message.text)
+        tokens = self.llm.prefill(message.text)
         log.debug("prefilled %d tokens of %r", tokens, message.text)
         if tokens:
             self.turns.timeline(message.turn_id).add("prefill_tokens", tokens)
@@ -149,12 +148,11 @@ class ResponderStage(Stage):
     def _all_cores(self, on: bool) -> bool:
         """Let the LLM decode on every core while nothing else needs one (the first
         chunk is the critical path); returns whether it now does."""
-        all_cores = getattr(self.llm, "all_cores", None)
-        if all_cores is None or not self.config.llm.first_chunk_all_cores:
+        if not self.config.llm.first_chunk_all_cores:
             return False
         if on and (self.transcription.backlog or not self.synthesis.idle):
             return False  # the recognizer or the synthesizer is working
-        all_cores(on)
+        self.llm.all_cores(on)
         return on
 
     def _remember(self, user: str, reply: str) -> None:
@@ -163,7 +161,7 @@ class ResponderStage(Stage):
 
     def _mask_latency(self, message: UserText) -> None:
         """Play a short cached filler first when the LLM answer is predicted to be slow."""
-        filler = self.replies.filler(message.text, getattr(self.llm, "path", None)) if self.replies else None
+        filler = self.replies.filler(message.text, self.llm.path) if self.replies else None
         if filler is not None and filler.audio is not None:
             self.turns.timeline(message.turn_id).set("filler", filler.text)
             self.playback.send(PlayAudio(message.turn_id, filler.audio, attempt=message.attempt))
@@ -174,7 +172,7 @@ class ResponderStage(Stage):
         turns = self.turns
         turns.timeline(message.turn_id).mark(Mark.FIRST_CHUNK)
         turns.emit_reply(message, EventType.REPLY_CHUNK, chunk)
-        alone = first and self.config.tts.first_chunk_alone and getattr(self.llm, "on_cpu", True)
+        alone = first and self.config.tts.first_chunk_alone and self.llm.on_cpu
         done = threading.Event() if alone else None
         self.synthesis.send(SpeakText(message.turn_id, chunk, attempt=message.attempt, done=done))
         if done is None:
