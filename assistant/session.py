@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from .audio import AudioOut
-from .config import Config, ConfigError, LlmConfig
+from .config import Config, LlmConfig, check, check_section
 from .events import Event
 from . import llm as local_llm
 from .llm import Llm
@@ -35,12 +35,11 @@ class Engines:
 
 def load_llm(config: LlmConfig) -> Llm:
     """The configured LLM: a remote server, or the local GGUF offloaded as planned."""
+    check_section(config)
     if config.backend == "remote":
         from .remote_llm import RemoteLlm
 
         return RemoteLlm(config)
-    if config.backend != "local":
-        raise ConfigError(f"unknown llm.backend '{config.backend}' (choose local or remote)")
     path = find_llm(config.model).path
     plan = plan_for(config, path)
     if not plan.fits:
@@ -70,6 +69,7 @@ def load_engines(config: Config, progress: Callable[[str], None] | None = None) 
     The three big models load concurrently; the first failure is raised with its own
     message (which names the model and what to install).
     """
+    check(config)
     times: dict[str, float] = {}
     with ThreadPoolExecutor(max_workers=3, thread_name_prefix="load") as pool:
         llm = pool.submit(_timed("llm", lambda: load_llm(config.llm), progress, times))
@@ -102,3 +102,15 @@ def build_engine(
         replies=replies,
         on_event=on_event,
     )
+
+
+def make_replies(config: Config, tts: Tts, output_rate: int) -> Replies | None:
+    """The instant replies with their audio ready before the first turn (rendering it
+    would compete with the first answer; after the first start it comes from disk)."""
+    if not config.replies.enabled:
+        return None
+    from .replies import load_replies
+
+    replies = load_replies(config.replies, tts, output_rate)
+    replies.wait_ready(timeout=120)
+    return replies

@@ -14,7 +14,7 @@ from typing import Iterator, Protocol
 
 import numpy as np
 
-from .config import TtsConfig
+from .config import TtsConfig, choices
 from .models import ModelError, find_piper_voice
 
 log = logging.getLogger(__name__)
@@ -125,4 +125,4 @@ def load_tts(config: TtsConfig) -> Tts:
         return PiperTts(config)
     if config.engine == "system":
         return SystemTts(config)
-    raise TtsError(f"unknown TTS engine '{config.engine}' (choose piper or system)")
+    raise TtsError(f"unknown TTS engine '{config.engine}' (choose {' or '.join(choices(TtsConfig, 'engine'))})")

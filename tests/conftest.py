@@ -64,3 +64,23 @@ def speak(engines, question_dir):
 @pytest.fixture
 def jfk_wav() -> Path:
     return DATA / "jfk.wav"
+
+
+@pytest.fixture
+def make_kiosk_session():
+    """make_kiosk_session(config, llm=..., open_source=..., vad=...) -> a started :class:`fakes.Kiosk`."""
+    from fakes import Kiosk
+
+    made = []
+
+    def make(config, **kwargs):
+        kiosk = Kiosk(config, **kwargs)
+        made.append(kiosk)
+        kiosk.session.start()
+        return kiosk
+
+    yield make
+    for kiosk in made:
+        if kiosk.llm.block is not None:
+            kiosk.llm.block.set()
+        kiosk.session.close()

@@ -13,30 +13,9 @@ from assistant.config import Config, VadConfig
 from assistant.events import EventType
 from assistant.pipeline import Engine
 from assistant.timeline import Mark
+from assistant.waiting import wait_until
 
-from fakes import FakeLlm, FakeStt, FakeTts, FakeUtterance, FakeVad, RecordingSink
-
-
-class Recorder:
-    def __init__(self):
-        self.events = []
-        self.ended = threading.Event()
-        self.results = []
-
-    def __call__(self, event):
-        self.events.append(event)
-        if event.type is EventType.TURN_END:
-            self.results.append(event.data)
-            self.ended.set()
-
-    def of(self, kind):
-        return [e for e in self.events if e.type is kind]
-
-    def wait_turns(self, n, timeout=10):
-        deadline = time.time() + timeout
-        while len(self.results) < n and time.time() < deadline:
-            time.sleep(0.01)
-        assert len(self.results) >= n, f"only {len(self.results)} of {n} turns ended"
+from fakes import FakeLlm, FakeStt, FakeTts, FakeUtterance, FakeVad, Recorder, RecordingSink
 
 
 @pytest.fixture
@@ -77,9 +56,7 @@ def test_interrupt_stops_generation_and_playback_and_the_next_turn_works(make_en
     slow = FakeLlm(reply=" ".join(f"word{i}." for i in range(200)), delay_s=0.01)
     engine, rec, parts = make_engine(llm=slow)
     engine.submit_text("tell me a long story")
-    deadline = time.time() + 5
-    while not parts["tts"].spoken and time.time() < deadline:
-        time.sleep(0.005)
+    wait_until(lambda: bool(parts["tts"].spoken), 5)
     engine.interrupt()
     rec.wait_turns(1)
     assert rec.results[0].interrupted

@@ -52,7 +52,7 @@ class EngineHost(QObject):
     def instant_replies(self, config: Config, engines: Engines, output: AudioOut) -> Replies | None:
         """The phrase table with its audio rendered, or None (the LLM still answers)
         after :meth:`no_instant_replies` has heard why."""
-        from assistant.cli import make_replies
+        from assistant.session import make_replies
 
         try:
             return make_replies(config, engines.tts, output.rate)

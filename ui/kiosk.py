@@ -6,7 +6,7 @@ visitor it is all forgotten and the attract screen returns. Closing the window, 
 Alt+F4, Ctrl+Q and the like do nothing: only the administrator's ``exit_keys`` (and the
 PIN, when one is set) leave. The mouse cursor hides when it is not moved.
 
-The engine side is :class:`assistant.kiosk.KioskSession`; everything here only paints.
+The engine side is :class:`assistant.kiosk.session.KioskSession`; everything here only paints.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QPushButton, QS
 from assistant.audio import AudioOut
 from assistant.config import Config
 from assistant.events import Event, EventType, State
-from assistant.kiosk import KioskStatus
+from assistant.kiosk.session import KioskStatus
 from assistant.session import Engines
 
 from .app import application

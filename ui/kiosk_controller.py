@@ -1,5 +1,5 @@
 """The kiosk's engine, seen from the screen: loads the models on the worker thread, then
-runs an :class:`assistant.kiosk.KioskSession` and turns what it reports into signals."""
+runs an :class:`assistant.kiosk.session.KioskSession` and turns what it reports into signals."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from PySide6.QtCore import QObject, Signal
 
 from assistant.audio import AudioIn, AudioOut, MicSource
 from assistant.config import Config
-from assistant.kiosk import KioskSession, engine_factory
+from assistant.kiosk.session import KioskSession, engine_factory
 from assistant.session import Engines, load_engines
 
 from .host import EngineHost
@@ -33,7 +33,7 @@ class KioskController(EngineHost):
     ready = Signal()
     load_failed = Signal(str)
     status = Signal(object, str)
-    """(assistant.kiosk.KioskStatus, reason)."""
+    """(assistant.kiosk.session.KioskStatus, reason)."""
     visitor_forgotten = Signal()
 
     def __init__(

@@ -26,7 +26,7 @@ def _count(text: str) -> int:
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """Register ``bench`` on the CLI's subparsers."""
-    from ..cli import add_engine_options
+    from ..options import add_engine_options
 
     parser = sub.add_parser(
         "bench",
@@ -61,8 +61,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    from ..cli import make_replies, config_from_args
-    from ..session import load_engines
+    from ..options import config_from_args
+    from ..session import load_engines, make_replies
     from .chart import write_chart
     from .corpus import default_corpus, load_corpus_dir
     from .report import build_report, format_table, write_json

@@ -1,7 +1,8 @@
 """The kiosk screen, offscreen: locked down, the administrator's exit, the hidden cursor,
 the idle reset (real models) and the "one moment" of an engine restart (fakes).
 
-The Qt-free parts (watchdog, app restarts, config checks, network) are in test_supervisor.py.
+The Qt-free parts are in test_kiosk_session.py, test_watchdog.py, test_restarter.py,
+test_kiosk_command.py and test_offline.py.
 """
 
 from __future__ import annotations
