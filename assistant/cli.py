@@ -62,7 +62,7 @@ class TurnPrinter:
 
 
 def run_chat(args: argparse.Namespace) -> int:
-    from .session import build_engine, load_engines, make_replies
+    from .session import build_engine, load_models, make_replies
 
     config = config_from_args(args)
     samples = load_wav(args.input, config.audio.sample_rate) if args.input else None  # fail before loading
@@ -76,7 +76,7 @@ def run_chat(args: argparse.Namespace) -> int:
     if samples is None and not args.text:
         source = MicSource(config.audio.sample_rate, 512, config.audio.input_device)
     print("loading models…", file=sys.stderr)
-    engines = load_engines(config)
+    engines = load_models(config)
     printer = TurnPrinter(args.json)
     replies = make_replies(config, engines.tts, output.rate)
     engine = build_engine(config, engines, output, replies=replies, on_event=printer)

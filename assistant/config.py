@@ -142,8 +142,7 @@ class VadConfig:
     """Audio kept before the first speech frame so STT hears the onset."""
     early_silence_ms: int = 64
     """Silence after which STT starts speculatively (kept if the endpoint follows). A
-    pause inside a sentence wastes only the work started (on the JFK clip and the bench
-    corpus: 4 dropped starts in 20 utterances at 64 ms, 2 at 96-128 ms, 10 at 32 ms)."""
+    pause inside a sentence wastes only the work started (docs/tuning.md)."""
     speculative: bool = True
     """Start the reply (STT, LLM, TTS) at the early silence; it is heard only once the
     endpoint confirms the user finished, and dropped if they speak on."""
@@ -195,12 +194,11 @@ class LlmConfig:
     """Penalty for repeated tokens; stops tiny models from looping."""
     threads: int | None = None
     """CPU threads for generating tokens; None leaves one core free for speech synthesis,
-    which runs while tokens are generated (on 2 cores: 1). Threads fighting over cores
-    stall llama.cpp's barriers: 2 threads beside a busy core decoded 100x slower here."""
+    which runs while tokens are generated. Threads fighting over cores stall llama.cpp's
+    barriers (docs/tuning.md)."""
     first_chunk_all_cores: bool = True
     """Until a reply's first chunk goes to speech synthesis, decode on every core when
-    the speech engines are idle (2 cores: 9 instead of 14 ms per token); then on
-    ``threads``."""
+    the speech engines are idle; then on ``threads``."""
     batch_threads: int | None = None
     """CPU threads for evaluating a prompt (nothing else runs then); None uses every core."""
     n_gpu_layers: int | None = None
@@ -236,12 +234,11 @@ class TtsConfig:
     voice: str | None = None
     """Path to a Piper ``.onnx`` voice (with its ``.onnx.json``); None finds joe-medium."""
     threads: int = 2
-    """onnxruntime intra-op threads for Piper. 2 on a 2-core machine: the first chunk is
-    ready in ~88 ms instead of ~140 ms while the LLM decodes on the other core."""
+    """onnxruntime intra-op threads for Piper (docs/tuning.md)."""
     first_chunk_alone: bool = True
     """The LLM pauses while the first chunk of a reply is synthesized, so synthesis has
-    every core and the first sound comes sooner (2 cores: 82 instead of 156 ms); the rest
-    of the reply is still far ahead of playback. Only while the LLM runs on the CPU."""
+    every core and the first sound comes sooner; the rest of the reply is still far ahead
+    of playback. Only while the LLM runs on the CPU."""
     length_scale: float | None = None
     """Speaking rate (< 1 is faster); None keeps the voice's own."""
     volume: float = 1.0
@@ -254,7 +251,7 @@ class ChunkerConfig:
     """The first chunk is released at the first clause boundary after this many characters."""
     first_max_chars: int = 24
     """...or at a word boundary once this long, whatever the punctuation (about five
-    words: each token less is ~15 ms sooner, and a shorter chunk is synthesized sooner)."""
+    words: each token less comes sooner, and a shorter chunk is synthesized sooner)."""
     min_chars: int = 40
     """Later chunks are released at sentence ends once at least this long."""
 

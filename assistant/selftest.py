@@ -27,7 +27,7 @@ from . import launcher, models, resources
 from .audio import SameClockWavSink, load_wav
 from .config import Config
 from .events import Event, EventType, TurnResult
-from .session import Engines, build_engine, load_engines
+from .session import LoadedModels, build_engine, load_models
 from .timeline import Mark
 from .vad import SileroVad
 from .waiting import wait_until
@@ -140,7 +140,7 @@ def check_portaudio(report: Report) -> None:
     report.check("portaudio", True, f"{sounddevice.get_portaudio_version()[1]} {library}; {devices} devices")
 
 
-def run_turn(engines: Engines, config: Config, wav: Path, report: Report) -> TurnResult | None:
+def run_turn(engines: LoadedModels, config: Config, wav: Path, report: Report) -> TurnResult | None:
     """One typed question, answered into ``wav`` the way ``assistant chat --text`` does."""
     from .replies import load_replies
 
@@ -176,7 +176,7 @@ def run_turn(engines: Engines, config: Config, wav: Path, report: Report) -> Tur
     return result
 
 
-def check_wav(engines: Engines, wav: Path, reply: str, language: str, report: Report) -> dict[str, Any]:
+def check_wav(engines: LoadedModels, wav: Path, reply: str, language: str, report: Report) -> dict[str, Any]:
     """The reply WAV holds speech (Silero VAD), and the STT hears the reply in it.
 
     The hearing check runs when the STT listens for English, the language of the embedded
@@ -238,7 +238,7 @@ def run_self_test(config: Config, output: Path | None = None) -> int:
     found = report.data["models"] is not None
     if found:
         report.check("models", True, ", ".join(f"{role}: {m['origin']}" for role, m in report.data["models"].items()))
-    engines = report.attempt("engines", lambda: load_engines(config)) if found else None
+    engines = report.attempt("engines", lambda: load_models(config)) if found else None
     ready = time.perf_counter()
     if engines is not None:
         report.data["load_s"].update(engines.load_s)

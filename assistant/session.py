@@ -1,4 +1,5 @@
-"""Loading the engines (in parallel, each warmed) and assembling a running Engine."""
+"""Loading the models (in parallel, each warmed), the instant replies, and assembling a
+running Engine on them."""
 
 from __future__ import annotations
 
@@ -25,7 +26,10 @@ log = logging.getLogger(__name__)
 
 
 @dataclass
-class Engines:
+class LoadedModels:
+    """The engines an :class:`~assistant.pipeline.Engine` runs on, loaded and warmed once
+    (several engines in turn may share them)."""
+
     stt: Stt
     llm: Llm
     tts: Tts
@@ -63,7 +67,7 @@ def _timed(name: str, fn: Callable, progress: Callable[[str], None] | None, time
     return run
 
 
-def load_engines(config: Config, progress: Callable[[str], None] | None = None) -> Engines:
+def load_models(config: Config, progress: Callable[[str], None] | None = None) -> LoadedModels:
     """Load and warm every engine before the first turn (no cold start).
 
     The three big models load concurrently; the first failure is raised with its own
@@ -82,12 +86,12 @@ def load_engines(config: Config, progress: Callable[[str], None] | None = None) 
                 for other in futures:
                     other.cancel()
                 raise future.exception()  # type: ignore[misc]
-    return Engines(stt=stt.result(), llm=llm.result(), tts=tts.result(), vad=vad, load_s=times)
+    return LoadedModels(stt=stt.result(), llm=llm.result(), tts=tts.result(), vad=vad, load_s=times)
 
 
 def build_engine(
     config: Config,
-    engines: Engines,
+    engines: LoadedModels,
     output: AudioOut,
     replies: Replies | None = None,
     on_event: Callable[[Event], None] | None = None,

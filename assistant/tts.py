@@ -1,7 +1,7 @@
 """Text to speech: Piper (neural, onnxruntime) and the system voice (pyttsx3).
 
 ``synthesize`` yields audio sentence by sentence so playback can start on the first.
-Engines are not shared between threads: the TTS worker owns its engine.
+LoadedModels are not shared between threads: the TTS worker owns its engine.
 """
 
 from __future__ import annotations

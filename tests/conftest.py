@@ -32,9 +32,9 @@ def default_config():
 @pytest.fixture(scope="session")
 def engines(default_config):
     """The embedded default models, loaded and warmed once (Whisper tiny.en, SmolLM2, Piper joe)."""
-    from assistant.session import load_engines
+    from assistant.session import load_models
 
-    return load_engines(default_config)
+    return load_models(default_config)
 
 
 @pytest.fixture(autouse=True)

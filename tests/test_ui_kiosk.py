@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QMenu, QMenuBar, QPushButton
 from assistant.audio import NullSink  # noqa: E402
 from assistant.config import Config, KioskConfig, RepliesConfig  # noqa: E402
 from assistant.events import EventType  # noqa: E402
-from assistant.session import Engines  # noqa: E402
+from assistant.session import LoadedModels  # noqa: E402
 
 from fakes import FakeLlm, FakeStt, FakeTts, FakeVad  # noqa: E402
 
@@ -36,8 +36,8 @@ def kiosk_config(tmp_path, **values) -> Config:
     return replace(Config(), kiosk=KioskConfig(**kiosk), replies=RepliesConfig(enabled=False))
 
 
-def fake_engines(llm: FakeLlm | None = None) -> Engines:
-    return Engines(stt=FakeStt(), llm=llm or FakeLlm(reply="Short answer."), tts=FakeTts(), vad=FakeVad())
+def fake_engines(llm: FakeLlm | None = None) -> LoadedModels:
+    return LoadedModels(stt=FakeStt(), llm=llm or FakeLlm(reply="Short answer."), tts=FakeTts(), vad=FakeVad())
 
 
 class Turns:
@@ -58,7 +58,7 @@ def make_kiosk(qtbot, tmp_path):
 
     windows = []
 
-    def make(engines: Engines, **values) -> KioskWindow:
+    def make(engines: LoadedModels, **values) -> KioskWindow:
         config = kiosk_config(tmp_path, **values)
         window = KioskWindow(config, engines=engines, output=NullSink(config.audio.output_rate), use_microphone=False)
         qtbot.addWidget(window)

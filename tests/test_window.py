@@ -95,7 +95,7 @@ def test_window_appears_before_models_load(qtbot, engines, default_config, monke
         release.wait(30)
         return engines
 
-    monkeypatch.setattr(ui.controller, "load_engines", slow_load)
+    monkeypatch.setattr(ui.controller, "load_models", slow_load)
     window = MainWindow(default_config, output=NullSink(default_config.audio.output_rate))
     qtbot.addWidget(window)
     window.show()

@@ -193,14 +193,14 @@ def main(argv: list[str] | None = None) -> int:
 
     from assistant.audio import NullSink
     from assistant.config import Config
-    from assistant.session import load_engines
+    from assistant.session import load_models
 
     from ui.app import application
     from ui.window import MainWindow
 
     app = application()
     config = Config()
-    engines = load_engines(config)
+    engines = load_models(config)
     slot = SlotTimer(MainWindow._on_event)
     MainWindow._on_event = lambda self, *args: slot(self, *args)  # time the window's event handling
     window = MainWindow(config, engines=engines, output=NullSink(config.audio.output_rate))

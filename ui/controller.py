@@ -18,7 +18,7 @@ from assistant.config import Config
 from assistant.events import Event, EventType
 from assistant.llm import Llm
 from assistant.pipeline import Engine
-from assistant.session import Engines, build_engine, load_engines, load_llm
+from assistant.session import LoadedModels, build_engine, load_models, load_llm
 from assistant.stt import load_stt
 from assistant.tts import load_tts
 
@@ -67,7 +67,7 @@ class Controller(EngineHost):
     def __init__(
         self,
         config: Config,
-        engines: Engines | None = None,
+        engines: LoadedModels | None = None,
         output: AudioOut | None = None,
         config_path: Path | None = None,
         parent: QObject | None = None,
@@ -98,7 +98,7 @@ class Controller(EngineHost):
         self.audio_checked.emit(self.mic_problem, self.speaker_problem)
         try:
             if self.engines is None:
-                self.engines = load_engines(self.config, progress=self._progress())
+                self.engines = load_models(self.config, progress=self._progress())
             if self.output is None:
                 self.output = self._open_output(self.config)
             self.offload = offload_text(self.engines.llm, self.config)
@@ -112,7 +112,7 @@ class Controller(EngineHost):
         self.ready.emit()
 
     def _progress(self):
-        """load_engines reports each model as it starts loading (in parallel): name them all."""
+        """load_models reports each model as it starts loading (in parallel): name them all."""
         names: list[str] = []
 
         def report(text: str) -> None:
@@ -289,9 +289,9 @@ class Controller(EngineHost):
             self.mic_mode = "off"
             self.mic_changed.emit("off")
 
-    def _load_changed(self, new: Config, changed: set[str]) -> tuple[Engines, AudioOut]:
+    def _load_changed(self, new: Config, changed: set[str]) -> tuple[LoadedModels, AudioOut]:
         if "all" in changed:
-            engines = load_engines(new, progress=self._progress())
+            engines = load_models(new, progress=self._progress())
         else:
             engines = self.engines
             if "llm" in changed:

@@ -22,7 +22,7 @@ from assistant.audio import AudioOut
 from assistant.config import Config
 from assistant.events import Event, EventType, State
 from assistant.kiosk.session import KioskStatus
-from assistant.session import Engines
+from assistant.session import LoadedModels
 
 from .app import application
 from .conversation import ConversationView, TurnView
@@ -75,7 +75,7 @@ class KioskWindow(QWidget):
     def __init__(
         self,
         config: Config,
-        engines: Engines | None = None,
+        engines: LoadedModels | None = None,
         output: AudioOut | None = None,
         open_source: SourceOpener | None = None,
         *,

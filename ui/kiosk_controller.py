@@ -11,7 +11,7 @@ from PySide6.QtCore import QObject, Signal
 from assistant.audio import AudioIn, AudioOut, MicSource
 from assistant.config import Config
 from assistant.kiosk.session import KioskSession, engine_factory
-from assistant.session import Engines, load_engines
+from assistant.session import LoadedModels, load_models
 
 from .host import EngineHost
 
@@ -39,7 +39,7 @@ class KioskController(EngineHost):
     def __init__(
         self,
         config: Config,
-        engines: Engines | None = None,
+        engines: LoadedModels | None = None,
         output: AudioOut | None = None,
         open_source: SourceOpener | None = None,
         parent: QObject | None = None,
@@ -54,7 +54,7 @@ class KioskController(EngineHost):
     def _start(self) -> None:
         try:
             if self.engines is None:
-                self.engines = load_engines(self.config)
+                self.engines = load_models(self.config)
             if self.output is None:
                 self.output = self.open_speaker(self.config)
             replies = self.instant_replies(self.config, self.engines, self.output)

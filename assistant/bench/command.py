@@ -62,7 +62,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 def run_bench(args: argparse.Namespace) -> int:
     from ..options import config_from_args
-    from ..session import load_engines, make_replies
+    from ..session import load_models, make_replies
     from .chart import write_chart
     from .corpus import default_corpus, load_corpus_dir
     from .report import build_report, format_table, write_json
@@ -74,7 +74,7 @@ def run_bench(args: argparse.Namespace) -> int:
         print("error: nothing to run (--repeat 0 and --turns 0)", file=sys.stderr)
         return 2
     print("loading models…", file=sys.stderr)
-    engines = load_engines(config)
+    engines = load_models(config)
     replies = make_replies(config, engines.tts, config.audio.output_rate)
     if items is None:
         print("preparing the spoken corpus…", file=sys.stderr)

@@ -23,7 +23,7 @@ from ..audio import AudioIn, AudioOut
 from ..config import Config
 from ..events import Event, EventType, State
 from ..llm import Llm
-from ..session import Engines, build_engine
+from ..session import LoadedModels, build_engine
 from ..watchdog import EngineFactory, EngineSupervisor, exit_for_restart
 from .memory import release_memory, resident_mb
 from .transcripts import TranscriptLog
@@ -75,7 +75,7 @@ class _WatchedSource:
         self.source.stop()
 
 
-def engine_factory(config: Config, engines: Engines, output: AudioOut, replies: Any = None) -> EngineFactory:
+def engine_factory(config: Config, engines: LoadedModels, output: AudioOut, replies: Any = None) -> EngineFactory:
     def make(listener: Callable[[Event], None]):
         return build_engine(config, engines, output, replies=replies, on_event=listener)
 

@@ -28,7 +28,7 @@ import numpy as np
 from ..audio import load_wav
 from ..config import Config, cache_dir
 from ..events import Event, EventType, TurnResult
-from ..session import load_engines, make_replies
+from ..session import load_models, make_replies
 from ..waiting import wait_until
 from .memory import resident_mb
 from .session import KioskSession, engine_factory
@@ -228,7 +228,7 @@ def run_soak_command(config: Config, args: argparse.Namespace) -> int:
     config = replace(config, kiosk=replace(config.kiosk, idle_reset_s=min(config.kiosk.idle_reset_s, 3.0),
                                           engine_restarts=max(config.kiosk.engine_restarts, args.soak)))
     print("loading models…", file=sys.stderr)
-    engines = load_engines(config)
+    engines = load_models(config)
     paths = args.input or [question_wav(engines.tts, q, cache_dir() / "soak") for q in SOAK_QUESTIONS]
     questions = [load_wav(path, rate) for path in paths]
 
