@@ -21,7 +21,7 @@ from .events import Event, EventType, TurnResult
 from .kiosk import command as kiosk_command
 from .llm import LlmError
 from .models import ModelError
-from .options import add_engine_options, config_from_args
+from .options import add_command, add_engine_options, config_from_args
 from .stt import SttError
 from .tts import TtsError
 from .waiting import wait_until
@@ -136,8 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--self-test-output", type=Path, help="reply WAV of --self-test (default: a temp dir)")
     sub = parser.add_subparsers(dest="command")
 
-    chat = sub.add_parser("chat", help="talk from the terminal: microphone, typed text, or WAV files")
-    add_engine_options(chat)
+    chat = add_command(sub, "chat", "talk from the terminal: microphone, typed text, or WAV files")
     chat.add_argument("--text", help="a typed question; the answer is spoken")
     chat.add_argument("--input", type=Path, help="WAV with the spoken question(s), fed in real time")
     chat.add_argument("--output", type=Path, help="write the spoken reply to this WAV (same clock as --input)")

@@ -97,27 +97,31 @@ class AudioFrame(Message):
 
 @dataclass(frozen=True)
 class SpeechStarted(Message):
+    """The user started speaking: the audio so far, with the pre-roll before the onset."""
+
     preroll: np.ndarray
 
 
 @dataclass(frozen=True)
 class SpeechAudio(Message):
+    """A frame of the user's speech."""
+
     pcm: np.ndarray
 
 
 @dataclass(frozen=True)
 class EarlySilence(Message):
-    pass
+    """A short pause: a transcript now may be answered speculatively."""
 
 
 @dataclass(frozen=True)
 class SpeechResumed(Message):
-    pass
+    """The user spoke on after the pause."""
 
 
 @dataclass(frozen=True)
 class EndOfSpeech(Message):
-    pass
+    """The endpoint: the user finished the turn."""
 
 
 @dataclass(frozen=True)
@@ -152,12 +156,14 @@ class SpeakText(ReplyMessage):
 
 @dataclass(frozen=True)
 class PlayAudio(ReplyMessage):
+    """Reply audio at the output's rate."""
+
     pcm: np.ndarray
 
 
 @dataclass(frozen=True)
 class EndOfReply(ReplyMessage):
-    pass
+    """Nothing more follows: the turn ends once the reply has been heard."""
 
 
 @dataclass(frozen=True)

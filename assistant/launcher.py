@@ -16,20 +16,19 @@ from .config import Config
 
 def run_desktop(config: Config) -> int:
     """The desktop window; 2 when PySide6 is missing."""
-    try:
-        from ui.app import main
-    except ImportError as exc:
-        print(f"error: the desktop app needs PySide6 ({exc}); use `assistant chat`", file=sys.stderr)
-        return 2
-    return main(config)
+    return _run("ui.app", config, "the desktop app needs PySide6 ({}); use `assistant chat`")
 
 
 def run_kiosk_window(config: Config) -> int:
     """The kiosk window, full screen; 2 when PySide6 is missing."""
+    return _run("ui.kiosk", config, "the kiosk needs PySide6 ({})")
+
+
+def _run(module: str, config: Config, missing: str) -> int:
     try:
-        from ui.kiosk import main
+        main = importlib.import_module(module).main
     except ImportError as exc:
-        print(f"error: the kiosk needs PySide6 ({exc})", file=sys.stderr)
+        print(f"error: {missing.format(exc)}", file=sys.stderr)
         return 2
     return main(config)
 

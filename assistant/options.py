@@ -31,6 +31,13 @@ def add_engine_options(parser: argparse.ArgumentParser, top_level: bool = False)
                        **({"default": 0} if top_level else {}))
 
 
+def add_command(sub, name: str, help: str, description: str | None = None) -> argparse.ArgumentParser:
+    """A subcommand of ``assistant`` that takes the engine options."""
+    parser = sub.add_parser(name, help=help, description=description)
+    add_engine_options(parser)
+    return parser
+
+
 def config_from_args(args: argparse.Namespace) -> Config:
     """The single place where CLI flags become configuration."""
     base = config_mod.load(args.config)

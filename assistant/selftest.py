@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import platform
 import sys
 import tempfile

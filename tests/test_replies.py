@@ -358,18 +358,23 @@ def engine_with(replies, llm, sink, recorder) -> Engine:
                   replies=replies, on_event=recorder)
 
 
-def test_cache_hit_plays_the_prerendered_audio_without_the_llm(user_dirs):
-    replies = loaded(FakeTts(), background=True)
-    llm, sink, recorder = FakeLlm(), RecordingSink(OUTPUT_RATE), Recorder()
+def two_turns(replies, llm, first: str, second: str):
+    """Ask ``first``, then ``second`` once the first turn ended; (the sink, both results)."""
+    sink, recorder = RecordingSink(OUTPUT_RATE), Recorder()
     engine = engine_with(replies, llm, sink, recorder)
     try:
-        engine.submit_text("Thank you!")
+        engine.submit_text(first)
         recorder.wait_turns()
-        engine.submit_text("stop")
+        engine.submit_text(second)
         recorder.wait_turns(2)
     finally:
         engine.close()
-    thanks, stop = recorder.results
+    return sink, recorder.results
+
+
+def test_cache_hit_plays_the_prerendered_audio_without_the_llm(user_dirs):
+    replies, llm = loaded(FakeTts(), background=True), FakeLlm()
+    sink, (thanks, stop) = two_turns(replies, llm, "Thank you!", "stop")
     assert (thanks.source, thanks.reply) == ("cache", "You're welcome!")
     assert thanks.timeline.counts["cache_hit"] is True
     assert "llm_start" not in thanks.timeline.marks_ms()
@@ -400,16 +405,8 @@ def test_stop_interrupts_a_reply_in_progress_and_says_nothing(user_dirs):
 
 def test_filler_plays_before_a_slow_llm_answer(user_dirs):
     replies = loaded(FakeTts(), RepliesConfig(filler=True, filler_min_words=5))
-    llm, sink, recorder = FakeLlm(reply="Tides come from the moon."), RecordingSink(OUTPUT_RATE), Recorder()
-    engine = engine_with(replies, llm, sink, recorder)
-    try:
-        engine.submit_text("why does the ocean have tides at all")
-        recorder.wait_turns()
-        engine.submit_text("why is it blue")
-        recorder.wait_turns(2)
-    finally:
-        engine.close()
-    slow, quick = recorder.results
+    llm = FakeLlm(reply="Tides come from the moon.")
+    sink, (slow, quick) = two_turns(replies, llm, "why does the ocean have tides at all", "why is it blue")
     assert slow.source == "llm" and slow.timeline.counts["filler"] == "Let me think."
     assert np.array_equal(sink.played[0], replies.filler("why does the ocean have tides at all").audio)
     assert "filler" not in quick.timeline.counts

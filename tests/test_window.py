@@ -5,6 +5,9 @@ comes from ``python -m tools.stall_probe``.
 
 from __future__ import annotations
 
+import threading
+
+import numpy as np
 import pytest
 
 pytest.importorskip("PySide6")
@@ -16,6 +19,7 @@ from assistant import config as config_mod  # noqa: E402
 from assistant.audio import AudioError, NullSink, PacedWavSource, load_wav  # noqa: E402
 from assistant.events import EventType, State  # noqa: E402
 from assistant.models import find_piper_voice  # noqa: E402
+from assistant.timeline import Mark  # noqa: E402
 
 pytestmark = pytest.mark.slow  # every test here loads the real models
 

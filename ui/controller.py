@@ -10,7 +10,7 @@ import logging
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 
 from assistant import config as config_mod
 from assistant.audio import AudioError, AudioOut, MicSource, NullSink, check_device
@@ -64,15 +64,10 @@ class Controller(EngineHost):
     """Something the user should know that stops nothing (e.g. a broken phrase table)."""
     _mic_finished = Signal(object)
 
-    def __init__(
-        self,
-        config: Config,
-        engines: LoadedModels | None = None,
-        output: AudioOut | None = None,
-        config_path: Path | None = None,
-        parent: QObject | None = None,
-    ):
-        super().__init__(config, engines, output, parent)
+    def __init__(self, *host_args, config_path: Path | None = None, **host_kwargs):
+        """``host_args``: those of :class:`~ui.host.EngineHost`; ``config_path``: where
+        applied settings are saved (None: the platform's config file)."""
+        super().__init__(*host_args, **host_kwargs)
         self.config_path = config_path
         self.engine: Engine | None = None
         self.generation = 0

@@ -86,7 +86,7 @@ class KioskWindow(QWidget):
         self.kiosk = config.kiosk
         if open_source is None and use_microphone:
             open_source = microphone(config)
-        self.controller = KioskController(config, engines, output, open_source, parent=self)
+        self.controller = KioskController(config, engines, output, open_source=open_source, parent=self)
         self.setWindowTitle("Assistant")
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.NoContextMenu)
         self.setStyleSheet(style(self.kiosk.font_pt))

@@ -6,12 +6,12 @@ from __future__ import annotations
 import logging
 from typing import Callable
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import Signal
 
-from assistant.audio import AudioIn, AudioOut, MicSource
+from assistant.audio import AudioIn, MicSource
 from assistant.config import Config
 from assistant.kiosk.session import KioskSession, engine_factory
-from assistant.session import LoadedModels, load_models
+from assistant.session import load_models
 
 from .host import EngineHost
 
@@ -36,15 +36,10 @@ class KioskController(EngineHost):
     """(assistant.kiosk.session.KioskStatus, reason)."""
     visitor_forgotten = Signal()
 
-    def __init__(
-        self,
-        config: Config,
-        engines: LoadedModels | None = None,
-        output: AudioOut | None = None,
-        open_source: SourceOpener | None = None,
-        parent: QObject | None = None,
-    ):
-        super().__init__(config, engines, output, parent)
+    def __init__(self, *host_args, open_source: SourceOpener | None = None, **host_kwargs):
+        """``host_args``: those of :class:`~ui.host.EngineHost`; ``open_source`` opens the
+        microphone (None: no microphone)."""
+        super().__init__(*host_args, **host_kwargs)
         self.open_source = open_source
         self.session: KioskSession | None = None
 

@@ -26,18 +26,14 @@ def _count(text: str) -> int:
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """Register ``bench`` on the CLI's subparsers."""
-    from ..options import add_engine_options
+    from ..options import add_command
 
-    parser = sub.add_parser(
-        "bench",
-        help="measure latency: spoken questions through the streaming pipeline and the serial chain",
-        description=(
-            "Runs spoken questions through the real pipeline in real time (paced input, "
-            "same-clock output, as chat --input) and through the naive serial chain on the "
-            "same models, and reports voice-to-voice latency per stage, side by side."
-        ),
+    parser = add_command(
+        sub, "bench", "measure latency: spoken questions through the streaming pipeline and the serial chain",
+        "Runs spoken questions through the real pipeline in real time (paced input, "
+        "same-clock output, as chat --input) and through the naive serial chain on the "
+        "same models, and reports voice-to-voice latency per stage, side by side.",
     )
-    add_engine_options(parser)
     corpus = parser.add_argument_group("corpus")
     corpus.add_argument("--corpus", type=Path, help="folder of WAVs, one question each, with transcripts.tsv "
                         "(name.wav<TAB>words) or <name>.txt beside each WAV (default: synthesized questions)")

@@ -14,7 +14,7 @@ from urllib.parse import urlparse
 from .. import launcher
 from ..config import Config
 from ..logs import log_to_file
-from ..options import add_engine_options, config_from_args
+from ..options import add_command, config_from_args
 from .restarter import ProcessSupervisor, RestartPolicy
 
 
@@ -33,16 +33,12 @@ def allowed_hosts(config: Config) -> list[str]:
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """Register ``kiosk`` on the CLI's subparsers."""
-    parser = sub.add_parser(
-        "kiosk",
-        help="an unattended public screen: full screen, locked, offline, restarts itself",
-        description=(
-            "Runs the kiosk app full screen under a supervisor that starts it again if it dies. "
-            "Settings come from the (locked) config file only; an invalid file is refused with the key named. "
-            "--soak runs spoken turns through the kiosk engine headlessly and reports memory and threads."
-        ),
+    parser = add_command(
+        sub, "kiosk", "an unattended public screen: full screen, locked, offline, restarts itself",
+        "Runs the kiosk app full screen under a supervisor that starts it again if it dies. "
+        "Settings come from the (locked) config file only; an invalid file is refused with the key named. "
+        "--soak runs spoken turns through the kiosk engine headlessly and reports memory and threads.",
     )
-    add_engine_options(parser)
     parser.add_argument("--no-supervisor", action="store_true",
                         help="run the app in this process (nothing restarts it if it dies)")
     parser.add_argument("--app", action="store_true", help=argparse.SUPPRESS)  # the supervised child

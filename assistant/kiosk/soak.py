@@ -20,7 +20,6 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Callable, Iterator
 
 import numpy as np
