@@ -16,21 +16,25 @@ from .config import Config
 
 def run_desktop(config: Config) -> int:
     """The desktop window; 2 when PySide6 is missing."""
-    return _run("ui.app", config, "the desktop app needs PySide6 ({}); use `assistant chat`")
+    try:
+        from ui.app import main
+    except ImportError as exc:
+        return _without_qt(f"the desktop app needs PySide6 ({exc}); use `assistant chat`")
+    return main(config)
 
 
 def run_kiosk_window(config: Config) -> int:
     """The kiosk window, full screen; 2 when PySide6 is missing."""
-    return _run("ui.kiosk", config, "the kiosk needs PySide6 ({})")
-
-
-def _run(module: str, config: Config, missing: str) -> int:
     try:
-        main = importlib.import_module(module).main
+        from ui.kiosk import main
     except ImportError as exc:
-        print(f"error: {missing.format(exc)}", file=sys.stderr)
-        return 2
+        return _without_qt(f"the kiosk needs PySide6 ({exc})")
     return main(config)
+
+
+def _without_qt(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
 
 
 @dataclass
