@@ -3,8 +3,8 @@
 While the assistant speaks, the listener hears the room through the echo canceller.
 Speech there is a *candidate* interruption:
 
-- once it has lasted ``min_speech_ms`` from its first sound (:meth:`Overlap.frame`), the
-  reply is paused, so a person who talks over it is heard at once;
+- once it holds ``min_speech_ms`` of speech from its first sound (:meth:`Overlap.frame`),
+  the reply is paused, so a person who talks over it is heard at once (a cough is shorter);
 - at its endpoint, its transcript decides (:func:`decide`): enough words that are not
   "mm-hm" nor the reply's own echo, or the "stop" phrase, take the floor (the reply
   stops and the new words are answered); anything else lets the reply resume where it
@@ -65,12 +65,20 @@ class Overlap:
     """Position of its first sound."""
     paused_at: float | None = None
     """Position at which it paused the reply; None while it has not."""
+    speech_s: float = 0.0
+    """Speech heard so far (pauses in it not counted)."""
+    _last: float | None = None
 
-    def frame(self, position: float) -> Action | None:
-        """Speech goes on at ``position``: PAUSE once it has lasted long enough (full duplex)."""
+    def frame(self, position: float, speech: bool) -> Action | None:
+        """A frame ending at ``position`` was (``speech``) or was not speech: PAUSE once
+        the speech has lasted long enough (full duplex only)."""
+        last = self.start if self._last is None else self._last
+        self._last = position
+        if speech:
+            self.speech_s += position - last
         if self.paused_at is not None or not self.full_duplex:
             return None
-        if (position - self.start) * 1000 + 1e-6 >= self.config.min_speech_ms:
+        if self.speech_s * 1000 + 1e-6 >= self.config.min_speech_ms:
             self.paused_at = position
             return Action.PAUSE
         return None

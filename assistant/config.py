@@ -154,11 +154,11 @@ class VadConfig:
 class EchoConfig:
     """Listening while the assistant speaks, through a loudspeaker."""
 
-    canceller: str = "auto"
+    canceller: str = choice("auto", "speex", "webrtc", "off")
     """``speex`` (speexdsp, package ``pyaec``), ``webrtc`` (AEC3, package ``livekit``),
     ``off``, or ``auto``: the first of speex and webrtc that can run. Without one the
     assistant listens half duplex: only "stop" is heard while it speaks."""
-    tail_ms: int = 256
+    tail_ms: int = within(256, 32, 1000, "ms")
     """Longest echo speexdsp models: the speaker-to-microphone delay plus the room's
     reverberation (at 128 ms a 100 ms delay left echo the VAD took for speech)."""
     noise_suppression: bool = False
@@ -166,14 +166,14 @@ class EchoConfig:
     preprocessor always suppresses noise and residual echo)."""
     high_pass: bool = True
     """WebRTC only: its high-pass filter (rumble and DC below ~80 Hz)."""
-    stream_delay_ms: int = 0
+    stream_delay_ms: int = within(0, 0, 500, "ms")
     """WebRTC only: known delay from the speaker's output to the microphone beyond
     what the output reports (AEC3 also finds the delay itself)."""
-    converge_s: float = 1.5
+    converge_s: float = within(1.5, 0, 10, "seconds")
     """Seconds of reply the canceller hears before speech over a reply can pause it
     (speexdsp cancels ~6 dB in its first second, ~38 dB once it has learnt the room);
     until then only "stop" is heard while the assistant speaks."""
-    echo_tail_ms: int = 150
+    echo_tail_ms: int = within(150, 0, 1000, "ms")
     """After the reply's last sound the room still rings this long; half duplex keeps
     the microphone closed for it."""
 
@@ -182,21 +182,21 @@ class EchoConfig:
 class BargeInConfig:
     """When speech over the reply stops it."""
 
-    min_speech_ms: int = 160
+    min_speech_ms: int = within(160, 32, 1000, "ms")
     """Speech over the reply pauses it once it has lasted this long from its first
     sound (a cough or a click is shorter); with the VAD's own delay the reply falls
     silent within ~250 ms of the first sound."""
-    threshold: float = 0.2
+    threshold: float = within(0.2, 0.15, 0.95)
     """Speech probability that counts as the user's speech while the reply plays: the
     canceller leaves the user's voice quieter and rougher then (Silero gives it
     0.3-0.6 where it gives the clean voice 0.8-0.9)."""
-    kept_db: float = -15.0
+    kept_db: float = within(-15.0, -60, 0, "dB")
     """A frame counts as the user's speech while the reply plays only if the canceller
     kept at least this much of its energy (dB): echo it took out does not count."""
-    min_words: int = 1
+    min_words: int = within(1, 1, 20)
     """Words (not counting "mm-hm", "yeah", "okay"...) the paused speech must hold to
     take the floor; with fewer, the reply resumes."""
-    resume_within_s: float = 4.0
+    resume_within_s: float = within(4.0, 0, 60, "seconds")
     """A reply paused longer than this is not resumed but ends where it stopped."""
     backchannels: tuple[str, ...] = (
         "mm", "mmm", "hm", "hmm", "mhm", "mm-hm", "mm-hmm", "uh-huh", "uh", "um", "ah", "oh", "yeah", "yes",

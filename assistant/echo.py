@@ -279,8 +279,9 @@ class EchoFilter:
     The canceller works on 10 ms blocks and a frame is rarely a whole number of them,
     so the output lags the input by up to a block, and the canceller adds its own
     delay: a frame comes out with its capture time moved back by ``lag_samples``, both
-    together, so the clock stays exact. Without a canceller (half duplex) frames pass
-    unchanged, and the filter still says when the reply is audible.
+    together, so the clock stays exact. The canceller runs only while the reply (or its
+    echo tail) is audible; otherwise, and without a canceller (half duplex), frames pass
+    unchanged (delayed alike), and the filter still says when the reply is audible.
     """
 
     def __init__(self, canceller: Canceller | None, played: PlayedAudio, frame_samples: int, config: EchoConfig):
@@ -305,6 +306,15 @@ class EchoFilter:
         self._position = 0
         """Input samples handed to the canceller so far (the reference's index)."""
         self._last_loud = -(10**9)
+        self._raw = np.zeros(self.canceller.delay_samples if self.canceller else 0, np.float32)
+
+    def _delayed(self, mic: np.ndarray) -> np.ndarray:
+        """The block as it is, delayed like the canceller's output."""
+        if not self._raw.size:
+            return mic
+        both = np.concatenate([self._raw, mic])
+        self._raw = both[mic.size :]
+        return both[: mic.size]
 
     def process(self, frame: np.ndarray, captured: float) -> Cleaned:
         """The frame with the echo taken out."""
@@ -316,7 +326,9 @@ class EchoFilter:
             if float(np.sqrt(np.mean(far * far))) > FLOOR_RMS:
                 self._last_loud = self._position + self.block
                 self._heard_far += self.block
-            clean = self.canceller.cancel(mic, far) if self.canceller else mic
+            raw = self._delayed(mic)
+            audible = self._position + self.block - self._last_loud <= self.tail_samples
+            clean = self.canceller.cancel(mic, far) if self.canceller and audible else raw
             mic_energy += float(np.dot(mic, mic))
             clean_energy += float(np.dot(clean, clean))
             cleaned.append(clean)

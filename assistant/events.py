@@ -159,6 +159,9 @@ class PlayAudio(ReplyMessage):
     """Reply audio at the output's rate."""
 
     pcm: np.ndarray
+    text: str = field(default="", kw_only=True)
+    """The reply text whose sound this piece begins ('' for a later piece of it): the
+    history keeps the text of the pieces that were heard."""
 
 
 @dataclass(frozen=True)

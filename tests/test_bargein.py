@@ -11,12 +11,8 @@ CFG = BargeInConfig(min_speech_ms=160, min_words=1, resume_within_s=4.0)
 FRAME = 0.032
 
 
-def frames_until_pause(overlap, start):
-    actions = []
-    for i in range(1, 20):
-        action = overlap.frame(start + i * FRAME)
-        actions.append(action)
-    return actions
+def frames_until_pause(overlap, start, speech=lambda i: True):
+    return [overlap.frame(start + i * FRAME, speech(i)) for i in range(1, 20)]
 
 
 def test_speech_pauses_the_reply_once_it_has_lasted_min_speech():
@@ -25,6 +21,17 @@ def test_speech_pauses_the_reply_once_it_has_lasted_min_speech():
     assert actions.index(Action.PAUSE) == 4  # 5 frames = 160 ms after the first sound
     assert actions.count(Action.PAUSE) == 1
     assert overlap.paused_at == pytest.approx(1.0 + 5 * FRAME)
+
+
+def test_a_cough_shorter_than_min_speech_never_pauses():
+    overlap = Overlap(CFG, full_duplex=True, start=1.0)
+    assert Action.PAUSE not in frames_until_pause(overlap, 1.0, speech=lambda i: i <= 4)  # 128 ms
+
+
+def test_pauses_in_the_speech_are_not_counted():
+    overlap = Overlap(CFG, full_duplex=True, start=1.0)
+    actions = frames_until_pause(overlap, 1.0, speech=lambda i: i <= 3 or i >= 8)
+    assert actions.index(Action.PAUSE) == 8  # 3 frames, 4 of silence, then 2 more frames of speech
 
 
 def test_half_duplex_never_pauses():

@@ -24,7 +24,9 @@ def make_engine():
     def make(stt=None, llm=None, tts=None, config=None):
         recorder = Recorder()
         parts = dict(stt=stt or FakeStt(), llm=llm or FakeLlm(), tts=tts or FakeTts())
-        engine = Engine(config or Config(), vad=FakeVad(), output=RecordingSink(), on_event=recorder, **parts)
+        parts["out"] = RecordingSink()
+        engine = Engine(config or Config(), vad=FakeVad(), output=parts["out"], on_event=recorder,
+                        stt=parts["stt"], llm=parts["llm"], tts=parts["tts"])
         engines.append(engine)
         return engine, recorder, parts
 
@@ -61,7 +63,7 @@ def test_interrupt_stops_generation_and_playback_and_the_next_turn_works(make_en
     assert rec.results[0].interrupted
     assert slow.closed.wait(2), "generation kept running after the interrupt"
     assert slow.produced < 200
-    assert engine.playback.out.flushes >= 1
+    assert parts["out"].flushes >= 1
     slow.reply, slow.delay_s = "Short answer.", 0.0
     engine.submit_text("again")
     rec.wait_turns(2)

@@ -16,7 +16,9 @@ from typing import Callable
 import numpy as np
 
 from ..audio import AudioIn
-from ..config import VadConfig
+from ..bargein import Action, Overlap, user_speech
+from ..config import BargeInConfig, VadConfig
+from ..echo import Cleaned, SpeakerEcho
 from ..events import (
     AudioFrame, EarlySilence, EndOfSpeech, EventType, Message, SpeechAudio, SpeechResumed, SpeechStarted, State,
 )
@@ -66,11 +68,20 @@ class Segmenter:
         self.endpointer.reset()
         self.vad.reset()
         self._recent = []
+        self.last_was_speech = False
+        """The last frame was speech (at the threshold in force for it)."""
 
-    def push(self, frame: np.ndarray, captured: float) -> list[Heard]:
-        """One frame, captured at ``captured`` (perf_counter)."""
+    def push(self, frame: np.ndarray, captured: float,
+             judge: Callable[[float], tuple[float, float | None]] | None = None) -> list[Heard]:
+        """One frame, captured at ``captured`` (perf_counter). ``judge`` turns the VAD's
+        probability into the one the endpointer gets and its threshold (while the reply
+        plays, see :func:`~assistant.bargein.user_speech`)."""
         frame_start = self.endpointer.position
-        events = self.endpointer.process(self.frame_s, self.vad.probability(frame))
+        probability, threshold = self.vad.probability(frame), None
+        if judge is not None:
+            probability, threshold = judge(probability)
+        events = self.endpointer.process(self.frame_s, probability, threshold)
+        self.last_was_speech = probability >= (self.endpointer.config.threshold if threshold is None else threshold)
         self._recent.append(frame)
         del self._recent[: -self._keep]
         heard: list[Heard] = []
@@ -86,18 +97,30 @@ class Segmenter:
 
 
 class ListenStage(Stage):
-    """Starts a turn at each speech start and sends its audio, pauses and endpoint on."""
+    """Starts a turn at each speech start and sends its audio, pauses and endpoint on.
+
+    Frames go through the echo canceller first, with what the speaker played as the
+    reference. Speech that starts while a reply plays begins an *overlap* turn: it is
+    transcribed beside the reply, pauses it once it has lasted long enough (full duplex),
+    and its transcript decides whether it interrupts the reply (the conductor's verdict).
+    """
 
     name = "listen"
 
     def __init__(self, turns: Conductor, bus: EventBus, vad: Vad, config: VadConfig, *,
-                 transcription: Stage, start_output_clock: Callable[[float], None]):
+                 transcription: Stage, start_output_clock: Callable[[float], None], echo: SpeakerEcho,
+                 barge_in: BargeInConfig, replying: Callable[[], bool], pause_reply: Callable[[], bool]):
         super().__init__(turns)
         self.bus = bus
         self.vad = vad
         self.config = config
         self.transcription = transcription
         self.start_output_clock = start_output_clock
+        self.echo = echo
+        self.barge_in = barge_in
+        self.replying = replying
+        """A reply is sounding or paused."""
+        self.pause_reply = pause_reply
         self.segmenter: Segmenter | None = None
         self._listening = 0
         self._source: AudioIn | None = None
@@ -150,17 +173,28 @@ class ListenStage(Stage):
     def process(self, message: AudioFrame) -> None:
         if self._first:
             self.start_output_clock(message.captured)  # sample 0 of the output = sample 0 of the input
+            self.echo.filter.restart()  # ... and of the canceller's reference
             self._first = False
-        for heard in self.segmenter.push(message.pcm, message.captured):
-            self._act(heard)
+        cleaned = self.echo.filter.process(message.pcm, message.captured)
+        judge = lambda p: user_speech(p, cleaned, self.barge_in)  # noqa: E731 - one frame's view
+        for heard in self.segmenter.push(cleaned.pcm, cleaned.captured, judge):
+            self._act(heard, cleaned)
+        overlap = self.turns.overlap(self._turn) if self._turn is not None else None
+        frame_end = cleaned.captured + self.segmenter.frame_s
+        if overlap is not None and overlap.frame(frame_end, self.segmenter.last_was_speech) is Action.PAUSE:
+            self.turns.pause_reply(self._turn, self.pause_reply)
 
-    def _act(self, heard: Heard) -> None:
+    def _act(self, heard: Heard, cleaned: Cleaned) -> None:
         turns, event = self.turns, heard.event
         if event is VadEventType.SPEECH_START:
-            turn = self._turn = turns.begin()
+            if cleaned.reply_audible or self.replying():
+                full_duplex = cleaned.converged and self.echo.mode.full
+                turn = self._turn = turns.begin_overlap(Overlap(self.barge_in, full_duplex, heard.at))
+            else:
+                turn = self._turn = turns.begin()
+                self.bus.emit(EventType.SPEECH_START, turn)
+                self.bus.set_state(State.HEARING, turn)
             turns.timeline(turn).mark(Mark.SPEECH_START, heard.at)
-            self.bus.emit(EventType.SPEECH_START, turn)
-            self.bus.set_state(State.HEARING, turn)
             self.transcription.send(SpeechStarted(turn, heard.pcm))
             return
         turn = self._turn
@@ -173,7 +207,7 @@ class ListenStage(Stage):
         elif event is VadEventType.SPEECH_RESUMED:
             self.transcription.send(SpeechResumed(turn))
         elif event is VadEventType.ENDPOINT:
-            if turns.is_current(turn):
+            if turns.is_heard(turn):
                 turns.timeline(turn).mark(Mark.SPEECH_END, heard.at)
                 turns.timeline(turn).mark(Mark.ENDPOINT)
             self.transcription.send(EndOfSpeech(turn))

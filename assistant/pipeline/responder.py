@@ -96,7 +96,7 @@ class ResponderStage(Stage):
         timeline.mark(Mark.FIRST_CHUNK)
         if hit.prerecorded is not None:
             timeline.mark(Mark.TTS_FIRST_AUDIO)
-            self.playback.send(PlayAudio(turn, hit.prerecorded, attempt=message.attempt))
+            self.playback.send(PlayAudio(turn, hit.prerecorded, attempt=message.attempt, text=text))
         elif text:
             self.synthesis.send(SpeakText(turn, text, attempt=message.attempt))
         self.synthesis.send(EndOfReply(turn, attempt=message.attempt))
@@ -135,12 +135,8 @@ class ResponderStage(Stage):
                 stats.record(timeline)
         text = "".join(reply).strip()
         if not turns.is_live(message):
-            if text and turns.is_committed(turn):  # interrupted: what was said is history
-                self._remember(message.text, text)
-            return
+            return  # dropped or interrupted: the history gets what was heard when the turn closes
         result.reply = text
-        if text:
-            turns.when_committed(message, lambda: self._remember(message.text, text))
         for chunk in chunker.flush():
             self._speak(message, chunk)
         self.synthesis.send(EndOfReply(turn, attempt=attempt))
@@ -155,7 +151,8 @@ class ResponderStage(Stage):
         self.llm.all_cores(on)
         return on
 
-    def _remember(self, user: str, reply: str) -> None:
+    def remember(self, user: str, reply: str) -> None:
+        """A finished exchange, as the user heard it, goes into the conversation history."""
         self.llm.remember(user, reply)
         self.last_reply = reply
 
