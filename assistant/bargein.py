@@ -32,6 +32,8 @@ class Action(str, Enum):
     """Silence the reply now; it may resume."""
     STOP = "stop"
     """The user takes the floor: the reply ends where it stopped, their words are answered."""
+    HUSH = "hush"
+    """The "stop" phrase: the reply ends where it stopped, and nothing is answered."""
     RESUME = "resume"
     """The interruption had no words: play on from where the reply paused."""
     END = "end"
@@ -129,7 +131,7 @@ def decide(
     ``paused_for_s`` is how long the reply has been paused (None: it never paused).
     """
     if is_stop:
-        return Action.STOP
+        return Action.HUSH
     real = meaningful_words(transcript, config)
     takes_floor = full_duplex and len(real) >= max(1, config.min_words) and not is_echo(transcript, played_text)
     if takes_floor:

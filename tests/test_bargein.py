@@ -76,7 +76,7 @@ def test_the_reply_heard_back_is_echo_not_the_user():
 
 
 def test_stop_always_stops_even_half_duplex():
-    assert verdict("stop", full=False, stop=True, paused=None) is Action.STOP
+    assert verdict("stop", full=False, stop=True, paused=None) is Action.HUSH
 
 
 def test_half_duplex_only_stop_takes_the_floor():

@@ -267,13 +267,14 @@ class Conductor:
                 return
             action = self._links.verdict(overlap, text)
             reply_turn = self._state.turn if self._state.overlap == turn_id else None
-            if action is Action.STOP:
+            if action in (Action.STOP, Action.HUSH):
                 interrupted = self._state.take_floor(turn_id)
                 if interrupted is not None:
                     self._drop_turn(interrupted)
                 if not self._state.is_current(turn_id):
                     return
                 self.timeline(turn_id).set("barge_in", True)
+                self.result(turn_id).transcript = text
             else:
                 if not self._state.drop_overlap(turn_id) and self._state.is_current(turn_id):
                     self._state.finish(turn_id)  # the reply ended meanwhile: nothing to answer
@@ -282,6 +283,10 @@ class Conductor:
         if action is Action.STOP:
             self.bus.emit(EventType.SPEECH_START, turn_id)
             self.transcript(turn_id, text)
+        elif action is Action.HUSH:
+            self.bus.emit(EventType.SPEECH_START, turn_id)
+            self.bus.emit(EventType.TRANSCRIPT, turn_id, text)
+            self.finish(turn_id)
         elif reply_turn is not None and action is Action.RESUME:
             self.timeline(reply_turn).add("barge_in_resumed")
             self._links.resume()

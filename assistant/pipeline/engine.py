@@ -39,10 +39,11 @@ class Engine:
         output: AudioOut,
         replies: Replies | None = None,
         on_event: Callable[[Event], None] | None = None,
+        echo: SpeakerEcho | None = None,
     ):
         self.config = config
         self.bus = EventBus(on_event)
-        self.echo = SpeakerEcho(config.echo, config.audio.sample_rate, config.audio.frame_samples)
+        self.echo = echo or SpeakerEcho(config.echo, config.audio.sample_rate, config.audio.frame_samples)
         """What the speaker played, and the echo canceller that takes it out of the microphone."""
         self.replies = replies
         turns = self.turns = Conductor(self.bus, prefill_partials=config.llm.prefill_partials)
