@@ -102,7 +102,8 @@ def listen(canceller: Canceller | None, scene: Scene, vad, config: Config,
                 overlap = Overlap(config.barge_in, cleaned.converged, event.at)
             elif event.type is VadEventType.ENDPOINT:
                 overlap = None
-        if overlap is not None and overlap.frame(endpointer.position) is Action.PAUSE:
+        speech = probability >= (config.vad.threshold if threshold is None else threshold)
+        if overlap is not None and overlap.frame(endpointer.position, speech) is Action.PAUSE:
             pauses.append(endpointer.position)
     lag = echo.lag_samples
     clean = np.concatenate(out)[lag : lag + mic.size]
@@ -228,3 +229,46 @@ def format_figures(figures: dict[str, dict], path: EchoPath) -> str:
             f"{'–' if m['pause_after_s'] is None else format(m['pause_after_s'], '.2f'):>15}{m['ms_per_block']:>9.2f}"
         )
     return "\n".join(lines)
+
+
+def echo_report(engines, config: Config, path: EchoPath, items, records) -> dict:
+    """The echo mode's part of the bench report: the cancellers on scenes of the reply
+    voice with corpus questions spoken over it, and how the echo-mode turns went."""
+    from ..audio import load_wav, resample
+
+    rate = config.audio.sample_rate
+    reply = resample(np.concatenate(list(engines.tts.synthesize(REPLY_TEXT))), engines.tts.rate, rate) * 0.8
+    questions = [i for i in items if i.kind == "question"][:3] or items[:3]
+    users = [_trim(load_wav(i.path, rate)) for i in questions]
+    turns = [r for r in records if r.mode == "echo"]
+    return {
+        "echo_path": str(path),
+        "cancellers": canceller_figures(reply, users, path, engines.vad, config, rate),
+        "turns": {
+            "answered": len(turns),
+            "interrupted": sum(r.result.interrupted for r in turns),
+            "heard_as_more_than_one_turn": sum(r.result.timeline.counts.get("turns_heard", 1) > 1 for r in turns),
+            "paused_by_echo": sum(bool(r.result.timeline.counts.get("barge_in_pauses")) for r in turns),
+        },
+    }
+
+
+def _trim(pcm: np.ndarray, threshold: float = 0.01) -> np.ndarray:
+    loud = np.flatnonzero(np.abs(pcm) > threshold)
+    return pcm[loud[0] : loud[-1] + 1] if loud.size else pcm
+
+
+def sound_spans(pcm: np.ndarray, rate: int, threshold: float = 0.01, min_gap_s: float = 0.4) -> list[tuple[float, float]]:
+    """(start, end) in seconds of where ``pcm`` is audible (a 10 ms window's peak above
+    ``threshold``); gaps shorter than ``min_gap_s`` (pauses between sentences) are bridged."""
+    window = max(1, round(rate * BLOCK_S))
+    n = pcm.size // window
+    loud = np.abs(pcm[: n * window]).reshape(n, window).max(axis=1) > threshold
+    spans: list[tuple[float, float]] = []
+    for index in np.flatnonzero(loud):
+        start, end = index * window / rate, (index + 1) * window / rate
+        if spans and start - spans[-1][1] < min_gap_s:
+            spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((start, end))
+    return spans

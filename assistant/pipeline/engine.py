@@ -44,7 +44,9 @@ class Engine:
         self.config = config
         self.bus = EventBus(on_event)
         self.echo = echo or SpeakerEcho(config.echo, config.audio.sample_rate, config.audio.frame_samples)
-        """What the speaker played, and the echo canceller that takes it out of the microphone."""
+        """What the speaker played, and the echo canceller that takes it out of the microphone
+        (one given here outlives the engine: it keeps what it learnt of the room)."""
+        self._own_echo = echo is None
         self.replies = replies
         turns = self.turns = Conductor(self.bus, prefill_partials=config.llm.prefill_partials)
         self.playback = PlaybackStage(turns, self.bus, self.echo.monitor(output))
@@ -135,4 +137,5 @@ class Engine:
         self.interrupt()
         for stage in self.stages:
             stage.stop()
-        self.echo.close()
+        if self._own_echo:
+            self.echo.close()

@@ -127,6 +127,8 @@ class ListenStage(Stage):
         self._pump: threading.Thread | None = None
         self._turn: int | None = None
         self._first = False
+        self._audible_until = float("-inf")
+        """End (capture clock) of the last frame in which the reply could be heard."""
 
     @property
     def listening(self) -> bool:
@@ -176,6 +178,8 @@ class ListenStage(Stage):
             self.echo.filter.restart()  # ... and of the canceller's reference
             self._first = False
         cleaned = self.echo.filter.process(message.pcm, message.captured)
+        if cleaned.reply_audible:
+            self._audible_until = cleaned.captured + self.segmenter.frame_s
         judge = lambda p: user_speech(p, cleaned, self.barge_in)  # noqa: E731 - one frame's view
         for heard in self.segmenter.push(cleaned.pcm, cleaned.captured, judge):
             self._act(heard, cleaned)
@@ -187,7 +191,7 @@ class ListenStage(Stage):
     def _act(self, heard: Heard, cleaned: Cleaned) -> None:
         turns, event = self.turns, heard.event
         if event is VadEventType.SPEECH_START:
-            if cleaned.reply_audible or self.replying():
+            if heard.at <= self._audible_until or self.replying():  # it began while the reply sounded
                 full_duplex = cleaned.converged and self.echo.mode.full
                 turn = self._turn = turns.begin_overlap(Overlap(self.barge_in, full_duplex, heard.at))
             else:

@@ -1,0 +1,125 @@
+"""Barge-in on a loudspeaker, shown from the WAV files alone.
+
+Builds two spoken inputs, runs each through ``assistant chat --input … --output …
+--echo-path …`` as a user would, and measures on the same-clock WAVs:
+
+- plain: a question answered to the end through the echo: one turn, not interrupted,
+  the whole reply audible;
+- over: the same question, then a second speaker (another voice) talking over the
+  reply: how long after their first sound the reply falls silent, that their question
+  is answered, and the first reply cut short (its turn's reply is what went into the
+  history).
+
+    python -m tools.echo_demo --out echo-demo [--echo-path 40,0.5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from assistant.audio import load_wav, resample, save_wav
+from assistant.bench.echo import sound_spans
+from assistant.config import TtsConfig
+from assistant.tts import load_tts
+
+RATE = 16000
+QUESTION = "Tell me a fun fact about the moon."
+SECOND = "What is the tallest mountain in the world?"
+OVER_AFTER_S = 3.2
+"""The second speaker starts this long after the question ends (the reply is playing by then)."""
+
+
+def spoken(tts, text: str) -> np.ndarray:
+    pcm = resample(np.concatenate(list(tts.synthesize(text))), tts.rate, RATE)
+    return (pcm / max(1e-6, float(np.abs(pcm).max())) * 0.7).astype(np.float32)
+
+
+def silence(seconds: float) -> np.ndarray:
+    return np.zeros(round(seconds * RATE), np.float32)
+
+
+def make_inputs(out: Path) -> tuple[Path, Path, float]:
+    """plain.wav, over.wav and where the second speaker starts in over.wav (s)."""
+    question = spoken(load_tts(TtsConfig()), QUESTION)
+    second = spoken(load_tts(TtsConfig(engine="system")), SECOND)
+    plain = np.concatenate([silence(0.5), question, silence(1.0)])
+    over_at = 0.5 + question.size / RATE + OVER_AFTER_S
+    over = np.concatenate([silence(0.5), question, silence(OVER_AFTER_S), second, silence(1.0)])
+    save_wav(out / "plain.wav", plain, RATE)
+    save_wav(out / "over.wav", over, RATE)
+    return out / "plain.wav", out / "over.wav", over_at
+
+
+def chat(wav: Path, out: Path, echo_path: str) -> list[dict]:
+    stem = wav.stem
+    command = [sys.executable, "-m", "assistant", "chat", "--input", str(wav), "--output", str(out / f"{stem}-reply.wav"),
+               "--mic-output", str(out / f"{stem}-mic.wav"), "--echo-path", echo_path, "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    (out / f"{stem}-chat.log").write_text(done.stderr, encoding="utf-8")
+    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+
+
+def first_sound(pcm: np.ndarray, rate: int, after_s: float, threshold: float = 0.02) -> float:
+    start = round(after_s * rate)
+    return (start + int(np.flatnonzero(np.abs(pcm[start:]) > threshold)[0])) / rate
+
+
+def measure_plain(out: Path, turns: list[dict]) -> dict:
+    reply = load_wav(out / "plain-reply.wav", 22050)
+    spans = sound_spans(reply, 22050)
+    heard = sum(end - start for start, end in spans)
+    turn = turns[0] if turns else {}
+    return {
+        "turns": len(turns), "interrupted": [t["interrupted"] for t in turns],
+        "paused_by_echo": turn.get("counts", {}).get("barge_in_pauses", 0),
+        "reply_audible_s": round(heard, 2), "reply_synthesized_s": round(turn.get("counts", {}).get("tts_audio_s", 0), 2),
+        "reply_spans_s": [(round(a, 2), round(b, 2)) for a, b in spans], "transcript": turn.get("transcript"),
+        "reply": turn.get("reply"),
+    }
+
+
+def measure_over(out: Path, turns: list[dict], over_at: float) -> dict:
+    user = load_wav(out / "over.wav", RATE)
+    reply = load_wav(out / "over-reply.wav", 22050)
+    speaks_at = first_sound(user, RATE, over_at - 0.05)
+    spans = sound_spans(reply, 22050)
+    playing = [s for s in spans if s[0] <= speaks_at < s[1] + 0.05]
+    stops_at = playing[0][1] if playing else None
+    answer = [t for t in turns if not t["interrupted"] and t["counts"].get("barge_in")]
+    return {
+        "second_speaker_first_sound_s": round(speaks_at, 3),
+        "first_reply_silent_at_s": round(stops_at, 3) if stops_at is not None else None,
+        "stopped_after_ms": round((stops_at - speaks_at) * 1000) if stops_at is not None else None,
+        "turns": [{"transcript": t["transcript"], "reply": t["reply"], "interrupted": t["interrupted"],
+                   "reply_cut": t["counts"].get("reply_cut", False)} for t in turns],
+        "second_question_answered": bool(answer and answer[0]["reply"]),
+        "reply_spans_s": [(round(a, 2), round(b, 2)) for a, b in spans],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=Path("echo-demo"))
+    parser.add_argument("--echo-path", default="40,0.5")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    plain, over, over_at = make_inputs(args.out)
+    report = {
+        "echo_path": args.echo_path,
+        "plain": measure_plain(args.out, chat(plain, args.out, args.echo_path)),
+        "over": measure_over(args.out, chat(over, args.out, args.echo_path), over_at),
+    }
+    text = json.dumps(report, indent=1, ensure_ascii=False)
+    (args.out / "echo-demo.json").write_text(text + "\n", encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
