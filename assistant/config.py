@@ -158,9 +158,10 @@ class EchoConfig:
     """``speex`` (speexdsp, package ``pyaec``), ``webrtc`` (AEC3, package ``livekit``),
     ``off``, or ``auto``: the first of speex and webrtc that can run. Without one the
     assistant listens half duplex: only "stop" is heard while it speaks."""
-    tail_ms: int = within(256, 32, 1000, "ms")
+    tail_ms: int = within(192, 32, 1000, "ms")
     """Longest echo speexdsp models: the speaker-to-microphone delay plus the room's
-    reverberation (at 128 ms a 100 ms delay left echo the VAD took for speech)."""
+    reverberation. Longer learns the room more slowly (on the room simulation: 128 ms
+    left a 100 ms delay's echo uncancelled, 256 ms had not learnt the room 2 s in)."""
     noise_suppression: bool = False
     """WebRTC only: its noise suppression on the microphone too (speexdsp's
     preprocessor always suppresses noise and residual echo)."""
@@ -169,9 +170,9 @@ class EchoConfig:
     stream_delay_ms: int = within(0, 0, 500, "ms")
     """WebRTC only: known delay from the speaker's output to the microphone beyond
     what the output reports (AEC3 also finds the delay itself)."""
-    converge_s: float = within(1.5, 0, 10, "seconds")
+    converge_s: float = within(2.0, 0, 10, "seconds")
     """Seconds of reply the canceller hears before speech over a reply can pause it
-    (speexdsp cancels ~6 dB in its first second, ~38 dB once it has learnt the room);
+    (speexdsp cancels ~6 dB in its first second, ~35 dB once it has learnt the room);
     until then only "stop" is heard while the assistant speaks."""
     echo_tail_ms: int = within(150, 0, 1000, "ms")
     """After the reply's last sound the room still rings this long; half duplex keeps
@@ -182,17 +183,20 @@ class EchoConfig:
 class BargeInConfig:
     """When speech over the reply stops it."""
 
-    min_speech_ms: int = within(160, 32, 1000, "ms")
-    """Speech over the reply pauses it once it has lasted this long from its first
-    sound (a cough or a click is shorter); with the VAD's own delay the reply falls
-    silent within ~250 ms of the first sound."""
+    min_speech_ms: int = within(128, 32, 1000, "ms")
+    """Speech over the reply pauses it once it holds this much speech from its first
+    sound (a click is shorter; a cough that lasts pauses it, and the reply resumes:
+    it has no words); with the VAD's own delay the reply falls silent within ~300 ms
+    of the first sound."""
     threshold: float = within(0.2, 0.15, 0.95)
     """Speech probability that counts as the user's speech while the reply plays: the
     canceller leaves the user's voice quieter and rougher then (Silero gives it
     0.3-0.6 where it gives the clean voice 0.8-0.9)."""
-    kept_db: float = within(-15.0, -60, 0, "dB")
+    kept_db: float = within(-25.0, -60, 0, "dB")
     """A frame counts as the user's speech while the reply plays only if the canceller
-    kept at least this much of its energy (dB): echo it took out does not count."""
+    kept at least this much of its energy (dB): echo it took out does not count (once
+    it has learnt the room it keeps -35 to -55 dB of the echo alone; of the user's
+    speech over the echo, -15 to 0 dB, with dips where its suppressor bites)."""
     min_words: int = within(1, 1, 20)
     """Words (not counting "mm-hm", "yeah", "okay"...) the paused speech must hold to
     take the floor; with fewer, the reply resumes."""

@@ -101,7 +101,7 @@ class SpeexCanceller:
 
     name = "speex"
 
-    def __init__(self, rate: int = 16000, *, tail_ms: int = 256, preprocess: bool = True):
+    def __init__(self, rate: int = 16000, *, tail_ms: int = 192, preprocess: bool = True):
         try:
             import pyaec
         except (ImportError, OSError, AttributeError) as exc:

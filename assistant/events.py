@@ -175,5 +175,15 @@ class Commit(ReplyMessage):
 
 
 @dataclass(frozen=True)
+class Remember(Message):
+    """A finished exchange, as the user heard it, for the conversation history (taken
+    on the responder's thread, between two generations). Kept when an inbox is flushed:
+    its turn is over, it is not part of the one being dropped."""
+
+    user: str
+    reply: str
+
+
+@dataclass(frozen=True)
 class Stop(Message):
     """Control: ends a stage's thread. Jumps the queue."""

@@ -140,6 +140,10 @@ class Endpointer:
             events.append(self._end(self._speech_end))
         return events
 
+    def abandon(self) -> None:
+        """Forget the speech in progress without an endpoint (its audio was not the user's)."""
+        self._end(self._speech_end)
+
     def _end(self, speech_end: float) -> VadEvent:
         self.in_speech = False
         self._candidate_start = None

@@ -99,11 +99,12 @@ def test_a_backchannel_lets_the_reply_resume_and_finish(run):
     assert result.timeline.counts["barge_in_pauses"] == 1 and result.timeline.counts["barge_in_resumed"] == 1
     assert result.reply == LONG_REPLY
     assert played_s(out) >= 0.05 * 60 - 0.05  # every word was played, the paused part again
+    assert wait_until(lambda: llm.remembered, 2)
     assert llm.remembered == [("tell me a long story", LONG_REPLY)]
 
 
 def test_a_cough_does_not_pause_the_reply(run):
-    engine, rec, out, llm = run("", seconds=0.1)
+    engine, rec, out, llm = run("", seconds=0.07)  # at most three 32 ms frames: under min_speech_ms
     rec.wait_turns(1, timeout=15)
     assert wait_until(lambda: not engine.busy, 10)
     assert len(rec.results) == 1 and not rec.results[0].interrupted

@@ -18,7 +18,7 @@ def frames_until_pause(overlap, start, speech=lambda i: True):
 def test_speech_pauses_the_reply_once_it_has_lasted_min_speech():
     overlap = Overlap(CFG, full_duplex=True, start=1.0)
     actions = frames_until_pause(overlap, 1.0)
-    assert actions.index(Action.PAUSE) == 4  # 5 frames = 160 ms after the first sound
+    assert actions.index(Action.PAUSE) == 4  # 5 frames = 160 ms after the first sound (min_speech_ms 160 here)
     assert actions.count(Action.PAUSE) == 1
     assert overlap.paused_at == pytest.approx(1.0 + 5 * FRAME)
 

@@ -50,6 +50,7 @@ def test_typed_turn_streams_reply_in_chunks_and_marks_the_timeline(make_engine):
                  Mark.TTS_FIRST_AUDIO, Mark.AUDIO_OUT_START, Mark.TURN_END):
         assert tl.get(mark) is not None, mark
     assert tl.in_order()
+    assert wait_until(lambda: parts["llm"].remembered, 2)  # the history is written as the turn closes
     assert parts["llm"].remembered == [("what is up", parts["llm"].reply.strip())]
 
 
@@ -148,6 +149,7 @@ def test_speaking_on_after_a_pause_drops_the_speculative_reply(make_engine):
     tl = rec.results[0].timeline
     assert tl.counts["speculation_dropped"] == 1
     assert len(llm.calls) == 2  # the dropped attempt and the committed one
+    assert wait_until(lambda: llm.remembered, 2)
     assert llm.remembered == [(parts["stt"].transcript, llm.reply)]  # only the committed reply is history
     assert len(rec.of(EventType.TRANSCRIPT)) == 1
     assert "".join(e.data for e in rec.of(EventType.REPLY_TEXT)).strip() == llm.reply

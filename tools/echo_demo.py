@@ -6,9 +6,9 @@ Builds two spoken inputs, runs each through ``assistant chat --input … --outpu
 - plain: a question answered to the end through the echo: one turn, not interrupted,
   the whole reply audible;
 - over: the same question, then a second speaker (another voice) talking over the
-  reply: how long after their first sound the reply falls silent, that their question
-  is answered, and the first reply cut short (its turn's reply is what went into the
-  history).
+  reply where the plain run's reply was sounding: how long after their first sound the
+  reply falls silent, that their question is answered, and the first reply cut short
+  (its turn's reply is what went into the history).
 
     python -m tools.echo_demo --out echo-demo [--echo-path 40,0.5]
 """
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -29,10 +30,10 @@ from assistant.config import TtsConfig
 from assistant.tts import load_tts
 
 RATE = 16000
-QUESTION = "Tell me a fun fact about the moon."
+QUESTION = "Tell me a short story about a lighthouse keeper."
 SECOND = "What is the tallest mountain in the world?"
-OVER_AFTER_S = 3.2
-"""The second speaker starts this long after the question ends (the reply is playing by then)."""
+SOUNDED_S = 2.8
+"""The second speaker starts once the reply has sounded this long (in the plain run)."""
 
 
 def spoken(tts, text: str) -> np.ndarray:
@@ -44,24 +45,42 @@ def silence(seconds: float) -> np.ndarray:
     return np.zeros(round(seconds * RATE), np.float32)
 
 
-def make_inputs(out: Path) -> tuple[Path, Path, float]:
-    """plain.wav, over.wav and where the second speaker starts in over.wav (s)."""
+def make_plain(out: Path) -> Path:
+    """plain.wav: the question alone."""
     question = spoken(load_tts(TtsConfig()), QUESTION)
+    save_wav(out / "plain.wav", np.concatenate([silence(0.5), question, silence(1.0)]), RATE)
+    return out / "plain.wav"
+
+
+def over_at(out: Path) -> float:
+    """When the second speaker starts: once the plain run's reply has sounded for
+    ``SOUNDED_S`` (the canceller has learnt the room), inside a stretch of it that goes
+    on for at least another second."""
+    sounded = 0.0
+    for start, end in sound_spans(load_wav(out / "plain-reply.wav", 22050), 22050):
+        if sounded + (end - start) >= SOUNDED_S and end - (start + SOUNDED_S - sounded) >= 1.0:
+            return start + SOUNDED_S - sounded
+        sounded += end - start
+    raise SystemExit("the plain reply was too short to talk over; try another question")
+
+
+def make_over(out: Path, at_s: float) -> Path:
+    """over.wav: the question, then the second speaker from ``at_s`` on."""
+    plain = load_wav(out / "plain.wav", RATE)
     second = spoken(load_tts(TtsConfig(engine="system")), SECOND)
-    plain = np.concatenate([silence(0.5), question, silence(1.0)])
-    over_at = 0.5 + question.size / RATE + OVER_AFTER_S
-    over = np.concatenate([silence(0.5), question, silence(OVER_AFTER_S), second, silence(1.0)])
-    save_wav(out / "plain.wav", plain, RATE)
-    save_wav(out / "over.wav", over, RATE)
-    return out / "plain.wav", out / "over.wav", over_at
+    over = np.concatenate([plain, silence(max(0.0, at_s - plain.size / RATE))])[: round(at_s * RATE)]
+    save_wav(out / "over.wav", np.concatenate([over, second, silence(1.0)]), RATE)
+    return out / "over.wav"
 
 
 def chat(wav: Path, out: Path, echo_path: str) -> list[dict]:
     stem = wav.stem
     command = [sys.executable, "-m", "assistant", "chat", "--input", str(wav), "--output", str(out / f"{stem}-reply.wav"),
                "--mic-output", str(out / f"{stem}-mic.wav"), "--echo-path", echo_path, "--json"]
-    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "PYTHONFAULTHANDLER": "1"})
     (out / f"{stem}-chat.log").write_text(done.stderr, encoding="utf-8")
+    if done.returncode != 0:
+        raise SystemExit(f"assistant chat failed ({done.returncode}); see {out / f'{stem}-chat.log'}")
     return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
 
 
@@ -109,12 +128,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--echo-path", default="40,0.5")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    plain, over, over_at = make_inputs(args.out)
-    report = {
-        "echo_path": args.echo_path,
-        "plain": measure_plain(args.out, chat(plain, args.out, args.echo_path)),
-        "over": measure_over(args.out, chat(over, args.out, args.echo_path), over_at),
-    }
+    plain = make_plain(args.out)
+    report = {"echo_path": args.echo_path, "plain": measure_plain(args.out, chat(plain, args.out, args.echo_path))}
+    at_s = over_at(args.out)
+    report["over"] = measure_over(args.out, chat(make_over(args.out, at_s), args.out, args.echo_path), at_s)
     text = json.dumps(report, indent=1, ensure_ascii=False)
     (args.out / "echo-demo.json").write_text(text + "\n", encoding="utf-8")
     print(text)

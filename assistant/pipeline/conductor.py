@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..bargein import Action, Overlap
-from ..events import Commit, Event, EventType, Message, PartialText, ReplyMessage, State, TurnResult, UserText
+from ..events import Commit, Event, EventType, Message, PartialText, Remember, ReplyMessage, State, TurnResult, UserText
 from ..timeline import Mark, Timeline
 from .bus import EventBus
 from .stage import Stage
@@ -36,8 +36,6 @@ class Links:
     """Every stage holding messages of a turn: flushed when the turn is interrupted."""
     idle_state: Callable[[], State]
     """The engine's state between turns (listening or idle)."""
-    remember: Callable[[str, str], None] = lambda user, reply: None
-    """Put an exchange in the conversation history."""
     heard: Callable[[int], str | None] = lambda turn: None
     """The text of a turn's reply the user heard when it was cut short; None when it
     sounded to its end."""
@@ -174,8 +172,8 @@ class Conductor:
             result.timeline.set("reply_cut", True)
         elif result.interrupted and result.timeline.get(Mark.AUDIO_OUT_START) is None:
             return
-        if result.reply:
-            self._links.remember(result.transcript, result.reply)
+        if result.reply:  # on the responder's thread: the LLM may still be busy with this turn
+            self._links.responder.send(Remember(result.turn_id, result.transcript, result.reply))
 
     # ------------------------------------------------------------ transcripts
 

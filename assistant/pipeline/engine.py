@@ -62,7 +62,7 @@ class Engine:
         turns.connect(Links(
             responder=self.responder, playback=self.playback, hush=self.playback.hush, answering=answering,
             turn_stages=(self.transcription, *answering), idle_state=self._idle_state,
-            remember=self.responder.remember, heard=self.playback.heard, verdict=self._verdict, resume=self.playback.resume,
+            heard=self.playback.heard, verdict=self._verdict, resume=self.playback.resume,
             end_paused=self.playback.end_paused,
         ))
         self.stages: list[Stage] = [self.hearing, self.transcription, *answering]

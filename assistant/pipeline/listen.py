@@ -184,16 +184,23 @@ class ListenStage(Stage):
         for heard in self.segmenter.push(cleaned.pcm, cleaned.captured, judge):
             self._act(heard, cleaned)
         overlap = self.turns.overlap(self._turn) if self._turn is not None else None
+        if overlap is not None and not overlap.full_duplex and cleaned.converged:
+            self._end_unheard(self._turn)  # the canceller has learnt the room: listen afresh
+            return
         frame_end = cleaned.captured + self.segmenter.frame_s
         if overlap is not None and overlap.frame(frame_end, self.segmenter.last_was_speech) is Action.PAUSE:
+            log.info("speech over the reply for %.0f ms: pausing it", overlap.speech_s * 1000)
             self.turns.pause_reply(self._turn, self.pause_reply)
 
     def _act(self, heard: Heard, cleaned: Cleaned) -> None:
         turns, event = self.turns, heard.event
         if event is VadEventType.SPEECH_START:
-            if heard.at <= self._audible_until or self.replying():  # it began while the reply sounded
-                full_duplex = cleaned.converged and self.echo.mode.full
+            sounding = heard.at <= self._audible_until
+            if sounding or self.replying():  # over a reply, sounding or between two of its chunks
+                # Speech that began in a silence of the reply holds no echo: it may pause it.
+                full_duplex = not sounding or (cleaned.converged and self.echo.mode.full)
                 turn = self._turn = turns.begin_overlap(Overlap(self.barge_in, full_duplex, heard.at))
+                log.info("speech began over the reply (%s duplex)", "full" if full_duplex else "half")
             else:
                 turn = self._turn = turns.begin()
                 self.bus.emit(EventType.SPEECH_START, turn)
@@ -216,3 +223,10 @@ class ListenStage(Stage):
                 turns.timeline(turn).mark(Mark.ENDPOINT)
             self.transcription.send(EndOfSpeech(turn))
             self._turn = None
+
+    def _end_unheard(self, turn: int) -> None:
+        """End the speech in progress at once (it held the echo the canceller had not
+        learnt to take out); its transcript still goes to the verdict."""
+        self.segmenter.endpointer.abandon()
+        self.transcription.send(EndOfSpeech(turn))
+        self._turn = None

@@ -9,7 +9,7 @@ import time
 
 from ..chunker import Chunker
 from ..config import Config
-from ..events import Commit, EndOfReply, EventType, Message, PartialText, PlayAudio, SpeakText, UserText
+from ..events import Commit, EndOfReply, EventType, Message, PartialText, PlayAudio, Remember, SpeakText, UserText
 from ..llm import GenerationStats, Llm
 from ..replies import InstantReply, Replies
 from ..timeline import Mark
@@ -45,7 +45,14 @@ class ResponderStage(Stage):
         self._parked: tuple[UserText, InstantReply] | None = None
         self._answered: tuple[int, int] | None = None
 
+    def accepts(self, message: Message) -> bool:
+        """The history of a finished turn is taken whatever turn is current now."""
+        return isinstance(message, Remember) or super().accepts(message)
+
     def process(self, message: Message) -> None:
+        if isinstance(message, Remember):
+            self.remember(message.user, message.reply)
+            return
         if isinstance(message, PartialText):
             self._prefill(message)
             return
