@@ -42,19 +42,24 @@ class Action(str, Enum):
     """Nothing happened to the reply (it never paused); drop the words."""
 
 
-def user_speech(probability: float, cleaned: Cleaned, config: BargeInConfig) -> tuple[float, float | None]:
-    """The speech probability the endpointer gets for a frame, and the threshold it
+class UserSpeech:
+    """Frame by frame, the speech probability the endpointer gets and the threshold it
     uses (None: the configured one).
 
-    While the reply is audible and the canceller has learnt the room, a frame counts
-    as the user's only if the canceller kept enough of it (echo it took out does not
-    count), against a lower threshold (it leaves the user's voice quieter). Otherwise
-    the frame is taken as it is: half duplex hears its own echo as speech, and only
-    the "stop" phrase in it counts (:func:`decide`).
+    While the reply is audible and the canceller has learnt the room, a frame counts as
+    the user's only if the canceller kept enough of it (echo it took out does not count),
+    against a lower threshold (it leaves the user's voice quieter and rougher).
+    Otherwise frames are taken as they are: half duplex hears its own echo as speech,
+    and only the "stop" phrase in it counts (:func:`decide`).
     """
-    if not cleaned.reply_audible or not cleaned.converged:
-        return probability, None
-    return (probability if cleaned.kept_db >= config.kept_db else 0.0), config.threshold
+
+    def __init__(self, config: BargeInConfig):
+        self.config = config
+
+    def judge(self, probability: float, cleaned: Cleaned) -> tuple[float, float | None]:
+        if not cleaned.reply_audible or not cleaned.converged:
+            return probability, None
+        return (probability if cleaned.kept_db >= self.config.kept_db else 0.0), self.config.threshold
 
 
 @dataclass

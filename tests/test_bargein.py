@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from assistant.bargein import Action, Overlap, PlayedReply, decide, is_echo, meaningful_words, user_speech
+from assistant.bargein import Action, Overlap, PlayedReply, UserSpeech, decide, is_echo, meaningful_words
 from assistant.config import BargeInConfig
 from assistant.echo import Cleaned
 
@@ -93,15 +93,15 @@ def cleaned(*, audible=True, kept=0.0, converged=True):
 
 
 def test_echo_the_canceller_took_out_is_not_user_speech():
-    cfg = BargeInConfig(threshold=0.2, kept_db=-15)
-    assert user_speech(0.9, cleaned(kept=-30), cfg) == (0.0, 0.2)
-    assert user_speech(0.4, cleaned(kept=-5), cfg) == (0.4, 0.2)
+    user = UserSpeech(BargeInConfig(threshold=0.2, kept_db=-25))
+    assert user.judge(0.9, cleaned(kept=-40)) == (0.0, 0.2)
+    assert user.judge(0.4, cleaned(kept=-5)) == (0.4, 0.2)
 
 
 def test_without_a_reply_or_before_convergence_frames_are_taken_as_they_are():
-    cfg = BargeInConfig()
-    assert user_speech(0.9, cleaned(audible=False, kept=-30), cfg) == (0.9, None)
-    assert user_speech(0.9, cleaned(converged=False, kept=-30), cfg) == (0.9, None)
+    user = UserSpeech(BargeInConfig())
+    assert user.judge(0.9, cleaned(audible=False, kept=-30)) == (0.9, None)
+    assert user.judge(0.9, cleaned(converged=False, kept=-30)) == (0.9, None)
 
 
 def reply():

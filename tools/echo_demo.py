@@ -1,39 +1,47 @@
 """Barge-in on a loudspeaker, shown from the WAV files alone.
 
-Builds two spoken inputs, runs each through ``assistant chat --input … --output …
---echo-path …`` as a user would, and measures on the same-clock WAVs:
+Two conversations through the room simulation, on the embedded models, in real time
+(as ``assistant chat --input … --output … --echo-path …`` runs them):
 
-- plain: a question answered to the end through the echo: one turn, not interrupted,
-  the whole reply audible;
-- over: the same question, then a second speaker (another voice) talking over the
-  reply where the plain run's reply was sounding: how long after their first sound the
-  reply falls silent, that their question is answered, and the first reply cut short
-  (its turn's reply is what went into the history).
+- plain: a question, answered through the echo: one turn, not interrupted, the whole
+  reply audible;
+- over: the same question, then a second speaker (another voice) who starts talking
+  once the reply has sounded for ``--after`` seconds (as a person would: they hear it
+  first): how long after their first sound the reply falls silent, that their question
+  is answered, and the first reply cut short (what its turn kept for the history).
 
-    python -m tools.echo_demo --out echo-demo [--echo-path 40,0.5]
+Every figure is read from the WAVs written next to the report, all on one clock: what
+was said (``*-input.wav``), what the microphone heard with the echo (``*-mic.wav``) and
+what the speaker played (``*-reply.wav``).
+
+    python -m tools.echo_demo --out echo-demo [--echo-path 40,0.5] [--after 2.8]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 
-from assistant.audio import load_wav, resample, save_wav
+from assistant.audio import PacedWavSource, SameClockWavSink, load_wav, resample, save_wav
 from assistant.bench.echo import sound_spans
-from assistant.config import TtsConfig
+from assistant.config import Config, TtsConfig
+from assistant.echo import FLOOR_RMS, PlayedAudio
+from assistant.events import Event, EventType, TurnResult
+from assistant.room import EchoPath, EchoRoom
+from assistant.session import build_engine, load_models, make_replies
 from assistant.tts import load_tts
+from assistant.waiting import wait_until
 
 RATE = 16000
+OUT_RATE = 22050
 QUESTION = "Tell me a short story about a lighthouse keeper."
 SECOND = "What is the tallest mountain in the world?"
-SOUNDED_S = 2.8
-"""The second speaker starts once the reply has sounded this long (in the plain run)."""
 
 
 def spoken(tts, text: str) -> np.ndarray:
@@ -41,97 +49,140 @@ def spoken(tts, text: str) -> np.ndarray:
     return (pcm / max(1e-6, float(np.abs(pcm).max())) * 0.7).astype(np.float32)
 
 
-def silence(seconds: float) -> np.ndarray:
-    return np.zeros(round(seconds * RATE), np.float32)
+class Interjector:
+    """The first speaker's words, then silence; the second speaker's words start at the
+    frame where the reply has sounded for ``after_s``. Keeps what it said."""
+
+    def __init__(self, first: np.ndarray, second: np.ndarray | None, played: PlayedAudio, after_s: float):
+        self.rate, self.frame_samples = RATE, 512
+        self.source = PacedWavSource(first, RATE, 512, realtime=True)
+        self.second, self.played, self.after_s = second, played, after_s
+        self.said: list[np.ndarray] = []
+        self.second_at: float | None = None
+        """Where the second speaker started (s on the input's clock)."""
+        self._sounded = 0
+        self._second_left: np.ndarray | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.second is None or (self.second_at is not None and self._second_left is not None
+                                       and self._second_left.size == 0)
+
+    def frames(self) -> Iterator[tuple[np.ndarray, float]]:
+        position = 0
+        for frame, captured in self.source.frames():
+            frame = frame.copy()
+            reply = self.played.read(position, frame.size)
+            if float(np.sqrt(np.mean(reply * reply))) > FLOOR_RMS:
+                self._sounded += frame.size
+            if self.second is not None and self.second_at is None and self._sounded >= self.after_s * RATE:
+                self.second_at, self._second_left = position / RATE, self.second
+            if self._second_left is not None and self._second_left.size:
+                part, self._second_left = self._second_left[: frame.size], self._second_left[frame.size :]
+                frame[: part.size] += part
+            self.said.append(frame)
+            position += frame.size
+            yield frame, captured
+
+    def stop(self) -> None:
+        self.source.stop()
 
 
-def make_plain(out: Path) -> Path:
-    """plain.wav: the question alone."""
-    question = spoken(load_tts(TtsConfig()), QUESTION)
-    save_wav(out / "plain.wav", np.concatenate([silence(0.5), question, silence(1.0)]), RATE)
-    return out / "plain.wav"
+def converse(models, config: Config, replies, path: EchoPath, first: np.ndarray, second: np.ndarray | None,
+             after_s: float, out: Path, name: str) -> tuple[list[TurnResult], Interjector]:
+    turns: list[TurnResult] = []
+
+    def collect(event: Event) -> None:
+        if event.type is EventType.TURN_END:
+            turns.append(event.data)
+
+    sink = SameClockWavSink(out / f"{name}-reply.wav", OUT_RATE)
+    engine = build_engine(config, models, sink, replies=replies, on_event=collect)
+    speaker = Interjector(first, second, engine.echo.played, after_s)
+    room = EchoRoom(speaker, engine.echo.played, path, keep=True)
+    try:
+        engine.listen(room)
+        wanted = 2 if second is not None else 1
+        wait_until(lambda: sum(not t.interrupted for t in turns) >= wanted and speaker.done, 180)
+        time.sleep(1.0)  # the room's echo of the last words, and any turn it would start
+        wait_until(lambda: not engine.busy, 60)
+    finally:
+        engine.close()
+        seconds = len(speaker.said) * 512 / RATE
+        sink.close(min_seconds=seconds)
+        room.save(out / f"{name}-mic.wav", seconds)
+        save_wav(out / f"{name}-input.wav", np.concatenate(speaker.said), RATE)
+    return turns, speaker
 
 
-def over_at(out: Path) -> float:
-    """When the second speaker starts: once the plain run's reply has sounded for
-    ``SOUNDED_S`` (the canceller has learnt the room), inside a stretch of it that goes
-    on for at least another second."""
-    sounded = 0.0
-    for start, end in sound_spans(load_wav(out / "plain-reply.wav", 22050), 22050):
-        if sounded + (end - start) >= SOUNDED_S and end - (start + SOUNDED_S - sounded) >= 1.0:
-            return start + SOUNDED_S - sounded
-        sounded += end - start
-    raise SystemExit("the plain reply was too short to talk over; try another question")
+def _turn(t: TurnResult) -> dict:
+    counts = t.timeline.counts
+    return {"transcript": t.transcript, "reply": t.reply, "interrupted": t.interrupted,
+            "reply_cut": counts.get("reply_cut", False), "paused_by_speech": counts.get("barge_in_pauses", 0)}
 
 
-def make_over(out: Path, at_s: float) -> Path:
-    """over.wav: the question, then the second speaker from ``at_s`` on."""
-    plain = load_wav(out / "plain.wav", RATE)
-    second = spoken(load_tts(TtsConfig(engine="system")), SECOND)
-    over = np.concatenate([plain, silence(max(0.0, at_s - plain.size / RATE))])[: round(at_s * RATE)]
-    save_wav(out / "over.wav", np.concatenate([over, second, silence(1.0)]), RATE)
-    return out / "over.wav"
-
-
-def chat(wav: Path, out: Path, echo_path: str) -> list[dict]:
-    stem = wav.stem
-    command = [sys.executable, "-m", "assistant", "chat", "--input", str(wav), "--output", str(out / f"{stem}-reply.wav"),
-               "--mic-output", str(out / f"{stem}-mic.wav"), "--echo-path", echo_path, "--json"]
-    done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "PYTHONFAULTHANDLER": "1"})
-    (out / f"{stem}-chat.log").write_text(done.stderr, encoding="utf-8")
-    if done.returncode != 0:
-        raise SystemExit(f"assistant chat failed ({done.returncode}); see {out / f'{stem}-chat.log'}")
-    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
-
-
-def first_sound(pcm: np.ndarray, rate: int, after_s: float, threshold: float = 0.02) -> float:
-    start = round(after_s * rate)
-    return (start + int(np.flatnonzero(np.abs(pcm[start:]) > threshold)[0])) / rate
-
-
-def measure_plain(out: Path, turns: list[dict]) -> dict:
-    reply = load_wav(out / "plain-reply.wav", 22050)
-    spans = sound_spans(reply, 22050)
-    heard = sum(end - start for start, end in spans)
-    turn = turns[0] if turns else {}
+def measure_plain(out: Path, turns: list[TurnResult]) -> dict:
+    spans = sound_spans(load_wav(out / "plain-reply.wav", OUT_RATE), OUT_RATE)
     return {
-        "turns": len(turns), "interrupted": [t["interrupted"] for t in turns],
-        "paused_by_echo": turn.get("counts", {}).get("barge_in_pauses", 0),
-        "reply_audible_s": round(heard, 2), "reply_synthesized_s": round(turn.get("counts", {}).get("tts_audio_s", 0), 2),
-        "reply_spans_s": [(round(a, 2), round(b, 2)) for a, b in spans], "transcript": turn.get("transcript"),
-        "reply": turn.get("reply"),
+        "turns": [_turn(t) for t in turns],
+        "reply_audible_s": round(sum(b - a for a, b in spans), 2),
+        "reply_synthesized_s": round(turns[0].timeline.counts.get("tts_audio_s", 0.0), 2) if turns else None,
+        "reply_spans_s": [(round(a, 2), round(b, 2)) for a, b in spans],
     }
 
 
-def measure_over(out: Path, turns: list[dict], over_at: float) -> dict:
-    user = load_wav(out / "over.wav", RATE)
-    reply = load_wav(out / "over-reply.wav", 22050)
-    speaks_at = first_sound(user, RATE, over_at - 0.05)
-    spans = sound_spans(reply, 22050)
+def measure_over(out: Path, turns: list[TurnResult], second_at: float | None) -> dict:
+    said = load_wav(out / "over-input.wav", RATE)
+    spans = sound_spans(load_wav(out / "over-reply.wav", OUT_RATE), OUT_RATE)
+    report: dict = {"turns": [_turn(t) for t in turns], "reply_spans_s": [(round(a, 2), round(b, 2)) for a, b in spans]}
+    if second_at is None:
+        report["problem"] = "the reply never sounded long enough for the second speaker to start"
+        return report
+    start = round(second_at * RATE)
+    speaks_at = (start + int(np.flatnonzero(np.abs(said[start:]) > 0.02)[0])) / RATE
     playing = [s for s in spans if s[0] <= speaks_at < s[1] + 0.05]
     stops_at = playing[0][1] if playing else None
-    answer = [t for t in turns if not t["interrupted"] and t["counts"].get("barge_in")]
-    return {
+    answered = [t for t in turns if not t.interrupted and t.timeline.counts.get("barge_in")]
+    report.update({
         "second_speaker_first_sound_s": round(speaks_at, 3),
         "first_reply_silent_at_s": round(stops_at, 3) if stops_at is not None else None,
         "stopped_after_ms": round((stops_at - speaks_at) * 1000) if stops_at is not None else None,
-        "turns": [{"transcript": t["transcript"], "reply": t["reply"], "interrupted": t["interrupted"],
-                   "reply_cut": t["counts"].get("reply_cut", False)} for t in turns],
-        "second_question_answered": bool(answer and answer[0]["reply"]),
-        "reply_spans_s": [(round(a, 2), round(b, 2)) for a, b in spans],
-    }
+        "second_question_answered": bool(answered and answered[0].reply),
+    })
+    return report
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path("echo-demo"))
-    parser.add_argument("--echo-path", default="40,0.5")
+    parser.add_argument("--echo-path", type=EchoPath.parse, default=EchoPath(40, 0.5))
+    parser.add_argument("--after", type=float, default=2.8, help="seconds of reply heard before the second speaker talks")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    plain = make_plain(args.out)
-    report = {"echo_path": args.echo_path, "plain": measure_plain(args.out, chat(plain, args.out, args.echo_path))}
-    at_s = over_at(args.out)
-    report["over"] = measure_over(args.out, chat(make_over(args.out, at_s), args.out, args.echo_path), at_s)
+    config = Config()
+    models = load_models(config)
+    replies = make_replies(config, models.tts, OUT_RATE)
+    lead = np.zeros(RATE // 2, np.float32)
+    question = np.concatenate([lead, spoken(models.tts, QUESTION)])
+    second = spoken(load_tts(TtsConfig(engine="system")), SECOND)
+    remembered: list[tuple[str, str]] = []
+    remember = models.llm.remember
+
+    def recorded(user: str, reply: str) -> None:  # what goes into the conversation history
+        remembered.append((user, reply))
+        remember(user, reply)
+
+    models.llm.remember = recorded
+    plain, _ = converse(models, config, replies, args.echo_path, question, None, args.after, args.out, "plain")
+    models.llm.reset()
+    remembered.clear()
+    over, speaker = converse(models, config, replies, args.echo_path, question, second, args.after, args.out, "over")
+    report = {
+        "echo_path": str(args.echo_path),
+        "plain": measure_plain(args.out, plain),
+        "over": measure_over(args.out, over, speaker.second_at),
+        "history_of_over": [{"user": u, "assistant": r} for u, r in remembered],
+    }
     text = json.dumps(report, indent=1, ensure_ascii=False)
     (args.out / "echo-demo.json").write_text(text + "\n", encoding="utf-8")
     print(text)

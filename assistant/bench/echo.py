@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from ..bargein import Action, Overlap, user_speech
+from ..bargein import Action, Overlap, UserSpeech
 from ..config import Config
 from ..echo import Canceller, EchoFilter, PlayedAudio
 from ..room import EchoPath, through_room
@@ -85,6 +85,7 @@ def listen(canceller: Canceller | None, scene: Scene, vad, config: Config,
     played.add(scene.far, scene.rate, 0.0)
     echo = EchoFilter(canceller, played, frame_samples, config.echo)
     endpointer = Endpointer(config.vad)
+    user = UserSpeech(config.barge_in)
     vad.reset()
     mic = scene.mic
     padded = np.concatenate([mic, np.zeros((-mic.size) % frame_samples + frame_samples, np.float32)])
@@ -96,7 +97,7 @@ def listen(canceller: Canceller | None, scene: Scene, vad, config: Config,
         cleaned = echo.process(padded[i : i + frame_samples], 0.0)
         spent += time.perf_counter() - started
         out.append(cleaned.pcm)
-        probability, threshold = user_speech(vad.probability(cleaned.pcm), cleaned, config.barge_in)
+        probability, threshold = user.judge(vad.probability(cleaned.pcm), cleaned)
         for event in endpointer.process(frame_s, probability, threshold):
             if event.type is VadEventType.SPEECH_START and cleaned.reply_audible:
                 overlap = Overlap(config.barge_in, cleaned.converged, event.at)

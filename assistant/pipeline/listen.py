@@ -16,7 +16,7 @@ from typing import Callable
 import numpy as np
 
 from ..audio import AudioIn
-from ..bargein import Action, Overlap, user_speech
+from ..bargein import Action, Overlap, UserSpeech
 from ..config import BargeInConfig, VadConfig
 from ..echo import Cleaned, SpeakerEcho
 from ..events import (
@@ -143,6 +143,7 @@ class ListenStage(Stage):
         """Start taking frames from ``source`` (microphone or paced WAV)."""
         self._listening += 1
         self.segmenter = Segmenter(self.vad, self.config, source.frame_samples / source.rate)
+        self._user = UserSpeech(self.barge_in)
         self._turn = None
         self._first = True
         self._source = source
@@ -180,8 +181,7 @@ class ListenStage(Stage):
         cleaned = self.echo.filter.process(message.pcm, message.captured)
         if cleaned.reply_audible:
             self._audible_until = cleaned.captured + self.segmenter.frame_s
-        judge = lambda p: user_speech(p, cleaned, self.barge_in)  # noqa: E731 - one frame's view
-        for heard in self.segmenter.push(cleaned.pcm, cleaned.captured, judge):
+        for heard in self.segmenter.push(cleaned.pcm, cleaned.captured, lambda p: self._user.judge(p, cleaned)):
             self._act(heard, cleaned)
         overlap = self.turns.overlap(self._turn) if self._turn is not None else None
         if overlap is not None and not overlap.full_duplex and cleaned.converged:
