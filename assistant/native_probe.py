@@ -273,6 +273,15 @@ def model_params(extra_bufts: bool) -> Iterator[None]:
             lib.llama_model_default_params = original
 
 
+def load(model: Path, **options):
+    """``llama_cpp.Llama(model_path=model, **options)`` as this build and CPU allow it:
+    checked first, and without extra buffer types where they crash."""
+    import llama_cpp
+
+    with model_params(check(model).extra_bufts):
+        return llama_cpp.Llama(model_path=str(model), **options)
+
+
 def run_child(model: str) -> int:
     """The probe child: load ``model`` and evaluate a multi-token prompt."""
     extra = os.environ.get(EXTRA_ENV, "1") == "1"
