@@ -97,6 +97,8 @@ class Llm(Protocol):
     """The model file, or None for a model on a server."""
     quantization: str
     """The weights' quantization (``Q4_1``), or '' when not known."""
+    build_note: str | None
+    """What the native build check changed for this model (None when nothing)."""
 
     def stream(self, user: str, stats: GenerationStats) -> Iterator[str]:
         """Yield reply text pieces as tokens arrive; closing the iterator stops generation."""
@@ -193,6 +195,7 @@ class LlamaLlm:
         )
         self.name = meta.get("general.name") or path.stem
         self.quantization = path.stem.rsplit(".", 1)[-1] if "." in path.stem else ""
+        self.build_note = self.native.note
         self.history = History(config.history_tokens, self.count_tokens)
         self._lock = threading.Lock()
         self.warm()

@@ -49,6 +49,7 @@ class RemoteLlm:
         self.name = f"{config.remote_model} at {self.url}"
         self.path = None
         self.quantization = ""
+        self.build_note = None
         self.history = History(config.history_tokens, _approx_tokens)
         self._lock = threading.Lock()
 

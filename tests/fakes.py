@@ -58,6 +58,7 @@ class FakeLlm:
     config: LlmConfig = field(default_factory=LlmConfig)
     path: Path | None = None
     quantization: str = ""
+    build_note: str | None = None
     on_cpu: bool = True
     calls: list[str] = field(default_factory=list)
     remembered: list[tuple[str, str]] = field(default_factory=list)

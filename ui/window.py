@@ -184,6 +184,9 @@ class MainWindow(QMainWindow):
         c = self.controller
         engines = c.engines
         self.model_status.setText(f"LLM {llm_text(engines.llm)}")
+        if note := engines.llm.build_note:
+            self.model_status.setText(f"LLM {llm_text(engines.llm)} · safe mode")
+            self.model_status.setToolTip(note)
         short, detail = c.offload
         self.offload_status.setText(short)
         self.offload_status.setToolTip(detail)
