@@ -55,8 +55,8 @@ def choices(section: type, name: str) -> tuple[str, ...]:
     return next(f.metadata["choices"] for f in fields(section) if f.name == name)
 
 
-def bounds(section: type, name: str) -> tuple[float, float]:
-    """The numeric ``low`` and ``high`` of a ``within`` field (for spin boxes)."""
+def limits(section: type, name: str) -> tuple[float, float]:
+    """The (low, high) range a ``within`` field of a section declares (for spin boxes)."""
     low, high, *_ = next(f.metadata["range"] for f in fields(section) if f.name == name)
     return low, high
 
