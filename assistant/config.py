@@ -58,8 +58,33 @@ class VadConfig:
     speculative: bool = True
     """Start the reply (STT, LLM, TTS) at the early silence; it is heard only once the
     endpoint confirms the user finished, and dropped if they speak on."""
-    max_speech_s: float = 20.0
-    """A turn is cut after this much speech, so a noisy room can't hold the floor."""
+    max_speech_s: float = 90.0
+    """A turn is cut after this much speech, so a noisy room can't hold the floor (a
+    minute-long story still is one turn)."""
+
+
+TURN_MODES = ("semantic", "fixed")
+
+
+@dataclass(frozen=True)
+class TurnConfig:
+    """When the user's turn is over (see :mod:`assistant.end_of_turn`)."""
+
+    mode: str = "semantic"
+    """``semantic``: over after ``complete_ms`` of silence when the words are complete, up
+    to ``max_ms`` when they are not; ``fixed``: over after ``vad.endpoint_ms`` of silence."""
+    complete_ms: int = 150
+    """Silence that ends a turn whose words are a complete question or request."""
+    statement_ms: int = 700
+    """Silence that ends a complete statement: someone telling a story ends sentences too."""
+    max_ms: int = 2000
+    """Longest silence waited for a turn whose words sound unfinished ("what is the capital of")."""
+    unsure_ms: int = 1200
+    """Silence that ends a turn the language model is unsure about."""
+    complete_log10: float = -5.5
+    """log10 of the model's end-of-turn probability at or above which the words are complete."""
+    unfinished_log10: float = -8.0
+    """...and below which they are unfinished (between the two: unsure)."""
 
 
 @dataclass(frozen=True)
@@ -233,6 +258,7 @@ class KioskConfig:
 class Config:
     audio: AudioConfig = field(default_factory=AudioConfig)
     vad: VadConfig = field(default_factory=VadConfig)
+    turn: TurnConfig = field(default_factory=TurnConfig)
     stt: SttConfig = field(default_factory=SttConfig)
     llm: LlmConfig = field(default_factory=LlmConfig)
     tts: TtsConfig = field(default_factory=TtsConfig)

@@ -8,7 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from .runner import BenchResult
-from .stats import METRICS, TurnRecord, median_stages, stages_ms, summarize, turn_figures, word_edits, word_error_rate
+from .stats import (
+    METRICS, TurnRecord, median_stages, overlapped_stages, stages_ms, summarize, turn_figures, word_edits,
+    word_error_rate,
+)
 
 
 def _turn_json(record: TurnRecord) -> dict[str, Any]:
@@ -20,6 +23,7 @@ def _turn_json(record: TurnRecord) -> dict[str, Any]:
         expected=record.expected,
         figures=turn_figures(record),
         stages_ms=stages_ms(record.timeline),
+        stages_overlapped=overlapped_stages(record.timeline),
         first_audio_s=round(record.first_audio_s, 3) if record.first_audio_s else None,
     )
     if record.expected:
@@ -33,11 +37,22 @@ def _mode_json(records: list[TurnRecord], peak_rss_mb: float | None) -> dict[str
     return {
         "summary": {m.name: summarize(f[m.name] for f in figures) for m in METRICS},
         "stages_ms": median_stages(records),
+        "stages_overlapped": _overlap_counts(records),
         "word_error_rate": word_error_rate(records),
         "turns_by_source": {s: sum(r.result.source == s for r in records) for s in ("llm", "cache", "")},
         "peak_rss_mb": peak_rss_mb,
         "turns": [_turn_json(r) for r in records],
     }
+
+
+def _overlap_counts(records: list[TurnRecord]) -> dict[str, int]:
+    """LLM turns in which each stage was done during an earlier one (counted as 0 ms)."""
+    counts: dict[str, int] = {}
+    for record in records:
+        if record.result.source == "llm":
+            for name in overlapped_stages(record.timeline):
+                counts[name] = counts.get(name, 0) + 1
+    return counts
 
 
 def _conversation_json(records: list[TurnRecord]) -> dict[str, Any]:
@@ -153,6 +168,10 @@ def format_table(report: dict[str, Any]) -> str:
         stages = " + ".join(f"{k} {v:.0f}" for k, v in modes[name]["stages_ms"].items())
         lines.append(f"{name:>10}: WER {wer_text}; peak RSS {modes[name]['peak_rss_mb']} MB")
         lines.append(f"{'':>10}  median stages (ms): {stages or '–'}")
+        overlapped = modes[name].get("stages_overlapped") or {}
+        if overlapped:
+            done = ", ".join(f"{stage} in {n}" for stage, n in overlapped.items())
+            lines.append(f"{'':>10}  counted as 0, done during an earlier stage (turns): {done}")
     if "conversation" in report:
         lines += ["", _conversation_table(report["conversation"], names)]
     if report["missed"]:
