@@ -7,7 +7,7 @@ turn early when the words are complete and waits up to a maximum when they are n
 
 - words that end on a word that needs a continuation ("of", "and", "the", "um") or
   trail off ("...", ",") are unfinished: wait ``max_ms``;
-- an instant-reply phrase is complete;
+- an instant-reply phrase is complete (checked first: "thank you" ends on a pronoun);
 - otherwise the model decides: its end-of-turn probability (on the words without
   Whisper's punctuation, which Whisper adds to fragments too) at or above
   ``complete_log10`` is complete, below ``unfinished_log10`` unfinished, in between unsure;
@@ -34,7 +34,7 @@ CONTINUATIONS = frozenset(
     "my your his her their our its this these those some any every no "
     "is are was were be been am do does did can could would should will shall may might must "
     "um uh er erm hmm ah like so because if then that which who whose whom what where when how why "
-    "very really just i you we they he she it's i'm you're we're they're let's".split()
+    "very really just i we they he she it's i'm you're we're they're let's".split()
 )
 """Last words after which a sentence is not over ("what is the capital of …")."""
 
@@ -46,6 +46,8 @@ REQUEST_STARTS = frozenset(
     "hello hi hey thanks thank goodbye bye".split()
 )
 """First words of a sentence that asks or requests something of the assistant."""
+QUESTION_WORDS = frozenset("what who whom whose where when why how which".split())
+"""...of which these also start statements ("when it rained, we waited")."""
 
 _WORD = re.compile(r"[\w']+")
 _TRAILING_OFF = re.compile(r"(\.\.\.|…|,|-|—|:)\s*$")
@@ -111,11 +113,15 @@ def asks(transcript: str) -> bool:
         return True
     last = re.split(r"(?<=[.!?])\s+", text)[-1]
     words = _WORD.findall(last.lower())
-    return bool(words) and words[0] in REQUEST_STARTS
+    if not words or words[0] not in REQUEST_STARTS:
+        return False
+    # With punctuation (Whisper), a question ends with "?": "when the rain stopped, we..." does not ask.
+    return words[0] not in QUESTION_WORDS or not re.search(r"[.!?,]", text)
 
 
-def judge(signals: TurnSignals | None, config: TurnConfig, fixed_ms: float = 300.0) -> Judgement:
-    """How long to wait for more, given the words at the pause (``fixed_ms`` in fixed mode)."""
+def judge(signals: TurnSignals | None, config: TurnConfig, fixed_ms: float = 300.0, words: bool = True) -> Judgement:
+    """How long to wait for more, given the words at the pause (``fixed_ms`` in fixed mode;
+    ``words=False`` leaves the decision to the model alone, for comparison)."""
     if config.mode == "fixed":
         return Judgement(Verdict.FIXED, fixed_ms, "fixed silence")
     if signals is None:
@@ -123,13 +129,19 @@ def judge(signals: TurnSignals | None, config: TurnConfig, fixed_ms: float = 300
     text = signals.transcript.strip()
     if not text:
         return Judgement(Verdict.UNFINISHED, config.max_ms, "no words heard")
+    if not words:
+        return _by_model(signals, config, "?")
+    if signals.instant:
+        return Judgement(Verdict.COMPLETE, config.complete_ms, "an instant-reply phrase")
     word = last_word(text)
     if word in CONTINUATIONS:
         return Judgement(Verdict.UNFINISHED, config.max_ms, f"ends with '{word}'")
     if _TRAILING_OFF.search(text):
         return Judgement(Verdict.UNFINISHED, config.max_ms, "trails off")
-    if signals.instant:
-        return Judgement(Verdict.COMPLETE, config.complete_ms, "an instant-reply phrase")
+    return _by_model(signals, config, text)
+
+
+def _by_model(signals: TurnSignals, config: TurnConfig, text: str) -> Judgement:
     if signals.end_of_turn is None:
         if signals.awaiting_model:
             return Judgement(Verdict.UNSURE, config.max_ms, "waiting for the model")

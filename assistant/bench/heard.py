@@ -20,7 +20,9 @@ AUDIBLE_DBFS = -40.0
 """A 5 ms window at or above this RMS level is audible (Piper's lead-in sits below -50)."""
 WINDOW_MS = 5.0
 FLOOR_MARGIN_DB = 12.0
-"""Over a noise floor (the quietest tenth of the windows), audible starts this much above it."""
+"""Over a noise floor (the quietest tenth of the windows), audible starts this much above it
+(when the loudest tenth stands out of the floor by more than that: a recording that is all
+sound has no floor)."""
 
 
 @dataclass(frozen=True)
@@ -50,8 +52,11 @@ def audible_windows(pcm: np.ndarray, rate: int) -> tuple[np.ndarray, int]:
     levels, size = _window_rms_db(pcm, rate)
     if levels.size == 0:
         return np.zeros(0, bool), size
-    floor = float(np.percentile(levels, 10))
-    return levels >= max(AUDIBLE_DBFS, floor + FLOOR_MARGIN_DB), size
+    floor, loud = (float(v) for v in np.percentile(levels, [10, 90]))
+    threshold = AUDIBLE_DBFS
+    if loud - floor > FLOOR_MARGIN_DB + 6:
+        threshold = max(threshold, floor + FLOOR_MARGIN_DB)
+    return levels >= threshold, size
 
 
 def last_audible_s(pcm: np.ndarray, rate: int, before_s: float | None = None) -> float | None:

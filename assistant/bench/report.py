@@ -174,8 +174,42 @@ def format_table(report: dict[str, Any]) -> str:
             lines.append(f"{'':>10}  counted as 0, done during an earlier stage (turns): {done}")
     if "conversation" in report:
         lines += ["", _conversation_table(report["conversation"], names)]
+    if "turn_taking" in report:
+        lines += ["", _turn_taking_table(report["turn_taking"])]
     if report["missed"]:
         lines += ["", f"no answer in: {', '.join(report['missed'])}"]
+    return "\n".join(lines)
+
+
+def _turn_taking_table(turn_taking: dict[str, Any]) -> str:
+    summary = turn_taking["summary"]
+    lines = [
+        "turn taking (the corpus replayed pause by pause; compute time not counted):",
+        f"{'decided by':<16}{'premature in thinking pauses':>30}{'other pauses':>14}{'mean wait':>11}{'median':>8}{'waits >= 1 s':>14}",
+    ]
+    for name, score in turn_taking["signals"].items():
+        lines.append(
+            f"{name:<16}{score['premature_in_thinking_pauses']:>20} of {score['thinking_pauses']:<7}"
+            f"{score['premature'] - score['premature_in_thinking_pauses']:>6} of {score['other_pauses']:<5}"
+            f"{_cell(score['mean_wait_ms'], 9)} ms{_cell(score['median_wait_ms'], 6)} ms"
+            f"{score['slow_turns']:>8} of {score['finished_turns']}"
+        )
+    lines += [
+        "",
+        f"turn taking in real time ({turn_taking['mode']} mode, {summary['takes']} takes): "
+        f"premature commits in {summary['premature_in_thinking_pauses']} of {summary['thinking_pause_takes']} "
+        f"takes with a thinking pause; on {summary['complete_takes']} complete questions the turn was taken "
+        f"{_cell(summary['mean_wait_ms'], 0)} ms (mean, median {_cell(summary['median_wait_ms'], 0)} ms) after "
+        f"the last word; heard voice-to-voice median {_cell(summary['heard_median_ms'], 0)} ms",
+    ]
+    for label, key in (("monologue", "monologue"), ("trailing 'um'", "trailing_um"), ("noise", "noise")):
+        for take in summary[key]:
+            lines.append(f"  {label}: {take['turns']} turn(s), taken {_cell(take['wait_ms'], 0)} ms after the last "
+                         f"word: {take['transcript'][-70:]!r}")
+    if summary["premature_takes"]:
+        lines.append(f"  premature: {', '.join(summary['premature_takes'])}")
+    if summary["split_turns"]:
+        lines.append(f"  heard as more or fewer than one turn: {', '.join(summary['split_turns'])}")
     return "\n".join(lines)
 
 

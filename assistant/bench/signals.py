@@ -102,9 +102,7 @@ VARIANTS = {
 instant-reply table; ``model``: the end-of-turn probability)."""
 
 
-def _signals(record: PauseRecord, words: bool, model: bool) -> TurnSignals:
-    if not words:  # the model alone decides (no instant-reply phrase, no last-word rule)
-        return TurnSignals("x" if record.transcript else "", record.end_of_turn if model else None)
+def _signals(record: PauseRecord, model: bool) -> TurnSignals:
     return TurnSignals(record.transcript, record.end_of_turn if model else None, record.instant)
 
 
@@ -117,7 +115,7 @@ def score(records: list[PauseRecord], config: Config, mode: str = "semantic",
     waits: list[float] = []
     trailing_waits: list[float] = []
     for record in records:
-        judgement = judge(_signals(record, words, model), turn, config.vad.endpoint_ms)
+        judgement = judge(_signals(record, model), turn, config.vad.endpoint_ms, words=words)
         if not record.final:
             if judgement.wait_ms <= record.silence_ms:
                 premature.append(f"{record.take} ({record.transcript[-60:]!r}, {record.silence_ms:.0f} ms pause)")

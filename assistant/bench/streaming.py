@@ -14,7 +14,7 @@ from .takes import Take
 log = logging.getLogger(__name__)
 
 
-class _Turns:
+class TurnCollector:
     """Collects finished turns; ``answered`` is set by the first one not interrupted."""
 
     def __init__(self) -> None:
@@ -37,7 +37,7 @@ def run_streaming(
 ) -> TurnResult | None:
     """Listen to the take until its question is answered; the answered turn, or None
     when no speech was heard (or the reply never came within ``timeout_s``)."""
-    turns = _Turns()
+    turns = TurnCollector()
     engine = build_engine(config, engines, take.sink, replies=replies, on_event=turns)
     grace_s = (config.vad.endpoint_ms + 200) / 1000
     try:
