@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from assistant.audio import save_wav
-from assistant.bench.heard import first_audible_s, heard_latency, heard_latency_files, last_audible_s
+from assistant.audible import VoiceEnd, first_audible_s, last_audible_s
+from assistant.bench.heard import heard_latency, heard_latency_files
 from assistant.tts import trim_lead_in
 
 RATE = 16000
@@ -67,3 +68,15 @@ def test_tts_lead_in_is_trimmed_to_a_few_milliseconds():
     assert trimmed.size >= tone(0.5, rate=22050).size
     quiet = tone(0.2, level=0.0005, rate=22050)
     assert trim_lead_in(quiet, 22050).size == quiet.size  # nothing loud: nothing cut
+
+
+def test_the_live_tracker_finds_the_last_audible_sample_frame_by_frame():
+    rng = np.random.default_rng(1)
+    noise = (rng.standard_normal(RATE * 3) * 0.005).astype(np.float32)  # a quiet room
+    pcm = noise.copy()
+    pcm[RATE : RATE + 8000] += tone(0.5)  # speech from 1.0 to 1.5 s
+    tracker = VoiceEnd(RATE)
+    for start in range(0, pcm.size - 512, 512):
+        in_speech = 0.9 <= start / RATE <= 1.7
+        tracker.push(pcm[start : start + 512], start / RATE, in_speech)
+    assert tracker.last_s == pytest.approx(1.5, abs=0.006)

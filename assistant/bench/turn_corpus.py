@@ -22,7 +22,7 @@ import numpy as np
 from ..audio import AudioError, load_wav, resample, save_wav
 from ..config import cache_dir
 from ..tts import Tts
-from .heard import first_audible_s, last_audible_s
+from ..audible import first_audible_s, last_audible_s
 
 RATE = 16000
 VERSION = 1
