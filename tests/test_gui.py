@@ -188,6 +188,9 @@ def test_settings_change_is_applied_and_persisted(qtbot, make_window, monkeypatc
 
     monkeypatch.setattr(ui.controller, "load_tts", load_tts)
     dialog = window.open_settings()
+    assert not dialog.endpoint_ms.isEnabled()  # the fixed silence matters in fixed mode only
+    dialog.turn_mode.setCurrentIndex(dialog.turn_mode.findData("fixed"))
+    assert dialog.endpoint_ms.isEnabled() and not dialog.turn_max_ms.isEnabled()
     dialog.endpoint_ms.setValue(450)
     dialog.threshold.setValue(0.6)
     dialog.voice.setText(str(find_piper_voice(None).path))  # the same voice, named: the TTS reloads
@@ -201,7 +204,7 @@ def test_settings_change_is_applied_and_persisted(qtbot, make_window, monkeypatc
     assert loads and loads[0] is not threading.main_thread()
     assert controller.engines.tts.name == "piper (en_US-joe-medium)"
     saved = config_mod.load(path)
-    assert saved.vad.endpoint_ms == 450 and saved.vad.threshold == 0.6
+    assert saved.vad.endpoint_ms == 450 and saved.vad.threshold == 0.6 and saved.turn.mode == "fixed"
     assert saved.tts.voice == str(find_piper_voice(None).path)
     assert not window.notice.isVisible()
 
@@ -426,6 +429,8 @@ def test_validation_reasons(default_config):
     cases = [
         (replace(c, vad=replace(c.vad, endpoint_ms=20)), "endpoint silence"),
         (replace(c, vad=replace(c.vad, threshold=0.05)), "threshold"),
+        (replace(c, turn=replace(c.turn, max_ms=100)), "turn.max_ms"),
+        (replace(c, turn=replace(c.turn, mode="psychic")), "turn.mode"),
         (replace(c, llm=replace(c.llm, system_prompt="  ")), "system prompt"),
         (replace(c, stt=replace(c.stt, engine="dragon")), "STT engine"),
         (replace(c, stt=replace(c.stt, language="english")), "language code"),

@@ -12,10 +12,12 @@ from PySide6.QtWidgets import (
 )
 
 from assistant.config import Config
+from assistant.end_of_turn import MAX_WAIT_MS
 
 from .validation import ENDPOINT_MS, STT_ENGINES, THRESHOLD, TTS_ENGINES
 
 DEFAULT_DEVICE = "System default"
+TURN_MODES = {"semantic": "when the words are complete", "fixed": "after a fixed silence"}
 
 
 def device_names(kind: str) -> list[str]:
@@ -86,12 +88,29 @@ class SettingsDialog(QDialog):
         form.addRow("Speech recognition", self.stt_engine)
         form.addRow("Language", self.language)
 
+        self.turn_mode = QComboBox()
+        for mode, label in TURN_MODES.items():
+            self.turn_mode.addItem(label, mode)
+        self.turn_mode.setCurrentIndex(max(0, self.turn_mode.findData(config.turn.mode)))
+        self.turn_mode.setToolTip("Complete words are answered after a short silence; unfinished ones "
+                                  "(\"what is the capital of…\") are waited for")
+        form.addRow("Answer", self.turn_mode)
+
+        self.turn_max_ms = QSpinBox()
+        self.turn_max_ms.setRange(*MAX_WAIT_MS)
+        self.turn_max_ms.setSingleStep(250)
+        self.turn_max_ms.setSuffix(" ms")
+        self.turn_max_ms.setValue(config.turn.max_ms)
+        form.addRow("Longest wait for unfinished words", self.turn_max_ms)
+
         self.endpoint_ms = QSpinBox()
         self.endpoint_ms.setRange(*ENDPOINT_MS)
         self.endpoint_ms.setSingleStep(50)
         self.endpoint_ms.setSuffix(" ms")
         self.endpoint_ms.setValue(config.vad.endpoint_ms)
-        form.addRow("Endpoint silence", self.endpoint_ms)
+        form.addRow("Fixed silence", self.endpoint_ms)
+        self.turn_mode.currentIndexChanged.connect(self._show_turn_mode)
+        self._show_turn_mode()
 
         self.threshold = QDoubleSpinBox()
         self.threshold.setRange(*THRESHOLD)
@@ -121,6 +140,11 @@ class SettingsDialog(QDialog):
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
 
+    def _show_turn_mode(self) -> None:
+        semantic = self.turn_mode.currentData() == "semantic"
+        self.turn_max_ms.setEnabled(semantic)
+        self.endpoint_ms.setEnabled(not semantic)
+
     def values(self) -> Config:
         """The configuration as edited (not yet checked)."""
         c = self.config
@@ -136,6 +160,7 @@ class SettingsDialog(QDialog):
             tts=replace(c.tts, engine=self.tts_engine.currentText(), voice=self.voice.text().strip() or None),
             stt=replace(c.stt, engine=self.stt_engine.currentText(), language=self.language.text().strip().lower()),
             vad=replace(c.vad, endpoint_ms=self.endpoint_ms.value(), threshold=round(self.threshold.value(), 2)),
+            turn=replace(c.turn, mode=self.turn_mode.currentData(), max_ms=self.turn_max_ms.value()),
             audio=replace(c.audio, input_device=device(self.input_device), output_device=device(self.output_device)),
         )
 

@@ -10,7 +10,8 @@ import re
 from dataclasses import replace
 
 from assistant.audio import AudioError, check_device
-from assistant.config import Config
+from assistant.config import Config, ConfigError
+from assistant.end_of_turn import check_config as check_turn
 from assistant.models import ModelError, find_llm, find_piper_voice, find_vosk, find_whisper
 
 ENDPOINT_MS = (100, 3000)
@@ -32,6 +33,10 @@ def validate(new: Config) -> None:
     low, high = THRESHOLD
     if not low <= new.vad.threshold <= high:
         raise SettingsError(f"VAD sensitivity (threshold) must be {low}–{high}, not {new.vad.threshold}")
+    try:
+        check_turn(new.turn)
+    except ConfigError as exc:
+        raise SettingsError(str(exc)) from exc
     if not new.llm.system_prompt.strip():
         raise SettingsError("the system prompt is empty")
     if new.stt.engine not in STT_ENGINES:
