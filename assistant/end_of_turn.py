@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from .config import TURN_MODES, ConfigError, TurnConfig
+from .config import TurnConfig, check_section
 
 CONTINUATIONS = frozenset(
     "a an the of to for with and or but nor about in on at from by into onto than as "
@@ -94,25 +94,6 @@ class Decision:
 
     def describe(self) -> str:
         return f"{self.verdict.value} at {self.silence_ms:.0f} ms of silence"
-
-
-MAX_WAIT_MS = (500, 5000)
-"""Accepted range of ``turn.max_ms``."""
-
-
-def check_config(config: TurnConfig) -> None:
-    """Raise :class:`ConfigError` naming the first ``turn`` setting that cannot work."""
-    if config.mode not in TURN_MODES:
-        raise ConfigError(f"unknown turn.mode '{config.mode}' (choose {' or '.join(TURN_MODES)})")
-    low, high = MAX_WAIT_MS
-    if not low <= config.max_ms <= high:
-        raise ConfigError(f"turn.max_ms must be {low} to {high} ms, not {config.max_ms}")
-    if not 0 < config.complete_ms <= config.statement_ms <= config.max_ms:
-        raise ConfigError("turn.complete_ms must be above 0 and at most turn.statement_ms, itself at most turn.max_ms")
-    if not config.complete_ms <= config.unsure_ms <= config.max_ms:
-        raise ConfigError("turn.unsure_ms must lie between turn.complete_ms and turn.max_ms")
-    if config.unfinished_log10 > config.complete_log10:
-        raise ConfigError("turn.unfinished_log10 must not be above turn.complete_log10")
 
 
 def words_for_model(transcript: str) -> str:
@@ -190,7 +171,7 @@ class TurnDetector:
     """
 
     def __init__(self, config: TurnConfig, fixed_ms: float = 300.0):
-        check_config(config)
+        check_section(config)
         self.config = config
         self.fixed_ms = fixed_ms
         self.reset()

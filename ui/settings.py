@@ -3,7 +3,7 @@ which returns why it was refused (the dialog stays open and says so) or None."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Callable
 
 from PySide6.QtWidgets import (
@@ -11,13 +11,18 @@ from PySide6.QtWidgets import (
     QLabel, QLineEdit, QPlainTextEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget,
 )
 
-from assistant.config import Config
-from assistant.end_of_turn import MAX_WAIT_MS
-
-from .validation import ENDPOINT_MS, STT_ENGINES, THRESHOLD, TTS_ENGINES
+from assistant.config import Config, TurnConfig, VadConfig, choices
 
 DEFAULT_DEVICE = "System default"
+
+
+def bounds(section: type, name: str) -> tuple[float, float]:
+    """The low and high end of a ``within`` field of a config section."""
+    low, high = next(f.metadata["range"][:2] for f in fields(section) if f.name == name)
+    return low, high
+
 TURN_MODES = {"semantic": "when the words are complete", "fixed": "after a fixed silence"}
+"""The labels of ``turn.mode``."""
 
 
 def device_names(kind: str) -> list[str]:
@@ -73,7 +78,7 @@ class SettingsDialog(QDialog):
         form.addRow("LLM model (.gguf)", _path_row(self.llm_model, "LLM model", "GGUF models (*.gguf)"))
 
         self.tts_engine = QComboBox()
-        self.tts_engine.addItems(TTS_ENGINES)
+        self.tts_engine.addItems(choices(type(config.tts), "engine"))
         self.tts_engine.setCurrentText(config.tts.engine)
         self.voice = QLineEdit(config.tts.voice or "")
         self.voice.setPlaceholderText("embedded Piper en_US-joe-medium")
@@ -81,7 +86,7 @@ class SettingsDialog(QDialog):
         form.addRow("Piper voice (.onnx)", _path_row(self.voice, "Piper voice", "Piper voices (*.onnx)"))
 
         self.stt_engine = QComboBox()
-        self.stt_engine.addItems(STT_ENGINES)
+        self.stt_engine.addItems(choices(type(config.stt), "engine"))
         self.stt_engine.setCurrentText(config.stt.engine)
         self.language = QLineEdit(config.stt.language)
         self.language.setMaxLength(3)
@@ -97,14 +102,14 @@ class SettingsDialog(QDialog):
         form.addRow("Answer", self.turn_mode)
 
         self.turn_max_ms = QSpinBox()
-        self.turn_max_ms.setRange(*MAX_WAIT_MS)
+        self.turn_max_ms.setRange(*bounds(TurnConfig, "max_ms"))
         self.turn_max_ms.setSingleStep(250)
         self.turn_max_ms.setSuffix(" ms")
         self.turn_max_ms.setValue(config.turn.max_ms)
         form.addRow("Longest wait for unfinished words", self.turn_max_ms)
 
         self.endpoint_ms = QSpinBox()
-        self.endpoint_ms.setRange(*ENDPOINT_MS)
+        self.endpoint_ms.setRange(*bounds(VadConfig, "endpoint_ms"))
         self.endpoint_ms.setSingleStep(50)
         self.endpoint_ms.setSuffix(" ms")
         self.endpoint_ms.setValue(config.vad.endpoint_ms)
@@ -113,7 +118,7 @@ class SettingsDialog(QDialog):
         self._show_turn_mode()
 
         self.threshold = QDoubleSpinBox()
-        self.threshold.setRange(*THRESHOLD)
+        self.threshold.setRange(*bounds(VadConfig, "threshold"))
         self.threshold.setSingleStep(0.05)
         self.threshold.setValue(config.vad.threshold)
         self.threshold.setToolTip("Speech probability a frame needs to count as speech (lower = more sensitive)")

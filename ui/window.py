@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
 from assistant.audio import AudioOut
 from assistant.config import Config
 from assistant.events import Event, EventType, State, TurnResult
-from assistant.session import Engines
+from assistant.session import LoadedModels
 
 from .controller import Controller
 from .conversation import ConversationView
@@ -37,7 +37,7 @@ def _banner(style: str) -> QLabel:
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, config: Config, engines: Engines | None = None, output: AudioOut | None = None):
+    def __init__(self, config: Config, engines: LoadedModels | None = None, output: AudioOut | None = None):
         super().__init__()
         self.setWindowTitle("Offline voice assistant")
         self.resize(1120, 740)
