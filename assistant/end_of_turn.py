@@ -193,9 +193,14 @@ class TurnDetector:
         self._signals = None
 
     def hear(self, signals: TurnSignals) -> None:
-        """What is known about the words of the current pause (the latest wins)."""
-        if self._paused:
-            self._signals = signals
+        """What is known about the words of the current pause. The latest wins, except
+        that words still awaiting the model never replace what the model said of them."""
+        if not self._paused:
+            return
+        known = self._signals
+        if signals.awaiting_model and known is not None and not known.awaiting_model:
+            return
+        self._signals = signals
 
     def judgement(self) -> Judgement:
         return judge(self._signals, self.config, self.fixed_ms)

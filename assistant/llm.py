@@ -117,6 +117,9 @@ class Llm(Protocol):
     def all_cores(self, on: bool) -> None:
         """Decode on every core (``on``) or on the decoding threads only."""
 
+    def end_of_turn(self, user: str) -> float | None:
+        """The model's probability that the user's turn ends after ``user`` (None: not known)."""
+
     @property
     def on_cpu(self) -> bool:
         """Decoding competes with speech synthesis for this machine's cores."""

@@ -122,3 +122,11 @@ def test_helpers():
     assert asks("what time is it") and asks("Please stop") and asks("Tell me a joke.")
     assert not asks("We bought apples. Then it rained.")
     assert asks("I went home. What should I cook?")
+
+
+def test_words_awaiting_the_model_never_replace_what_the_model_said():
+    detector = TurnDetector(CONFIG)
+    detector.pause()
+    detector.hear(TurnSignals("Why is the sky blue?", end_of_turn=0.3))
+    detector.hear(TurnSignals("Why is the sky blue?", awaiting_model=True))  # arrived late
+    assert detector.update(0.16).verdict is Verdict.COMPLETE
