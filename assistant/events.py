@@ -127,6 +127,9 @@ class SpeechResumed(Message):
 class EndOfSpeech(Message):
     """The endpoint: the user finished the turn."""
 
+    settled: bool = field(default=True, kw_only=True)
+    """The words at the last pause were judged complete: no need to transcribe them again."""
+
 
 @dataclass(frozen=True)
 class ReplyMessage(Message):

@@ -410,7 +410,7 @@ class LlamaLlm:
             if not ends or len(prompt) + self.config.max_tokens > self.config.n_ctx:
                 return None
             words = prompt[: ends[-1]]
-            llama.n_tokens = min(_common_prefix(self._cached_tokens(), words), len(words) - 1)
+            llama.n_tokens = min(common_prefix(self._cached_tokens(), words), len(words) - 1)
             llama.eval(words[llama.n_tokens :])
             logits = np.ctypeslib.as_array(llama._ctx.get_logits(), shape=(llama.n_vocab(),)).astype(np.float64)
             probabilities = np.exp(logits - logits.max())

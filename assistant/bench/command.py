@@ -59,18 +59,18 @@ def add_parser(sub) -> argparse.ArgumentParser:
     return parser
 
 
-def _turn_taking(engines, config, replies, args: argparse.Namespace) -> dict:
+def _turn_taking(models, config, replies, args: argparse.Namespace) -> dict:
     from .signals import compare, records_json, replay
     from .turn_corpus import make_turn_corpus
     from .turn_taking import run_turn_taking, summarize_turn_taking
 
     print("preparing the turn-taking corpus…", file=sys.stderr)
-    takes = make_turn_corpus(engines.tts, small=args.turn_taking == "small")
+    takes = make_turn_corpus(models.tts, small=args.turn_taking == "small")
     print(f"replaying the pauses of {len(takes)} takes for the end-of-turn signals…", file=sys.stderr)
-    records = replay(takes, engines, config, replies)
+    records = replay(takes, models, config, replies)
     print("running the turn-taking takes in real time…", file=sys.stderr)
     audio_dir = None if args.no_audio else args.out / "audio" / "turn-taking"
-    rows = run_turn_taking(engines, config, replies, takes, audio_dir,
+    rows = run_turn_taking(models, config, replies, takes, audio_dir,
                            progress=lambda name: print(f"  {name}", file=sys.stderr))
     return {
         "mode": config.turn.mode,

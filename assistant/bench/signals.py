@@ -19,7 +19,7 @@ from ..audio import load_wav
 from ..config import Config, TurnConfig
 from ..end_of_turn import TurnSignals, Verdict, judge, words_for_model
 from ..replies import Replies
-from ..session import Engines
+from ..session import LoadedModels
 from ..vad import Endpointer, VadEventType
 from .turn_corpus import TurnTake
 
@@ -44,16 +44,16 @@ class PauseRecord:
     instant: bool
 
 
-def replay(takes: list[TurnTake], engines: Engines, config: Config, replies: Replies | None) -> list[PauseRecord]:
+def replay(takes: list[TurnTake], models: LoadedModels, config: Config, replies: Replies | None) -> list[PauseRecord]:
     """Every pause of every take, with the signals the pipeline would have there."""
     records = []
     for take in takes:
-        records += _replay_take(take, engines, config, replies)
+        records += _replay_take(take, models, config, replies)
     return records
 
 
-def _replay_take(take: TurnTake, engines: Engines, config: Config, replies: Replies | None) -> list[PauseRecord]:
-    vad = engines.vad
+def _replay_take(take: TurnTake, models: LoadedModels, config: Config, replies: Replies | None) -> list[PauseRecord]:
+    vad = models.vad
     vad.reset()
     endpointer = Endpointer(replace(config.vad, endpoint_ms=10**7, max_speech_s=10**7))
     pcm = load_wav(take.path, RATE)
@@ -63,7 +63,6 @@ def _replay_take(take: TurnTake, engines: Engines, config: Config, replies: Repl
     speech: list[np.ndarray] = []
     pending: dict[str, Any] | None = None
     records: list[PauseRecord] = []
-    end_of_turn = getattr(engines.llm, "end_of_turn", None)
     for index in range(pcm.size // frame):
         chunk = pcm[index * frame : (index + 1) * frame]
         events = endpointer.process(frame_s, vad.probability(chunk))
@@ -71,8 +70,8 @@ def _replay_take(take: TurnTake, engines: Engines, config: Config, replies: Repl
             if event.type is VadEventType.SPEECH_START:
                 speech = [pcm[max(0, (index + 1) * frame - pad * frame) : (index + 1) * frame]]
             elif event.type is VadEventType.EARLY_SILENCE:
-                text = engines.stt.transcribe_array(np.concatenate(speech))
-                probability = end_of_turn(words_for_model(text)) if end_of_turn and text else None
+                text = models.stt.transcribe_array(np.concatenate(speech))
+                probability = models.llm.end_of_turn(words_for_model(text)) if text else None
                 instant = bool(replies and text and replies.lookup(text) is not None)
                 pending = dict(start=event.at, text=text, p=probability, instant=instant)
             elif event.type is VadEventType.SPEECH_RESUMED and pending:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 
-from ..config import Config
+from ..config import Config, longest_silence_ms
 from ..events import Event, EventType, TurnResult
 from ..replies import Replies
 from ..session import LoadedModels, build_engine
@@ -39,7 +39,7 @@ def run_streaming(
     when no speech was heard (or the reply never came within ``timeout_s``)."""
     turns = TurnCollector()
     engine = build_engine(config, engines, take.sink, replies=replies, on_event=turns)
-    grace_s = (config.vad.endpoint_ms + 200) / 1000
+    grace_s = (longest_silence_ms(config) + 200) / 1000
     try:
         engine.listen(take.source)
         waited = 0.0

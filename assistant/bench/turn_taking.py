@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 
 from ..audio import load_wav
-from ..config import Config
+from ..config import Config, longest_silence_ms
 from ..replies import Replies
-from ..session import Engines, build_engine
+from ..session import LoadedModels, build_engine
 from ..timeline import Mark
 from .streaming import TurnCollector
 from .takes import open_take
@@ -32,14 +32,14 @@ PREMATURE_MARGIN_S = 0.05
 """A commit this much before the end of the last word is premature (VAD frames are 32 ms)."""
 
 
-def run_take(engines: Engines, config: Config, replies: Replies | None, take: TurnTake,
+def run_take(models: LoadedModels, config: Config, replies: Replies | None, take: TurnTake,
              wav: Path | None = None) -> dict[str, Any]:
     """Listen to the whole take (and the silence after it) in real time."""
     samples = load_wav(take.path, RATE)
     played = open_take(samples, RATE, config.audio.output_rate, fast=False, wav=wav)
     turns = TurnCollector()
-    engine = build_engine(config, engines, played.sink, replies=replies, on_event=turns)
-    grace_s = max(config.turn.max_ms, config.vad.endpoint_ms) / 1000 + 0.5
+    engine = build_engine(config, models, played.sink, replies=replies, on_event=turns)
+    grace_s = longest_silence_ms(config) / 1000 + 0.5
     deadline = time.perf_counter() + played.source.duration_s + grace_s + 120
     try:
         engine.listen(played.source)
@@ -82,15 +82,15 @@ def run_take(engines: Engines, config: Config, replies: Replies | None, take: Tu
     }
 
 
-def run_turn_taking(engines: Engines, config: Config, replies: Replies | None, takes: list[TurnTake],
+def run_turn_taking(models: LoadedModels, config: Config, replies: Replies | None, takes: list[TurnTake],
                     audio_dir: Path | None = None, progress=None) -> list[dict[str, Any]]:
     results = []
     for take in takes:
-        engines.llm.reset()
+        models.llm.reset()
         wav = audio_dir / f"{take.name}.wav" if audio_dir else None
         if wav:
             wav.parent.mkdir(parents=True, exist_ok=True)
-        results.append(run_take(engines, config, replies, take, wav))
+        results.append(run_take(models, config, replies, take, wav))
         if progress:
             progress(take.name)
     return results

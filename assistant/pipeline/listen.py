@@ -18,7 +18,7 @@ import numpy as np
 from ..audible import VoiceEnd
 from ..audio import AudioIn
 from ..config import TurnConfig, VadConfig
-from ..end_of_turn import Decision, TurnDetector, TurnSignals
+from ..end_of_turn import Decision, TurnDetector, TurnSignals, Verdict
 from ..events import (
     AudioFrame, EarlySilence, EndOfSpeech, EventType, Message, SpeechAudio, SpeechResumed, SpeechStarted, State,
     WordsAtPause,
@@ -248,7 +248,8 @@ class ListenStage(Stage):
         elif event is VadEventType.ENDPOINT:
             if turns.is_current(turn):
                 self._mark_endpoint(turns.timeline(turn), heard)
-            self.transcription.send(EndOfSpeech(turn))
+            settled = heard.decision is not None and heard.decision.verdict is Verdict.COMPLETE
+            self.transcription.send(EndOfSpeech(turn, settled=settled))
             self._turn = None
 
     @staticmethod

@@ -14,8 +14,9 @@ from .conductor import Conductor
 from .stage import Stage
 
 RECHECK_AFTER_S = 0.5
-"""At the endpoint, the words are transcribed again when this much audio came after the
-pause they were transcribed at (a long wait: the user may have said more, quietly)."""
+"""At an endpoint the words at the pause did not settle (the turn detector waited because
+they sounded unfinished), they are transcribed again when this much audio came after the
+pause: the user may have said more, quietly, and the later words win."""
 
 _WORDS = re.compile(r"[\w']+")
 
@@ -68,12 +69,13 @@ class TranscriptionStage(Stage):
                 self._speculated, self._paused = None, False
                 turns.speak_on(turn)
         elif isinstance(message, EndOfSpeech):
-            self._end(turn)
+            self._end(turn, message.settled)
 
-    def _end(self, turn: int) -> None:
+    def _end(self, turn: int, settled: bool) -> None:
         turns, text = self.turns, self._speculated
         timeline = turns.timeline(turn)
-        if text is not None and self._fed_s - self._fed_at_pause_s > RECHECK_AFTER_S:
+        if text is not None and not settled and self._fed_s - self._fed_at_pause_s > RECHECK_AFTER_S:
+            at_pause = timeline.get(Mark.STT_START), timeline.get(Mark.STT_FINAL)
             again = self._transcribe(turn)
             timeline.set("rechecked", True)
             if not same_words(again, text):  # the later words win over the pause's
@@ -82,9 +84,11 @@ class TranscriptionStage(Stage):
                 timeline.mark(Mark.STT_START, marks[0])
                 timeline.mark(Mark.STT_FINAL, marks[1])
                 timeline.set("recheck_changed", True)
-                text = None
                 self._final(turn, again)
                 return
+            timeline.unmark(Mark.STT_START, Mark.STT_FINAL)  # the reply is to the pause's transcription
+            timeline.mark(Mark.STT_START, at_pause[0])
+            timeline.mark(Mark.STT_FINAL, at_pause[1])
         if text is not None:
             self._utterance = None
             timeline.set("speculative", True)
