@@ -144,8 +144,8 @@ def format_table(report: dict[str, Any]) -> str:
         f"{meta.get('items')} utterances × {meta['repeat']} repeat(s) per mode",
         "",
     ]
-    head = f"{'metric':<22}{'unit':>6}"
-    sub = " " * 28
+    head = f"{'metric':<28}{'unit':>6}"
+    sub = " " * 34
     for name in names:
         head += f" │ {name:^30}"
         sub += f" │ {'n':>3}{'median':>9}{'p95':>9}{'max':>9}"
@@ -154,7 +154,7 @@ def format_table(report: dict[str, Any]) -> str:
         sub += " │ streaming"
     lines += [head, sub, "─" * len(sub)]
     for metric, info in report["metrics"].items():
-        row = f"{metric:<22}{info['unit']:>6}"
+        row = f"{metric:<28}{info['unit']:>6}"
         for name in names:
             s = modes[name]["summary"][metric]
             row += f" │ {s['n']:>3}{_cell(s['median'], 9)}{_cell(s['p95'], 9)}{_cell(s['max'], 9)}"
