@@ -18,6 +18,9 @@ RECHECK_AFTER_S = 0.5
 they sounded unfinished), they are transcribed again when this much audio came after the
 pause: the user may have said more, quietly, and the later words win."""
 
+RECHECK_MAX_S = 15.0
+"""...unless the utterance is longer than this: a long story is not transcribed twice."""
+
 _WORDS = re.compile(r"[\w']+")
 
 
@@ -74,7 +77,8 @@ class TranscriptionStage(Stage):
     def _end(self, turn: int, settled: bool) -> None:
         turns, text = self.turns, self._speculated
         timeline = turns.timeline(turn)
-        if text is not None and not settled and self._fed_s - self._fed_at_pause_s > RECHECK_AFTER_S:
+        recheck = self._fed_s - self._fed_at_pause_s > RECHECK_AFTER_S and self._fed_s <= RECHECK_MAX_S
+        if text is not None and not settled and recheck:
             at_pause = timeline.get(Mark.STT_START), timeline.get(Mark.STT_FINAL)
             again = self._transcribe(turn)
             timeline.set("rechecked", True)
