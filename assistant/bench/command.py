@@ -119,6 +119,8 @@ def run_bench(args: argparse.Namespace) -> int:
         "items": len(items),
         "corpus": str(args.corpus) if args.corpus else "default",
         "endpoint_ms": config.vad.endpoint_ms,
+        "turn": config.turn.mode,
+        "turn_max_ms": config.turn.max_ms,
         "instant_replies": replies is not None,
         "load_s": engines.load_s,
     }
