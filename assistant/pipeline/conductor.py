@@ -151,9 +151,9 @@ class Conductor:
         (``answer``) the reply to it starts before the endpoint. The responder then adds
         what it knows of the words (an instant phrase, the model's end-of-turn probability)."""
         with self._lock:
-            if not self._state.is_current(turn_id) or self._state.committed:
-                return
-            attempt = self._state.attempt
+            attempt = self._state.weigh(turn_id)
+        if attempt is None:
+            return
         awaiting = answer and bool(text)
         self._links.hear_words(WordsAtPause(turn_id, pause, TurnSignals(text, awaiting_model=awaiting), attempt=attempt))
         if awaiting:
