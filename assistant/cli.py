@@ -16,7 +16,8 @@ from pathlib import Path
 
 from . import bench, doctor, launcher
 from .audio import AudioError, MicSource, NullSink, PacedWavSource, SameClockWavSink, SpeakerSink, load_wav
-from .config import Config, ConfigError, longest_silence_ms
+from .config import Config, ConfigError
+from .end_of_turn import longest_silence_ms
 from .events import Event, EventType, TurnResult
 from .kiosk import command as kiosk_command
 from .llm import LlmError

@@ -352,11 +352,6 @@ class Config:
     kiosk: KioskConfig = field(default_factory=KioskConfig)
 
 
-def longest_silence_ms(config: "Config") -> int:
-    """The longest silence after speech before a turn is over, whatever was said."""
-    return config.turn.max_ms if config.turn.mode == "semantic" else config.vad.endpoint_ms
-
-
 def config_dir() -> Path:
     return Path(user_config_dir(APP_NAME, appauthor=False))
 

@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from .config import TurnConfig, check_section
+from .config import Config, TurnConfig, check_section
 
 CONTINUATIONS = frozenset(
     "a an the of to for with and or but nor about in on at from by into onto than as "
@@ -94,6 +94,11 @@ class Decision:
 
     def describe(self) -> str:
         return f"{self.verdict.value} at {self.silence_ms:.0f} ms of silence"
+
+
+def longest_silence_ms(config: Config) -> int:
+    """The longest silence after speech before a turn is over, whatever was said."""
+    return config.turn.max_ms if config.turn.mode == "semantic" else config.vad.endpoint_ms
 
 
 def words_for_model(transcript: str) -> str:

@@ -14,7 +14,8 @@ from PySide6.QtCore import Qt, Signal
 
 from assistant import config as config_mod
 from assistant.audio import AudioError, AudioOut, MicSource, NullSink, check_device
-from assistant.config import Config, longest_silence_ms
+from assistant.config import Config
+from assistant.end_of_turn import longest_silence_ms
 from assistant.events import Event, EventType
 from assistant.llm import Llm
 from assistant.pipeline import Engine

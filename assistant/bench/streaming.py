@@ -5,7 +5,8 @@ from __future__ import annotations
 import logging
 import threading
 
-from ..config import Config, longest_silence_ms
+from ..config import Config
+from ..end_of_turn import longest_silence_ms
 from ..events import Event, EventType, TurnResult
 from ..replies import Replies
 from ..session import LoadedModels, build_engine

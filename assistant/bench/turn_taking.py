@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 
 from ..audio import load_wav
-from ..config import Config, longest_silence_ms
+from ..config import Config
+from ..end_of_turn import longest_silence_ms
 from ..replies import Replies
 from ..session import LoadedModels, build_engine
 from ..timeline import Mark
