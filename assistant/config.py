@@ -162,8 +162,9 @@ class TurnConfig:
     """Longest silence waited for a turn whose words sound unfinished ("what is the capital of")."""
     complete_ms: int = within(150, 50, "statement_ms", "ms")
     """Silence that ends a turn whose words are a complete question or request."""
-    statement_ms: int = within(700, "complete_ms", "max_ms", "ms")
-    """Silence that ends a complete statement: someone telling a story ends sentences too."""
+    statement_ms: int = within(1100, "complete_ms", "max_ms", "ms")
+    """Silence that ends a complete statement: someone telling a story ends sentences too,
+    and a fragment Whisper completed with a made-up word ("in the home.") is often one."""
     unsure_ms: int = within(1200, "complete_ms", "max_ms", "ms")
     """Silence that ends a turn the language model is unsure about."""
     complete_log10: float = within(-5.5, "unfinished_log10", 0.0)

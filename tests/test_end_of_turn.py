@@ -7,7 +7,7 @@ import pytest
 from assistant.config import ConfigError, TurnConfig
 from assistant.end_of_turn import TurnDetector, TurnSignals, Verdict, asks, judge, words_for_model
 
-CONFIG = TurnConfig(complete_ms=150, statement_ms=700, unsure_ms=1200, max_ms=2000,
+CONFIG = TurnConfig(complete_ms=150, statement_ms=1100, unsure_ms=1200, max_ms=2000,
                     complete_log10=-5.5, unfinished_log10=-8.0)
 FRAME = 0.032
 
@@ -37,7 +37,7 @@ def test_a_complete_question_ends_after_the_short_silence():
 
 def test_a_complete_statement_waits_longer_than_a_question():
     judgement = judge(TurnSignals("We bought apples and some bread.", end_of_turn=0.01), CONFIG)
-    assert judgement.verdict is Verdict.COMPLETE and judgement.wait_ms == 700
+    assert judgement.verdict is Verdict.COMPLETE and judgement.wait_ms == 1100
 
 
 @pytest.mark.parametrize("probability, verdict, wait", [(1e-3, Verdict.COMPLETE, 150), (1e-7, Verdict.UNSURE, 1200),
