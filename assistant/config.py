@@ -152,8 +152,31 @@ class VadConfig:
     speculative: bool = True
     """Start the reply (STT, LLM, TTS) at the early silence; it is heard only once the
     endpoint confirms the user finished, and dropped if they speak on."""
-    max_speech_s: float = 20.0
-    """A turn is cut after this much speech, so a noisy room can't hold the floor."""
+    max_speech_s: float = 90.0
+    """A turn is cut after this much speech, so a noisy room can't hold the floor (a
+    minute-long story still is one turn)."""
+
+
+@dataclass(frozen=True)
+class TurnConfig:
+    """When the user's turn is over (see :mod:`assistant.end_of_turn`)."""
+
+    mode: str = choice("semantic", "fixed")
+    """``semantic``: over after ``complete_ms`` of silence when the words are complete, up
+    to ``max_ms`` when they are not; ``fixed``: over after ``vad.endpoint_ms`` of silence."""
+    max_ms: int = within(2000, 500, 5000, "ms")
+    """Longest silence waited for a turn whose words sound unfinished ("what is the capital of")."""
+    complete_ms: int = within(150, 50, "statement_ms", "ms")
+    """Silence that ends a turn whose words are a complete question or request."""
+    statement_ms: int = within(1100, "complete_ms", "max_ms", "ms")
+    """Silence that ends a complete statement: someone telling a story ends sentences too,
+    and a fragment Whisper completed with a made-up word ("in the home.") is often one."""
+    unsure_ms: int = within(1200, "complete_ms", "max_ms", "ms")
+    """Silence that ends a turn the language model is unsure about."""
+    complete_log10: float = within(-5.5, "unfinished_log10", 0.0)
+    """log10 of the model's end-of-turn probability at or above which the words are complete."""
+    unfinished_log10: float = within(-8.0, -12.0, "complete_log10")
+    """...and below which they are unfinished (between the two: unsure)."""
 
 
 @dataclass(frozen=True)
@@ -327,6 +350,7 @@ class KioskConfig:
 class Config:
     audio: AudioConfig = field(default_factory=AudioConfig)
     vad: VadConfig = field(default_factory=VadConfig)
+    turn: TurnConfig = field(default_factory=TurnConfig)
     stt: SttConfig = field(default_factory=SttConfig)
     llm: LlmConfig = field(default_factory=LlmConfig)
     tts: TtsConfig = field(default_factory=TtsConfig)

@@ -119,6 +119,9 @@ class Llm(Protocol):
     def all_cores(self, on: bool) -> None:
         """Decode on every core (``on``) or on the decoding threads only."""
 
+    def end_of_turn(self, user: str) -> float | None:
+        """The model's probability that the user's turn ends after ``user`` (None: not known)."""
+
     @property
     def on_cpu(self) -> bool:
         """Decoding competes with speech synthesis for this machine's cores."""
@@ -391,6 +394,30 @@ class LlamaLlm:
             return len(stable) - keep
         finally:
             self._lock.release()
+
+    def end_of_turn(self, user: str) -> float | None:
+        """The model's probability that the user's turn ends after ``user``: its chance of
+        the end-of-turn token right after the words. It comes from evaluating the prompt
+        up to the words, which the reply to the same words then reuses from the KV cache.
+        None when the chat template has no end-of-turn token after the user's words."""
+        import llama_cpp
+        import numpy as np
+
+        if not user.strip():
+            return None
+        with self._lock:
+            llama = self._llama
+            prompt, _ = self._render(self.history.messages(self.config.system_prompt, user))
+            vocab = llama_cpp.llama_model_get_vocab(llama._model.model)
+            ends = [i for i, token in enumerate(prompt) if llama_cpp.llama_vocab_is_eog(vocab, token)]
+            if not ends or len(prompt) + self.config.max_tokens > self.config.n_ctx:
+                return None
+            words = prompt[: ends[-1]]
+            llama.n_tokens = min(common_prefix(self._cached_tokens(), words), len(words) - 1)
+            llama.eval(words[llama.n_tokens :])
+            logits = np.ctypeslib.as_array(llama._ctx.get_logits(), shape=(llama.n_vocab(),)).astype(np.float64)
+            probabilities = np.exp(logits - logits.max())
+            return float(probabilities[prompt[ends[-1]]] / probabilities.sum())
 
     def stream(self, user: str, stats: GenerationStats) -> Iterator[str]:
         with self._lock:

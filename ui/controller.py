@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt, Signal
 from assistant import config as config_mod
 from assistant.audio import AudioError, AudioOut, MicSource, NullSink, check_device
 from assistant.config import Config
+from assistant.end_of_turn import longest_silence_ms
 from assistant.events import Event, EventType
 from assistant.llm import Llm
 from assistant.pipeline import Engine
@@ -200,7 +201,7 @@ class Controller(EngineHost):
             self.mic_mode = "unavailable"
             self.mic_changed.emit(self.mic_mode)
             return
-        gate = MicGate(source, tail_ms=self.config.vad.endpoint_ms + 200)
+        gate = MicGate(source, tail_ms=longest_silence_ms(self.config) + 200)
         gate.on_finished = lambda: self._mic_finished.emit(gate)
         self._gate = gate
         engine.listen(gate)

@@ -90,10 +90,13 @@ class TurnView(QWidget):
     def finish(self, result: TurnResult) -> None:
         self.finished = True
         figures = result.timeline.latency_ms()
-        v2v = figures.get("voice_to_voice")
+        wait = figures.get("heard") if figures.get("heard") is not None else figures.get("voice_to_voice")
         parts = []
-        if v2v is not None:
-            parts.append(f"<span style='color:{grade(v2v).name()}'>{fmt_ms(v2v)}</span> to first sound")
+        if wait is not None:
+            parts.append(f"<span style='color:{grade(wait).name()}'>{fmt_ms(wait)}</span> to first sound")
+        decision = result.timeline.decision()
+        if decision:
+            parts.append(f"end of turn: {decision}")
         if result.source == "cache":
             parts.append("instant reply")
         if result.interrupted:

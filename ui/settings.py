@@ -3,7 +3,7 @@ which returns why it was refused (the dialog stays open and says so) or None."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Callable
 
 from PySide6.QtWidgets import (
@@ -11,10 +11,19 @@ from PySide6.QtWidgets import (
     QLabel, QLineEdit, QPlainTextEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget,
 )
 
-from assistant.config import Config, SttConfig, TtsConfig, VadConfig, choices, limits
+from assistant.config import Config, SttConfig, TtsConfig, TurnConfig, VadConfig, choices, limits
 
 
 DEFAULT_DEVICE = "System default"
+
+
+def bounds(section: type, name: str) -> tuple[float, float]:
+    """The low and high end of a ``within`` field of a config section."""
+    low, high = next(f.metadata["range"][:2] for f in fields(section) if f.name == name)
+    return low, high
+
+TURN_MODES = {"semantic": "when the words are complete", "fixed": "after a fixed silence"}
+"""The labels of ``turn.mode``."""
 
 
 def device_names(kind: str) -> list[str]:
@@ -85,12 +94,29 @@ class SettingsDialog(QDialog):
         form.addRow("Speech recognition", self.stt_engine)
         form.addRow("Language", self.language)
 
+        self.turn_mode = QComboBox()
+        for mode, label in TURN_MODES.items():
+            self.turn_mode.addItem(label, mode)
+        self.turn_mode.setCurrentIndex(max(0, self.turn_mode.findData(config.turn.mode)))
+        self.turn_mode.setToolTip("Complete words are answered after a short silence; unfinished ones "
+                                  "(\"what is the capital of…\") are waited for")
+        form.addRow("Answer", self.turn_mode)
+
+        self.turn_max_ms = QSpinBox()
+        self.turn_max_ms.setRange(*limits(TurnConfig, "max_ms"))
+        self.turn_max_ms.setSingleStep(250)
+        self.turn_max_ms.setSuffix(" ms")
+        self.turn_max_ms.setValue(config.turn.max_ms)
+        form.addRow("Longest wait for unfinished words", self.turn_max_ms)
+
         self.endpoint_ms = QSpinBox()
         self.endpoint_ms.setRange(*limits(VadConfig, "endpoint_ms"))
         self.endpoint_ms.setSingleStep(50)
         self.endpoint_ms.setSuffix(" ms")
         self.endpoint_ms.setValue(config.vad.endpoint_ms)
-        form.addRow("Endpoint silence", self.endpoint_ms)
+        form.addRow("Fixed silence", self.endpoint_ms)
+        self.turn_mode.currentIndexChanged.connect(self._show_turn_mode)
+        self._show_turn_mode()
 
         self.threshold = QDoubleSpinBox()
         self.threshold.setRange(*limits(VadConfig, "threshold"))
@@ -120,6 +146,11 @@ class SettingsDialog(QDialog):
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
 
+    def _show_turn_mode(self) -> None:
+        semantic = self.turn_mode.currentData() == "semantic"
+        self.turn_max_ms.setEnabled(semantic)
+        self.endpoint_ms.setEnabled(not semantic)
+
     def values(self) -> Config:
         """The configuration as edited (not yet checked)."""
         c = self.config
@@ -135,6 +166,7 @@ class SettingsDialog(QDialog):
             tts=replace(c.tts, engine=self.tts_engine.currentText(), voice=self.voice.text().strip() or None),
             stt=replace(c.stt, engine=self.stt_engine.currentText(), language=self.language.text().strip().lower()),
             vad=replace(c.vad, endpoint_ms=self.endpoint_ms.value(), threshold=round(self.threshold.value(), 2)),
+            turn=replace(c.turn, mode=self.turn_mode.currentData(), max_ms=self.turn_max_ms.value()),
             audio=replace(c.audio, input_device=device(self.input_device), output_device=device(self.output_device)),
         )
 

@@ -44,6 +44,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     run.add_argument("--repeat", type=_count, default=1, help="passes over the corpus (default 1)")
     run.add_argument("--turns", type=_count, default=8,
                      help="turns of the conversation run, where the history grows (default 8; 0 skips it)")
+    run.add_argument("--turn-taking", choices=["full", "small", "off"], default="full",
+                     help="the turn-taking corpus (pauses mid-sentence, trailing 'um', noise, a 60 s monologue): "
+                          "its signals replayed and every take run in real time (default full; small: a few takes)")
     run.add_argument("--fast", action="store_true",
                      help="not real time: feed input as fast as it is taken, replies count as heard at once "
                           "(smoke tests; the figures are not user-felt latencies)")
@@ -54,6 +57,28 @@ def add_parser(sub) -> argparse.ArgumentParser:
     out.add_argument("--no-audio", action="store_true", help="do not keep the same-clock reply WAVs")
     parser.set_defaults(func=run_bench)
     return parser
+
+
+def _turn_taking(models, config, replies, args: argparse.Namespace) -> dict:
+    from .signals import compare, records_json, replay
+    from .turn_corpus import make_turn_corpus
+    from .turn_taking import run_turn_taking, summarize_turn_taking
+
+    print("preparing the turn-taking corpus…", file=sys.stderr)
+    takes = make_turn_corpus(models.tts, small=args.turn_taking == "small")
+    print(f"replaying the pauses of {len(takes)} takes for the end-of-turn signals…", file=sys.stderr)
+    records = replay(takes, models, config, replies)
+    print("running the turn-taking takes in real time…", file=sys.stderr)
+    audio_dir = None if args.no_audio else args.out / "audio" / "turn-taking"
+    rows = run_turn_taking(models, config, replies, takes, audio_dir,
+                           progress=lambda name: print(f"  {name}", file=sys.stderr))
+    return {
+        "mode": config.turn.mode,
+        "signals": compare(records, config),
+        "summary": summarize_turn_taking(rows),
+        "pauses": records_json(records),
+        "takes": rows,
+    }
 
 
 def run_bench(args: argparse.Namespace) -> int:
@@ -94,10 +119,14 @@ def run_bench(args: argparse.Namespace) -> int:
         "items": len(items),
         "corpus": str(args.corpus) if args.corpus else "default",
         "endpoint_ms": config.vad.endpoint_ms,
+        "turn": config.turn.mode,
+        "turn_max_ms": config.turn.max_ms,
         "instant_replies": replies is not None,
         "load_s": engines.load_s,
     }
     report = build_report(result, meta)
+    if args.turn_taking != "off" and not args.fast:
+        report["turn_taking"] = _turn_taking(engines, config, replies, args)
     json_path = args.json or args.out / "bench.json"
     chart_path = args.chart or args.out / "bench.png"
     write_json(report, json_path)

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..audio import AudioOut, resample, wait_until_heard
 from ..events import Commit, EndOfReply, EventType, Message, PlayAudio, ReplyMessage, SpeakText, State
+from ..audible import first_audible_s
 from ..timeline import Mark, Timeline
 from ..tts import Tts
 from .bus import EventBus
@@ -77,8 +78,13 @@ class PlaybackStage(Stage):
         turns, turn = self.turns, message.turn_id
         if isinstance(message, PlayAudio):
             heard_at = self.out.play(message.pcm * self.volume)
-            if turns.timeline(turn).get(Mark.AUDIO_OUT_START) is None:
-                turns.timeline(turn).mark(Mark.AUDIO_OUT_START, heard_at)
+            timeline = turns.timeline(turn)
+            if timeline.get(Mark.REPLY_SOUND) is None:
+                sound_s = first_audible_s(message.pcm * self.volume, self.out.rate)
+                if sound_s is not None:
+                    timeline.mark(Mark.REPLY_SOUND, heard_at + sound_s)
+            if timeline.get(Mark.AUDIO_OUT_START) is None:
+                timeline.mark(Mark.AUDIO_OUT_START, heard_at)
                 self.bus.emit(EventType.AUDIO_START, turn)
                 self.bus.set_state(State.SPEAKING, turn)
         elif isinstance(message, EndOfReply):

@@ -9,6 +9,7 @@ import time
 
 from ..chunker import Chunker
 from ..config import Config
+from ..end_of_turn import TurnSignals, words_for_model
 from ..events import Commit, EndOfReply, EventType, Message, PartialText, PlayAudio, SpeakText, UserText
 from ..llm import GenerationStats, Llm
 from ..replies import InstantReply, Replies
@@ -58,6 +59,8 @@ class ResponderStage(Stage):
             return
         self._answered = (message.turn_id, message.attempt)
         hit = self.replies.lookup(message.text) if self.replies else None
+        if message.pause is not None:
+            self._weigh(message, hit is not None)
         if hit is None:
             self._generate(message)
         elif self.turns.is_committed(message.turn_id):
@@ -65,6 +68,17 @@ class ResponderStage(Stage):
         else:
             # Cached audio is instant anyway; actions (stop, louder) must wait for the endpoint.
             self._parked = (message, hit)
+
+    def _weigh(self, message: UserText, instant: bool) -> None:
+        """Tell the turn detector what is known of the words at a pause: an instant-reply
+        phrase, or the model's end-of-turn probability (its evaluation of the words is the
+        start of the reply's prompt evaluation, which reuses it)."""
+        probability = None
+        if not instant and self.config.turn.mode == "semantic":
+            probability = self.llm.end_of_turn(words_for_model(message.text))
+            if probability is not None:
+                self.turns.timeline(message.turn_id).set("end_of_turn_p", probability)
+        self.turns.more_about_words(message, TurnSignals(message.text, end_of_turn=probability, instant=instant))
 
     def _prefill(self, message: PartialText) -> None:
         """Evaluate the user's words so far (the turn is not answered yet)."""
