@@ -17,11 +17,6 @@ from assistant.config import Config, SttConfig, TtsConfig, TurnConfig, VadConfig
 DEFAULT_DEVICE = "System default"
 
 
-def bounds(section: type, name: str) -> tuple[float, float]:
-    """The low and high end of a ``within`` field of a config section."""
-    low, high = next(f.metadata["range"][:2] for f in fields(section) if f.name == name)
-    return low, high
-
 TURN_MODES = {"semantic": "when the words are complete", "fixed": "after a fixed silence"}
 """The labels of ``turn.mode``."""
 
