@@ -3,7 +3,7 @@ which returns why it was refused (the dialog stays open and says so) or None."""
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import Callable
 
 from PySide6.QtWidgets import (

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..audio import load_wav
 from ..config import Config, TurnConfig
-from ..end_of_turn import TurnSignals, Verdict, judge, words_for_model
+from ..end_of_turn import TurnSignals, judge, words_for_model
 from ..replies import Replies
 from ..session import LoadedModels
 from ..vad import Endpointer, VadEventType

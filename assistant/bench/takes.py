@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..audio import PacedWavSource, SameClockWavSink
+from ..audio import AudioOut, PacedWavSource, SameClockWavSink
 from .heard import HeardLatency, heard_latency
 
 FRAME_SAMPLES = 512
