@@ -19,6 +19,7 @@ from . import bench
 from . import config as config_mod
 from . import doctor
 from . import kiosk
+from . import offline
 from .audio import AudioError, MicSource, NullSink, PacedWavSource, SameClockWavSink, SpeakerSink, load_wav
 from .config import Config, ConfigError
 from .events import Event, EventType, TurnResult
@@ -50,6 +51,9 @@ def add_engine_options(parser: argparse.ArgumentParser, top_level: bool = False)
     group.add_argument("--llm-url", help="use an OpenAI-compatible server (llama.cpp server, vLLM, Ollama) at this URL")
     group.add_argument("--llm-draft", help="speculative decoding: off, prompt-lookup, or a draft GGUF file")
     group.add_argument("--no-replies", action="store_true", help="disable the instant-reply cache")
+    group.add_argument("--offline", action="store_true",
+                       help="no network for anything in the process: its own network namespace where the OS "
+                            "allows it, else a Python audit hook (kiosks always run so; see `assistant doctor`)")
     group.add_argument("-v", "--verbose", action="count", help="more logging on stderr",
                        **({"default": 0} if top_level else {}))
 
@@ -227,9 +231,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     _setup_logging(args.verbose)
     func = run_self_test if args.self_test else getattr(args, "func", run_gui)
     try:
+        if args.offline:
+            offline.secure(config_from_args(args), args.argv)
         return func(args)
     except USER_ERRORS as exc:
         print(f"error: {exc}", file=sys.stderr)
