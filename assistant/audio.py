@@ -58,10 +58,16 @@ def load_wav(path: str | Path, rate: int) -> np.ndarray:
 
 
 def save_wav(path: str | Path, pcm: np.ndarray, rate: int) -> None:
+    """Write a 16-bit WAV whole or not at all (a crash leaves no half file)."""
+    import io
+
     import soundfile as sf
 
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    sf.write(str(path), np.clip(pcm, -1.0, 1.0), rate, subtype="PCM_16")
+    from . import atomic
+
+    data = io.BytesIO()
+    sf.write(data, np.clip(pcm, -1.0, 1.0), rate, subtype="PCM_16", format="WAV")
+    atomic.write_bytes(path, data.getvalue())
 
 
 # ---------------------------------------------------------------- input

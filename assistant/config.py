@@ -331,9 +331,8 @@ def save(config: Config, path: Path | None = None) -> Path:
     """Write the config atomically, so a crash mid-write never loses the old file."""
     import tomli_w
 
+    from . import atomic
+
     path = path or default_config_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".toml.tmp")
-    tmp.write_text(tomli_w.dumps(to_mapping(config)), encoding="utf-8")
-    tmp.replace(path)
+    atomic.write_text(path, tomli_w.dumps(to_mapping(config)))
     return path
