@@ -38,23 +38,45 @@ def to_mono(pcm: np.ndarray) -> np.ndarray:
     return pcm.mean(axis=1) if pcm.ndim == 2 else pcm
 
 
+MIN_FILE_RATE, MAX_FILE_RATE = 4000, 384000
+"""Sample rates of audio files taken in (Hz); a header outside them is corrupt."""
+MAX_FILE_S = 3600.0
+"""The longest audio file taken in (an hour); longer ones are refused before reading."""
+
+
 def load_wav(path: str | Path, rate: int) -> np.ndarray:
-    """Read any common WAV/FLAC/OGG (rate, width, channels) as mono float32 at ``rate``."""
+    """Read any common WAV/FLAC/OGG (rate, width, channels) as mono float32 at ``rate``,
+    within [-1, 1] (samples that are not numbers become silence)."""
     import soundfile as sf
 
     path = Path(path)
     if not path.is_file():
         raise AudioError(f"audio file {path} does not exist")
     try:
+        info = sf.info(str(path))
+        if not MIN_FILE_RATE <= info.samplerate <= MAX_FILE_RATE:
+            raise AudioError(f"{path} says its sample rate is {info.samplerate} Hz; audio files run at "
+                             f"{MIN_FILE_RATE // 1000} to {MAX_FILE_RATE // 1000} kHz, so the file is corrupt")
+        if info.frames > MAX_FILE_S * info.samplerate:
+            raise AudioError(f"{path} lasts {info.frames / info.samplerate / 60:.0f} minutes; "
+                             f"the longest input taken is {MAX_FILE_S / 60:.0f} minutes")
         pcm, src_rate = sf.read(str(path), dtype="float32", always_2d=False)
-    except (sf.LibsndfileError, RuntimeError, ValueError) as exc:
-        raise AudioError(f"cannot read {path} as audio: {exc}") from exc
+    except (sf.LibsndfileError, RuntimeError, ValueError, OverflowError, MemoryError) as exc:
+        if isinstance(exc, AudioError):
+            raise
+        raise AudioError(f"cannot read {path} as audio: {' '.join(str(exc).split())}") from exc
     pcm = to_mono(np.asarray(pcm))
     if pcm.size == 0:
         raise AudioError(f"{path} has no audio samples")
+    if not np.isfinite(pcm).all():
+        log.warning("%s has samples that are not numbers; they are read as silence", path.name)
+        pcm = np.where(np.isfinite(pcm), pcm, 0.0).astype(np.float32)
     if src_rate != rate:
         log.info("converting %s from %d Hz to %d Hz", path.name, src_rate, rate)
-    return resample(pcm, src_rate, rate)
+    pcm = np.clip(resample(pcm, src_rate, rate), -1.0, 1.0)
+    if pcm.size == 0:
+        raise AudioError(f"{path} is too short to hear ({info.frames} samples at {src_rate} Hz)")
+    return pcm
 
 
 def save_wav(path: str | Path, pcm: np.ndarray, rate: int) -> None:
