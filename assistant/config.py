@@ -8,7 +8,9 @@ point ever sees an argparse namespace.
 from __future__ import annotations
 
 import dataclasses
+import math
 import tomllib
+import typing
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping
@@ -30,9 +32,9 @@ class AudioConfig:
     """Length of one input frame; 32 ms = 512 samples, the Silero VAD window."""
     output_rate: int = 22050
     """Rate of the reply audio (output WAV and speaker)."""
-    input_device: str | None = None
+    input_device: str | int | None = None
     """sounddevice input device name or index; None is the system default."""
-    output_device: str | None = None
+    output_device: str | int | None = None
     """sounddevice output device name or index; None is the system default."""
 
     @property
@@ -259,6 +261,7 @@ def default_config_path() -> Path:
 
 def _build(cls: type, values: Mapping[str, Any], where: str) -> Any:
     known = {f.name: f for f in fields(cls)}
+    hints = typing.get_type_hints(cls)
     kwargs: dict[str, Any] = {}
     for key, value in values.items():
         if key not in known:
@@ -269,13 +272,22 @@ def _build(cls: type, values: Mapping[str, Any], where: str) -> Any:
                 raise ConfigError(f"'{where}{key}' must be a table")
             kwargs[key] = _build(type(default), value, f"{where}{key}.")
             continue
-        kwargs[key] = _coerce(value, default, f"{where}{key}")
+        kinds = [kind for kind in typing.get_args(hints[key]) if kind is not type(None)]
+        kwargs[key] = _coerce(value, default, f"{where}{key}", kinds)
     return cls(**kwargs)
 
 
-def _coerce(value: Any, default: Any, key: str) -> Any:
-    if default is None or value is None:
+def _coerce(value: Any, default: Any, key: str, kinds: list[type] = ()) -> Any:
+    """``value`` as the type of ``default`` (or, for a field that may be None, one of ``kinds``)."""
+    if value is None:
         return value
+    if default is None:
+        for kind in kinds:
+            number = kind in (int, float) and isinstance(value, (int, float)) and not isinstance(value, bool)
+            if number or isinstance(value, kind) and kind is not int:
+                return _coerce(value, kind(), key)
+        wanted = " or ".join(dict.fromkeys("a string" if k is str else "a number" for k in kinds))
+        raise ConfigError(f"'{key}' must be {wanted or 'left out'}, not {value!r}")
     if isinstance(default, bool):
         if not isinstance(value, bool):
             raise ConfigError(f"'{key}' must be true or false, not {value!r}")
@@ -283,6 +295,8 @@ def _coerce(value: Any, default: Any, key: str) -> Any:
     if isinstance(default, (int, float)) and not isinstance(default, bool):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ConfigError(f"'{key}' must be a number, not {value!r}")
+        if not math.isfinite(value):
+            raise ConfigError(f"'{key}' must be a finite number, not {value!r}")
         return type(default)(value)
     if isinstance(default, str) and not isinstance(value, str):
         raise ConfigError(f"'{key}' must be a string, not {value!r}")
@@ -301,7 +315,7 @@ def load(path: Path | None = None) -> Config:
         return Config()
     try:
         values = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"cannot read config {path}: {exc}") from exc
     return from_mapping(values)
 

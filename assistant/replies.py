@@ -164,6 +164,9 @@ def _parse_entry(row: Any, where: str) -> Entry:
     if not text and action is None:
         raise ConfigError(f"{where}: needs a 'text' or an 'action'")
     try:
+        fields = [(name, spec, how) for _, name, spec, how in string.Formatter().parse(text) if name is not None]
+        if any(name not in CLOCK_FIELDS or spec or how for name, spec, how in fields):
+            raise ValueError("a placeholder is one of the names below, with no format")
         fill(text, datetime(2000, 1, 1))
     except (KeyError, ValueError, IndexError, AttributeError) as exc:
         raise ConfigError(
