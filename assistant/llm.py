@@ -17,6 +17,7 @@ from typing import Callable, Iterator, Protocol
 
 from . import kvfile, native_probe
 from .config import LlmConfig, cache_dir
+from .gguf_info import read_gguf
 from .models import ModelError, check_gguf, find_llm
 
 log = logging.getLogger(__name__)
@@ -100,7 +101,7 @@ class GgufDraft:
     def __init__(self, path: Path, tokens: int, threads: int):
         import llama_cpp
 
-        check_gguf(path)
+        check_model_file(path)
         try:
             with native_probe.model_params(native_probe.check(path).extra_bufts):
                 self._llama = llama_cpp.Llama(model_path=str(path), n_ctx=2048, n_threads=threads, verbose=False)
@@ -127,6 +128,13 @@ class GgufDraft:
             llama.eval([token])
         llama.n_tokens = len(ids)
         return np.array(drafted, dtype=np.intc)
+
+
+def check_model_file(path: Path) -> None:
+    """Refuse a file llama.cpp should not see: its whole header is read first, since
+    llama.cpp can abort the process on a corrupt one."""
+    check_gguf(path)
+    read_gguf(path)
 
 
 def make_draft(config: LlmConfig):
@@ -185,7 +193,7 @@ class LlamaLlm:
             raise LlmError(f"llama-cpp-python cannot load its shared library: {exc}") from exc
         self.config = config
         path = model_path or find_llm(config.model).path
-        check_gguf(path)
+        check_model_file(path)
         self.path = path
         try:
             self.native = native_probe.check(path)
