@@ -1,5 +1,5 @@
-"""Audio in and out: WAV files (paced like a live microphone), microphone and speaker
-through sounddevice, and a same-clock WAV writer.
+"""Audio in and out: WAV files (paced like a live microphone), the speaker through
+sounddevice, and a same-clock WAV writer (the microphone is in :mod:`assistant.microphone`).
 
 All PCM inside the engine is mono float32 in [-1, 1]. Input runs at
 ``AudioConfig.sample_rate`` (16 kHz); rate conversion uses soxr.
@@ -159,7 +159,7 @@ class PacedWavSource:
             yield frame, captured
 
 
-def _sounddevice():
+def import_sounddevice():
     """Import sounddevice lazily with a message that says what is missing."""
     try:
         import sounddevice as sd
@@ -178,49 +178,13 @@ def check_device(kind: str, device: str | None = None) -> str:
 
     ``kind`` is ``input`` or ``output``.
     """
-    sd = _sounddevice()
+    sd = import_sounddevice()
     try:
         info = sd.query_devices(device, kind=kind)
     except (ValueError, sd.PortAudioError) as exc:
         what = "microphone" if kind == "input" else "speaker"
         raise AudioError(f"no {what} found ({exc}). Use --input/--output WAV files or --text.") from exc
     return str(info["name"])
-
-
-class MicSource:
-    """Live microphone through sounddevice."""
-
-    def __init__(self, rate: int, frame_samples: int, device: str | None = None):
-        self.rate = rate
-        self.frame_samples = frame_samples
-        self.device = device
-        self.name = check_device("input", device)
-        self._queue: queue.Queue[tuple[np.ndarray, float]] = queue.Queue()
-        self._stop = threading.Event()
-
-    def stop(self) -> None:
-        self._stop.set()
-
-    def frames(self) -> Iterator[tuple[np.ndarray, float]]:
-        sd = _sounddevice()
-
-        def callback(indata, frames, time_info, status):  # noqa: ARG001 - sounddevice signature
-            captured = time.perf_counter() - frames / self.rate
-            self._queue.put((indata[:, 0].copy(), captured))
-
-        try:
-            stream = sd.InputStream(
-                samplerate=self.rate, blocksize=self.frame_samples, channels=1,
-                dtype="float32", device=self.device, callback=callback,
-            )
-        except sd.PortAudioError as exc:
-            raise AudioError(f"cannot open the microphone: {exc}") from exc
-        with stream:
-            while not self._stop.is_set():
-                try:
-                    yield self._queue.get(timeout=0.1)
-                except queue.Empty:
-                    continue
 
 
 # ---------------------------------------------------------------- output
@@ -334,7 +298,7 @@ class SpeakerSink:
         self.rate = rate
         self.device = device
         self.name = check_device("output", device)
-        sd = _sounddevice()
+        sd = import_sounddevice()
         self._stream = sd.OutputStream(samplerate=rate, channels=1, dtype="float32", device=device)
         self._stream.start()
         self._queue: queue.Queue[np.ndarray | None] = queue.Queue()

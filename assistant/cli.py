@@ -20,7 +20,8 @@ from . import config as config_mod
 from . import doctor
 from . import kiosk
 from . import offline
-from .audio import AudioError, MicSource, NullSink, PacedWavSource, SameClockWavSink, SpeakerSink, load_wav
+from .audio import AudioError, NullSink, PacedWavSource, SameClockWavSink, SpeakerSink, load_wav
+from .microphone import MicSource
 from .config import Config, ConfigError
 from .events import Event, EventType, TurnResult
 from .llm import LlmError

@@ -13,7 +13,8 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt, Signal
 
 from assistant import config as config_mod
-from assistant.audio import AudioError, AudioOut, MicSource, NullSink, check_device
+from assistant.audio import AudioError, AudioOut, NullSink, check_device
+from assistant.microphone import MicSource
 from assistant.config import Config
 from assistant.events import Event, EventType
 from assistant.pipeline import Engine

@@ -8,7 +8,8 @@ from typing import Callable
 
 from PySide6.QtCore import QObject, Signal
 
-from assistant.audio import AudioIn, AudioOut, MicSource
+from assistant.audio import AudioIn, AudioOut
+from assistant.microphone import MicSource
 from assistant.config import Config
 from assistant.kiosk import KioskSession, engine_factory
 from assistant.session import Engines, load_engines
