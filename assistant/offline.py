@@ -71,6 +71,15 @@ class Guarantee:
     allowed: tuple[str, ...] = ()
     """Hosts still reachable (a remote LLM server)."""
 
+    @property
+    def summary(self) -> str:
+        """A few words for a status line."""
+        if self.kind == NAMESPACE:
+            return "Offline: own network namespace (no code can reach a network)"
+        if self.kind == AUDIT_HOOK:
+            return "Offline: Python audit hook only" + (f" ({', '.join(self.allowed)} allowed)" if self.allowed else "")
+        return "Network not restricted"
+
     def describe(self) -> str:
         if self.kind == NAMESPACE:
             return ("offline: own network namespace with only loopback; no code in the process "

@@ -18,6 +18,7 @@ from PySide6.QtCore import QPoint, Qt  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication, QLabel, QMenu, QMenuBar, QPushButton  # noqa: E402
 
+from assistant import offline  # noqa: E402
 from assistant.audio import NullSink  # noqa: E402
 from assistant.config import Config, KioskConfig, RepliesConfig  # noqa: E402
 from assistant.events import EventType  # noqa: E402
@@ -135,6 +136,7 @@ def test_the_administrator_exits_with_the_keys_and_the_pin(qtbot, make_kiosk):
     QTest.keyClick(window, Qt.Key.Key_E, CTRL_ALT_SHIFT)
     qtbot.waitUntil(lambda: window.pin_pad is not None and window.pin_pad.isVisible(), timeout=5000)
     pad = window.pin_pad
+    assert pad.status.text() == offline.guarantee().summary  # the administrator sees what keeps it offline
     QTest.keyClicks(pad.entry, "1111")
     QTest.keyClick(pad.entry, Qt.Key.Key_Return)
     assert pad.isVisible() and pad.tries == 1 and window.isVisible()

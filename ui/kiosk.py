@@ -18,6 +18,7 @@ from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QCursor, QKeySequence
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QPushButton, QStackedWidget, QVBoxLayout, QWidget
 
+from assistant import offline
 from assistant.audio import AudioOut
 from assistant.config import Config
 from assistant.events import Event, EventType, State
@@ -275,7 +276,7 @@ class KioskWindow(QWidget):
             return
         if self.pin_pad is not None and self.pin_pad.isVisible():
             return
-        self.pin_pad = PinPad(self.kiosk.admin_pin, self)
+        self.pin_pad = PinPad(self.kiosk.admin_pin, self, status=offline.guarantee().summary)
         self.pin_pad.accepted.connect(self.leave)
         self.pin_pad.open()
 
