@@ -14,8 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from assistant.gguf_info import GgufInfo, read_gguf
-from assistant.llm import check_model_file
+from assistant.gguf_info import GgufInfo, check_loadable, read_gguf
 from assistant.models import ModelError, find_llm, find_piper_voice, find_vosk, find_whisper
 from assistant.tts import read_voice_config
 
@@ -67,7 +66,7 @@ def check(data: bytes) -> GgufInfo | ModelError:
     path.write_bytes(data)
     try:
         info = read_gguf(path)
-        check_model_file(path)
+        check_loadable(path)
         return info
     except ModelError as exc:
         assert str(exc) and "\n" not in str(exc), str(exc)
@@ -115,7 +114,7 @@ def test_huge_counts(counts):
 def test_model_folders_given_as_a_gguf():
     for folder, kind in ((find_vosk(None, "ko").path, "vosk"), (find_whisper(None).path, "Whisper")):
         with pytest.raises(ModelError, match=f"is a {kind} model folder, not a GGUF file"):
-            check_model_file(folder)
+            check_loadable(folder)
 
 
 # ---------------------------------------------------------------- Piper's .onnx.json

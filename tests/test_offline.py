@@ -13,12 +13,20 @@ import socket
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
+import psutil
 import pytest
 
 from assistant import netns, offline
+from assistant.audio import NullSink
 from assistant.config import Config, from_mapping
+from assistant.events import EventType
+from assistant.kiosk.session import KioskSession, engine_factory
+from assistant.waiting import wait_until
+
+from fakes import kiosk_config
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -230,3 +238,33 @@ def test_the_guarantee_reads_as_one_line_per_kind():
     assert "native" in offline.Guarantee(offline.NAMESPACE).describe()
     hook = offline.Guarantee(offline.AUDIT_HOOK, "no namespace: test", ("gpu-box",)).describe()
     assert "audit hook only" in hook and "allowed: gpu-box" in hook and "no namespace: test" in hook
+
+
+@pytest.mark.slow
+def test_real_engines_a_turn_opens_no_socket(engines, tmp_path, no_network):
+    config = kiosk_config(tmp_path, stage_timeout_s=60)
+    ends = []
+    session = KioskSession(config, engines.llm, engine_factory(config, engines, NullSink(22050)),
+                           on_event=lambda _g, e: ends.append(e.data) if e.type is EventType.TURN_END else None)
+    process = psutil.Process()
+    before = {c.laddr for c in process.net_connections(kind="inet")}
+    seen = set()
+    stop = threading.Event()
+
+    def sample():
+        while not stop.wait(0.02):
+            seen.update(c.raddr for c in process.net_connections(kind="inet") if c.laddr not in before)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    session.start()
+    try:
+        session.engine.submit_text("What color is the sky?")
+        assert wait_until(lambda: bool(ends), timeout=120)
+    finally:
+        stop.set()
+        sampler.join()
+        session.close()
+    assert ends[0].reply and not ends[0].errors
+    assert no_network == [], "the kiosk tried to reach the network"
+    assert not seen, f"sockets opened during the turn: {seen}"

@@ -1,6 +1,6 @@
 """Take a screenshot of the real window mid-conversation (for the docs).
 
-    xvfb-run -s "-screen 0 1280x800x24" python -m ui.screenshot docs/screenshot.png
+    xvfb-run -s "-screen 0 1280x800x24" python -m tools.screenshot docs/screenshot.png
 
 (Qt's xcb plugin needs libxcb-cursor0, libxcb-icccm4 and libxcb-keysyms1 on Debian.)
 
@@ -22,7 +22,7 @@ QUESTIONS = ("Hello", "What is the tallest mountain in the world?")
 LAST_QUESTION = "Tell me a fun fact about the ocean."
 
 
-def wait_for(condition, timeout_s: float) -> bool:
+def pump_events_until(condition, timeout_s: float) -> bool:
     """Run the event loop until ``condition()`` holds."""
     loop = QEventLoop()
     deadline = time.perf_counter() + timeout_s
@@ -42,14 +42,14 @@ def main(argv: list[str] | None = None) -> int:
 
     from assistant.config import Config
 
-    from .app import application
-    from .stall_probe import run_turn
-    from .window import MainWindow
+    from tools.stall_probe import run_turn
+    from ui.app import application
+    from ui.window import MainWindow
 
     app = application()
     window = MainWindow(Config())
     window.show()
-    if not wait_for(window.is_ready, 180):
+    if not pump_events_until(window.is_ready, 180):
         print("the models did not load", file=sys.stderr)
         return 1
     for question in QUESTIONS:
@@ -61,9 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     window.text.setText(LAST_QUESTION)
     window.send()
-    wait_for(lambda: window.indicator.state is State.SPEAKING and len("".join(replies)) > 140, 120)
+    pump_events_until(lambda: window.indicator.state is State.SPEAKING and len("".join(replies)) > 140, 120)
     window.text.setText("And how far away is it?")
-    wait_for(lambda: False, 0.3)  # let the last pieces paint
+    pump_events_until(lambda: False, 0.3)  # let the last pieces paint
     window.grab().save(args.output)
     print(f"saved {args.output}")
     window.close()
