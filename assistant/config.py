@@ -148,8 +148,9 @@ class VadConfig:
     speculative: bool = True
     """Start the reply (STT, LLM, TTS) at the early silence; it is heard only once the
     endpoint confirms the user finished, and dropped if they speak on."""
-    max_speech_s: float = 20.0
-    """A turn is cut after this much speech, so a noisy room can't hold the floor."""
+    max_speech_s: float = within(20.0, 1, 28, "seconds")
+    """A turn is cut after this much speech, so a noisy room can't hold the floor; it
+    bounds the recognizer's window too (Whisper hears at most 30 s at once)."""
 
 
 @dataclass(frozen=True)
@@ -303,16 +304,21 @@ class KioskConfig:
     """A log file is rotated once it reaches this size."""
     log_backups: int = within(3, 1)
     """Rotated files kept per log (older ones are deleted), so the logs never grow without bound."""
-    stage_timeout_s: float = within(60.0, above=0, unit="seconds")
-    """A stage busy on one message longer than this is hung and the engine restarts; keep it above the longest spoken reply."""
-    watchdog_interval_s: float = within(1.0, above=0, below="stage_timeout_s", unit="seconds")
-    """How often the watchdog looks at the stages (and the idle timer)."""
+    stage_timeout_s: float = within(4.0, above=0, unit="seconds")
+    """A stage that makes no progress for this long (no frame, token, sentence or audio played) is hung:
+    inside a model call the app restarts (the model may be held), elsewhere the engine does.
+    Keep it above the longest single model call (a long prompt, a 20 s utterance: 1-2 s on a small CPU)."""
+    watchdog_interval_s: float = within(0.25, above=0, below="stage_timeout_s", unit="seconds")
+    """How often the watchdog looks at the stages (and the microphone and the idle timer)."""
+    gui_timeout_s: float = within(5.0, above=0, unit="seconds")
+    """The app's GUI thread silent this long (no heartbeat) is hung: the supervisor restarts the app."""
     engine_restarts: int = within(3, 0)
     """Engine restarts allowed within ``restart_window_s``; one more restarts the whole app."""
     restart_window_s: float = within(600.0, above=0, unit="seconds")
     """The window over which ``engine_restarts`` is counted."""
     restart_backoff_s: float = within(1.0, above=0, unit="seconds")
-    """Wait before the app is started again after it died; doubled after each quick failure."""
+    """Wait before the app is started again after a quick failure; doubled after each one
+    (an app that ran a while is started again at once)."""
     restart_backoff_max_s: float = within(60.0, "restart_backoff_s", unit="seconds")
     """The longest wait between app restarts (an app that ran longer than this starts the backoff over)."""
     max_memory_mb: int = within(0, 0)

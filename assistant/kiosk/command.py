@@ -11,7 +11,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from .. import launcher, netns, offline
+from .. import heartbeat, launcher, netns, offline
 from ..config import Config
 from ..logs import log_to_file
 from ..options import add_command, config_from_args
@@ -63,12 +63,13 @@ def run_kiosk(args: argparse.Namespace) -> int:
 
 def run_app(config: Config, supervised: bool = False) -> int:
     """The kiosk window in this process: logs to a rotating file, offline (:func:`run_kiosk`)."""
+    beat = heartbeat.Heartbeat.from_environment()  # before anything else writes to standard output
     path = log_to_file(config.kiosk, "kiosk.log")
     faulthandler.enable()  # a native crash dumps the Python stacks to stderr: the supervisor's log
     if not supervised:
         print(f"kiosk: logging to {path}", file=sys.stderr)
     log.info("%s", offline.guarantee().describe())
-    return launcher.run_kiosk_window(config)
+    return launcher.run_kiosk_window(config, beat)
 
 
 def child_command(argv: list[str], in_kiosk_command: bool) -> list[str]:
@@ -87,7 +88,8 @@ def supervise(config: Config, argv: list[str], in_kiosk_command: bool, network: 
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
     k = config.kiosk
     supervisor = ProcessSupervisor(child_command(argv, in_kiosk_command),
-                                   RestartPolicy(k.restart_backoff_s, k.restart_backoff_max_s), env=env)
+                                   RestartPolicy(k.restart_backoff_s, k.restart_backoff_max_s, k.gui_timeout_s),
+                                   env=env)
     for sig in (signal.SIGTERM, signal.SIGINT, getattr(signal, "SIGHUP", None)):
         if sig is not None:
             signal.signal(sig, lambda *_: supervisor.request_stop())

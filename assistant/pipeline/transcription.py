@@ -56,12 +56,14 @@ class TranscriptionStage(Stage):
     def _transcribe(self, turn: int) -> str:
         timeline = self.turns.timeline(turn)
         timeline.mark(Mark.STT_START)
-        text = self._utterance.transcribe()
+        with self.model_call():
+            text = self._utterance.transcribe()
         timeline.mark(Mark.STT_FINAL)
         return text
 
     def _feed(self, turn: int, pcm: np.ndarray) -> None:
-        partial = self._utterance.feed(pcm) if self._utterance else None
+        with self.model_call():
+            partial = self._utterance.feed(pcm) if self._utterance else None
         if partial:
             self.bus.emit(EventType.PARTIAL_TRANSCRIPT, turn, partial)
             self.turns.prefill(turn, partial)
