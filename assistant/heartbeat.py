@@ -57,6 +57,8 @@ class HeartbeatMonitor:
 
     def __init__(self, stream: BinaryIO, clock: Callable[[], float] = time.perf_counter):
         self.started = clock()
+        self.first: float | None = None
+        """When the first beat arrived (the app's GUI thread runs)."""
         self.last: float | None = None
         """When the latest beat arrived; None before the first."""
         self.beats = 0
@@ -74,6 +76,7 @@ class HeartbeatMonitor:
                 return
             self.beats += len(data)
             self.last = self._clock()
+            self.first = self.first or self.last
 
     def problem(self, timeout_s: float, startup_s: float) -> str | None:
         """Why the app must be restarted: no beat for ``timeout_s`` since the last one, or

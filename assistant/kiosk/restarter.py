@@ -2,8 +2,9 @@
 again whenever it dies or its GUI thread stops beating (:mod:`assistant.heartbeat`), and
 logs what the child wrote to stderr (tracebacks, fatal-error dumps) to a rotating file.
 
-An app that ran a while is started again at once; quick failures in a row wait
-``backoff_s``, doubled each time up to ``backoff_max_s``. A hung app is asked to dump its
+An app that ran a while, that asks for a fresh start (:data:`RESTART_EXIT_CODE`, its
+watchdog gave up) or that was ended because it hung, is started again at once; quick failures in a row wait ``backoff_s``,
+doubled each time up to ``backoff_max_s``. A hung app is asked to dump its
 threads' stacks (SIGABRT, which ``faulthandler`` answers even when Python is frozen), then
 killed.
 """
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from typing import IO
 
 from .. import heartbeat
+from ..watchdog import RESTART_EXIT_CODE
 
 log = logging.getLogger(__name__)
 
@@ -70,9 +72,11 @@ class ProcessSupervisor:
         """The current app's heartbeat, when watched."""
         self._stop = threading.Event()
         self._child: subprocess.Popen | None = None
+        self._ended_hung = False
 
     def run(self) -> int:
         backoff = self.policy.backoff_s
+        quick_before = False
         while not self._stop.is_set():
             started = time.perf_counter()
             code = self._run_child()
@@ -83,10 +87,14 @@ class ProcessSupervisor:
             if code in FINAL_EXIT_CODES:
                 log.info("the app exited with %s; not restarted", describe_exit(code))
                 return code
-            if ran > self.policy.backoff_max_s:  # it ran a while: not a crash loop
+            quick = ran <= self.policy.backoff_max_s
+            if not quick:  # it ran a while: not a crash loop
                 wait, backoff = 0.0, self.policy.backoff_s
+            elif (code == RESTART_EXIT_CODE or self._ended_hung) and not quick_before:  # a fresh start, not a crash
+                wait = 0.0
             else:
                 wait, backoff = backoff, min(backoff * 2, self.policy.backoff_max_s)
+            quick_before = quick
             log.error("the app exited with %s after %.1f s; starting it again in %.1f s",
                       describe_exit(code), ran, wait)
             self.waits.append(wait)
@@ -111,6 +119,7 @@ class ProcessSupervisor:
         self.heartbeats = beats
         stopping_since: float | None = None
         hung_since: float | None = None
+        self._ended_hung = False
         while True:
             try:
                 code = child.wait(timeout=0.1 if watched else 0.5)
@@ -125,6 +134,7 @@ class ProcessSupervisor:
                     log.error("%s; restarting it", problem)
                     self.hangs.append(now)
                     hung_since = now
+                    self._ended_hung = True
                     _ask_for_stacks(child)
                     continue
                 if not self._stop.is_set():
