@@ -137,3 +137,72 @@ def test_without_portaudio_times_a_frame_is_stamped_one_frame_back(fake_sd):
         age = time.perf_counter() - captured
         source.stop()
     assert FRAME / RATE <= age < FRAME / RATE + 0.1
+
+
+# ---------------------------------------------------------------- in the kiosk
+
+
+def test_the_kiosk_reports_a_microphone_that_stays_silent_and_opens_it_again(fake_sd, make_kiosk_session, tmp_path,
+                                                                            monkeypatch):
+    from assistant.kiosk import session as kiosk_session
+    from assistant.kiosk.session import KioskStatus
+    from assistant.waiting import wait_until
+
+    from fakes import kiosk_config
+
+    monkeypatch.setattr(kiosk_session, "MIC_RETRY_S", 0.5)
+    sd = fake_sd([20, 0, 10_000])  # frames, then silence (also after the reopen), then a working device
+    k = make_kiosk_session(kiosk_config(tmp_path, hands_free=True),
+                           open_source=lambda: MicSource(RATE, FRAME))
+    assert wait_until(lambda: sd.opened == 1 and k.session.status is KioskStatus.READY)
+    assert wait_until(lambda: k.session._source is not None and k.session._source.live, timeout=5)
+    went_silent = k.session._source.last_frame
+    assert wait_until(lambda: k.session.status is KioskStatus.NO_MICROPHONE, timeout=10)
+    reported = time.perf_counter()
+    assert "delivers no sound" in k.statuses[-1][1]
+    assert wait_until(lambda: k.session.status is KioskStatus.READY, timeout=10)
+    back = time.perf_counter()
+    print(f"\nsilent microphone in the kiosk: reopened after 2 s, reported lost {reported - went_silent:.1f} s "
+          f"after its last frame, listening again {back - went_silent:.1f} s after it (retry wait 0.5 s here)")
+    assert sd.opened == 3 and 4.0 <= reported - went_silent < 6.0
+
+
+class StuckInTheDriver:
+    """An input whose frames stop inside the driver: no error, no return, stop ignored."""
+
+    rate, frame_samples = RATE, FRAME
+
+    def __init__(self):
+        self.stuck = threading.Event()
+
+    def frames(self):
+        for _ in range(5):
+            time.sleep(FRAME / RATE)
+            yield np.zeros(FRAME, np.float32), time.perf_counter()
+        self.stuck.wait()
+
+    def stop(self):
+        pass
+
+
+def test_the_kiosk_drops_a_microphone_stuck_in_its_driver(make_kiosk_session, tmp_path, monkeypatch):
+    from assistant.kiosk import session as kiosk_session
+    from assistant.kiosk.session import KioskStatus
+    from assistant.waiting import wait_until
+
+    from fakes import kiosk_config
+
+    monkeypatch.setattr(kiosk_session, "MIC_SILENT_S", 0.5)
+    monkeypatch.setattr(kiosk_session, "MIC_RETRY_S", 0.2)
+    opened = []
+
+    def open_source():
+        opened.append(StuckInTheDriver())
+        return opened[-1]
+
+    k = make_kiosk_session(kiosk_config(tmp_path, hands_free=True), open_source=open_source)
+    assert wait_until(lambda: k.session.status is KioskStatus.NO_MICROPHONE, timeout=5)
+    assert "sent nothing" in k.statuses[-1][1]
+    assert wait_until(lambda: len(opened) >= 2, timeout=5), "a fresh microphone is opened"
+    for source in opened:
+        source.stuck.set()

@@ -66,6 +66,8 @@ class _WatchedSource:
         """At least one frame arrived: the device works."""
         self.stopped = False
         """Stopped on purpose (not lost)."""
+        self.error = ""
+        """Why the source ended by itself, if it said."""
         self.ended = threading.Event()
 
     def frames(self) -> Iterator[tuple[np.ndarray, float]]:
@@ -74,6 +76,9 @@ class _WatchedSource:
                 self.live = True
                 self.last_frame = self.clock()
                 yield item
+        except Exception as exc:
+            self.error = str(exc)
+            raise
         finally:
             self.ended.set()
 
@@ -271,7 +276,7 @@ class KioskSession:
         silent = source is not None and not source.stopped and now - source.last_frame > MIC_SILENT_S
         if source is not None and (source.ended.is_set() or silent) and not source.stopped:
             self._source = None
-            self._mic_failed("the microphone stopped" if source.ended.is_set() else
+            self._mic_failed((source.error or "the microphone stopped") if source.ended.is_set() else
                              f"the microphone sent nothing for {now - source.last_frame:.0f} s")
             source.stop()
             engine.stop_listening()
