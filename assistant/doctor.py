@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from . import config as config_mod
-from . import resources
+from . import offline, resources
 from .config import Config, LlmConfig
 from .gguf_info import read_gguf
 from .hardware import Hardware, detect, llama_system_info, whisper_cuda_devices
@@ -158,6 +158,10 @@ class Diagnosis:
     native: str = ""
     """What the native build check (a multi-token prompt in a child process) found."""
     native_fallback: bool = False
+    network_now: str = ""
+    """What keeps this process offline (``--offline``), if anything."""
+    network_offline: str = ""
+    """The guarantee a kiosk or ``--offline`` run gets on this machine (checked by starting one)."""
     tier: Tier | None = None
     advice: list[str] = field(default_factory=list)
 
@@ -175,6 +179,7 @@ class Diagnosis:
             "onnxruntime_providers": self.onnx_providers,
             "whisper_cuda_devices": self.whisper_cuda_devices,
             "llm": {"backend": self.backend, "model": self.model.to_json() if self.model else None, "remote": self.remote},
+            "network": {"this_run": self.network_now, "kiosk_and_offline_runs": self.network_offline},
             "recommended": asdict(self.tier) if self.tier else None,
             "advice": self.advice,
         }
@@ -235,6 +240,8 @@ def diagnose(config: Config, hardware: Hardware | None = None) -> Diagnosis:
         model=model,
         remote=_remote_status(llm) if llm.backend == "remote" else "",
         tier=recommend(hardware),
+        network_now=offline.guarantee().describe(),
+        network_offline=offline.expected(config).describe(),
     )
     if model and not model.error:
         diagnosis.native, diagnosis.native_fallback = _native_check(model.path)
@@ -303,6 +310,7 @@ def format_diagnosis(d: Diagnosis) -> str:
         lines.append(f"  server {d.remote}")
     if d.model:
         lines += ["  " + line for line in format_model(d.model).splitlines()]
+    lines += ["Network", f"  this run: {d.network_now}", f"  kiosk and --offline runs: {d.network_offline}"]
     lines.append("Advice")
     lines += [f"  - {a}" for a in d.advice] or ["  - nothing to change"]
     return "\n".join(lines)

@@ -18,7 +18,8 @@ from typing import Callable, Iterator, Protocol
 from . import kvfile, native_probe
 from .draft import common_prefix, make_draft
 from .config import LlmConfig, cache_dir
-from .models import ModelError, check_gguf, find_llm
+from .gguf_info import check_loadable
+from .models import ModelError, find_llm
 from .timeline import Timeline
 
 log = logging.getLogger(__name__)
@@ -163,7 +164,7 @@ class LlamaLlm:
             raise LlmError(f"llama-cpp-python cannot load its shared library: {exc}") from exc
         self.config = config
         path = model_path or find_llm(config.model).path
-        check_gguf(path)
+        check_loadable(path)
         self.path = path
         try:
             self.native = native_probe.check(path)

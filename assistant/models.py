@@ -58,18 +58,22 @@ def _looked(paths: list[Path]) -> str:
 
 
 def check_gguf(path: Path) -> None:
-    """Cheap validation before llama.cpp sees the file (it would abort the process)."""
+    """A quick look (the magic); the loader reads the whole header before llama.cpp sees
+    the file (``gguf_info.read_gguf``), since a corrupt one can abort the process."""
+    if path.is_dir():
+        kind = ("a vosk model folder" if _is_vosk(path) else "a Whisper model folder" if (path / "model.bin").is_file()
+                else "a folder")
+        raise ModelError(f"LLM model {path} is {kind}, not a GGUF file; llama.cpp needs a .gguf file")
     if not path.is_file():
         raise ModelError(f"LLM model {path} does not exist or is not a file")
-    size = path.stat().st_size
     with path.open("rb") as fh:
         magic = fh.read(4)
     if magic != GGUF_MAGIC:
-        raise ModelError(
-            f"{path} is not a GGUF model (starts with {magic!r}); llama.cpp needs a .gguf file"
-        )
-    if size < 1024:
-        raise ModelError(f"{path} is truncated ({size} bytes)")
+        raise ModelError(f"{path} is not a GGUF model (starts with {magic!r}); llama.cpp needs a .gguf file")
+
+
+def _is_vosk(path: Path) -> bool:
+    return (path / "am" / "final.mdl").is_file() or (path / "final.mdl").is_file()
 
 
 def _search(
@@ -123,7 +127,7 @@ def find_whisper(explicit: str | None) -> Found:
 
 
 def check_vosk_dir(path: Path) -> None:
-    if not (path / "am" / "final.mdl").is_file() and not (path / "final.mdl").is_file():
+    if not _is_vosk(path):
         raise ModelError(f"{path} is not a vosk model folder (no am/final.mdl)")
 
 

@@ -31,6 +31,9 @@ def add_engine_options(parser: argparse.ArgumentParser, top_level: bool = False)
     group.add_argument("--llm-url", help="use an OpenAI-compatible server (llama.cpp server, vLLM, Ollama) at this URL")
     group.add_argument("--llm-draft", help="speculative decoding: off, prompt-lookup, or a draft GGUF file")
     group.add_argument("--no-replies", action="store_true", help="disable the instant-reply cache")
+    group.add_argument("--offline", action="store_true",
+                       help="no network for anything in the process: its own network namespace where the OS "
+                            "allows it, else a Python audit hook (kiosks always run so; see `assistant doctor`)")
     group.add_argument("-v", "--verbose", action="count", help="more logging on stderr",
                        **({"default": 0} if top_level else {}))
 

@@ -13,7 +13,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt, Signal
 
 from assistant import config as config_mod
-from assistant.audio import AudioError, AudioOut, MicSource, NullSink, check_device
+from assistant.audio import AudioError, AudioOut, NullSink, check_device
+from assistant.microphone import MicSource
 from assistant.config import Config
 from assistant.end_of_turn import longest_silence_ms
 from assistant.events import Event, EventType

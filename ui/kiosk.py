@@ -18,6 +18,8 @@ from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QCursor, QKeySequence
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QPushButton, QStackedWidget, QVBoxLayout, QWidget
 
+from assistant import offline
+from assistant.heartbeat import BEAT_S, Heartbeat
 from assistant.audio import AudioOut
 from assistant.config import Config
 from assistant.events import Event, EventType, State
@@ -275,7 +277,7 @@ class KioskWindow(QWidget):
             return
         if self.pin_pad is not None and self.pin_pad.isVisible():
             return
-        self.pin_pad = PinPad(self.kiosk.admin_pin, self)
+        self.pin_pad = PinPad(self.kiosk.admin_pin, self, status=offline.guarantee().summary)
         self.pin_pad.accepted.connect(self.leave)
         self.pin_pad.open()
 
@@ -345,9 +347,14 @@ class KioskWindow(QWidget):
             QTimer.singleShot(0, self.fill_screen)
 
 
-def main(config: Config) -> int:
+def main(config: Config, beat: Heartbeat | None = None) -> int:
     app = application()
     app.setQuitOnLastWindowClosed(False)
+    if beat is not None:  # the supervisor restarts the app when the GUI thread stops beating
+        timer = QTimer(app, interval=round(BEAT_S * 1000))
+        timer.timeout.connect(beat.beat)
+        timer.start()
+        beat.beat()
     window = KioskWindow(config)
     window.admin_exit.connect(app.quit)
     window.fill_screen()

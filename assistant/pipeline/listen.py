@@ -224,7 +224,9 @@ class ListenStage(Stage):
         if self._first:
             self.start_output_clock(message.captured)  # sample 0 of the output = sample 0 of the input
             self._first = False
-        for heard in self.segmenter.push(message.pcm, message.captured):
+        with self.model_call():
+            heard_now = self.segmenter.push(message.pcm, message.captured)
+        for heard in heard_now:
             self._act(heard)
 
     def _act(self, heard: Heard) -> None:

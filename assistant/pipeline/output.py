@@ -89,6 +89,7 @@ class PlaybackStage(Stage):
                 self.bus.set_state(State.SPEAKING, turn)
         elif isinstance(message, EndOfReply):
             # Wait until the reply has been heard, unless the turn is interrupted.
+            self.progress(until=self.out.busy_until())  # waiting for the speaker is not a hang
             ends = wait_until_heard(self.out, lambda: turns.is_live(message))
             heard = turns.timeline(turn).get(Mark.AUDIO_OUT_START) is not None
             turns.finish(turn, at=ends if heard else None)
@@ -118,7 +119,8 @@ class SynthesisStage(Stage):
         turns, turn = self.turns, message.turn_id
         try:
             timeline = turns.timeline(turn)
-            for pcm in speech(self.tts, message.text, timeline, self.playback.rate, lambda: turns.is_live(message)):
+            pieces = speech(self.tts, message.text, timeline, self.playback.rate, lambda: turns.is_live(message))
+            for pcm in self.watched(pieces):
                 self.playback.send(PlayAudio(turn, pcm, attempt=message.attempt))
         except Exception as exc:  # the text is still shown; later chunks may still speak
             log.exception("TTS failed")

@@ -89,7 +89,8 @@ class ResponderStage(Stage):
         if self.transcription.backlog > PREFILL_MAX_QUEUED:
             log.debug("prefill skipped: the recognizer is %d frames behind", self.transcription.backlog)
             return  # leave it the CPU
-        tokens = self.llm.prefill(message.text)
+        with self.model_call():
+            tokens = self.llm.prefill(message.text)
         log.debug("prefilled %d tokens of %r", tokens, message.text)
         if tokens:
             self.turns.timeline(message.turn_id).add("prefill_tokens", tokens)
@@ -127,9 +128,10 @@ class ResponderStage(Stage):
         self._mask_latency(message)
         timeline.mark(Mark.LLM_START)
         burst = self._all_cores(True)
-        stream = self.llm.stream(message.text, stats)
+        with self.model_call():
+            stream = self.llm.stream(message.text, stats)
         try:
-            for piece in stream:
+            for piece in self.watched(stream):
                 if not turns.is_live(message):
                     break  # (a dropped attempt must not leave its marks)
                 timeline.mark(Mark.LLM_FIRST_TOKEN)
