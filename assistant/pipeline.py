@@ -29,6 +29,7 @@ from .stt import Stt, Utterance
 from .timeline import Mark, Timeline
 from .tts import Tts
 from .vad import Endpointer, Vad, VadEventType
+from .voices import voices_for
 
 log = logging.getLogger(__name__)
 
@@ -209,6 +210,7 @@ class ResponderStage(Stage):
         timeline.mark(Mark.FIRST_CHUNK)
         if hit.prerecorded is not None:
             timeline.mark(Mark.TTS_FIRST_AUDIO)
+            engine.result(turn).add_voices(voices_for(engine.tts.engine_tts, text))
             engine.output.send(PlayAudio(turn, hit.prerecorded, attempt=message.attempt))
         elif text:
             engine.tts.send(SpeakText(turn, text, attempt=message.attempt))
@@ -325,6 +327,7 @@ class TtsStage(Stage):
             for pcm in self.engine_tts.synthesize(message.text):
                 if not engine.is_live(message):
                     return
+                engine.result(turn).add_voices(voices_for(self.engine_tts, message.text))
                 engine.timeline(turn).mark(Mark.TTS_FIRST_AUDIO)
                 engine.timeline(turn).add("tts_audio_s", pcm.size / self.engine_tts.rate)
                 pcm = resample(pcm, self.engine_tts.rate, engine.output_rate)

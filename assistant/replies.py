@@ -333,7 +333,8 @@ def concurrent_synthesis(tts: Tts) -> bool:
     """
     from .tts import PiperTts
 
-    return isinstance(tts, PiperTts)
+    declared = getattr(tts, "concurrent", None)
+    return declared if declared is not None else isinstance(tts, PiperTts)
 
 
 class InstantReplies:

@@ -22,7 +22,10 @@ log = logging.getLogger(__name__)
 
 RATE = 16000
 NO_SPEECH_PROB = 0.6
-"""Above this, Whisper's own no-speech probability says the audio held no words."""
+"""Above this, Whisper's own no-speech probability says the audio held no words..."""
+NO_SPEECH_LOG_PROB = -1.0
+"""...unless the words it decoded average a log probability above this (Whisper's own
+rule: synthetic or accented speech often scores a high no-speech probability)."""
 
 
 class SttError(RuntimeError):
@@ -84,7 +87,7 @@ class WhisperStt:
         except ImportError as exc:
             raise SttError("faster-whisper is not installed: pip install faster-whisper") from exc
         self.config = config
-        path = model_dir or find_whisper(config.whisper_model).path
+        path = model_dir or find_whisper(config.whisper_model, config.language).path
         self.name = f"whisper ({path.name if path.name != 'model' else 'tiny.en'})"
         failures = []
         for device, compute_type in whisper_devices():
@@ -140,11 +143,12 @@ class WhisperStt:
         )
         result = self._model.model.generate(
             encoded, [self._prompt], beam_size=self.config.beam_size, max_length=min(224, 12 * window),
-            return_no_speech_prob=True, suppress_blank=True, suppress_tokens=[-1],
+            return_no_speech_prob=True, return_scores=True, suppress_blank=True, suppress_tokens=[-1],
         )[0]
-        if result.no_speech_prob > NO_SPEECH_PROB:
-            return ""
         tokens = [t for t in result.sequences_ids[0] if t < self._tokenizer.eot]
+        average_log_prob = result.scores[0] * len(result.sequences_ids[0]) / (len(result.sequences_ids[0]) + 1)
+        if result.no_speech_prob > NO_SPEECH_PROB and average_log_prob < NO_SPEECH_LOG_PROB:
+            return ""
         return clean_transcript(self._tokenizer.decode(tokens))
 
     def _transcribe_long(self, pcm: np.ndarray) -> str:
