@@ -19,6 +19,7 @@ from . import bench
 from . import config as config_mod
 from . import doctor
 from . import kiosk
+from . import languages
 from .audio import AudioError, MicSource, NullSink, PacedWavSource, SameClockWavSink, SpeakerSink, load_wav
 from .config import Config, ConfigError
 from .events import Event, EventType, TurnResult
@@ -39,7 +40,7 @@ def add_engine_options(parser: argparse.ArgumentParser, top_level: bool = False)
     group = parser.add_argument_group("engines", argument_default=None if top_level else argparse.SUPPRESS)
     group.add_argument("--config", type=Path, help="TOML config file (default: the platform config dir)")
     group.add_argument("--stt", choices=["whisper", "vosk"], help="speech-to-text engine")
-    group.add_argument("--language", help="speech language code (vosk picks its model by it)")
+    group.add_argument("--language", help="language code: en, or ko (Korean STT model, system prompt, replies and screens)")
     group.add_argument("--stt-model", help="Whisper (CTranslate2) or vosk model folder")
     group.add_argument("--tts", choices=["piper", "system"], help="text-to-speech engine")
     group.add_argument("--voice", help="Piper .onnx voice file")
@@ -59,7 +60,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
     base = config_mod.load(args.config)
     stt_model = args.stt_model
     stt_engine = args.stt or base.stt.engine
-    return config_mod.with_overrides(
+    return languages.for_language(config_mod.with_overrides(
         base,
         stt={
             "engine": args.stt,
@@ -72,7 +73,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
              "draft": args.llm_draft, "backend": "remote" if args.llm_url else None, "remote_url": args.llm_url},
         vad={"endpoint_ms": args.endpoint_ms},
         replies={"enabled": False if args.no_replies else None},
-    )
+    ))
 
 
 def _setup_logging(verbose: int) -> None:

@@ -34,6 +34,7 @@ from typing import Any, Mapping, Protocol
 import numpy as np
 from rapidfuzz import fuzz, process
 
+from . import korean
 from .audio import resample
 from .config import ConfigError, RepliesConfig, cache_dir, config_dir
 from .tts import Tts
@@ -46,7 +47,7 @@ FILLER_WORDS = frozenset({"um", "umm", "uh", "uhh", "uhm", "erm", "er", "hmm", "
 """Dropped before matching: hesitations, and "please", which changes no request."""
 WORD_CUTOFF = 75.0
 """Score (0-100) each word said must reach against some word of the matched phrase."""
-CLOCK_FIELDS = ("time", "date", "weekday", "hour", "minute")
+CLOCK_FIELDS = ("time", "date", "weekday", "hour", "minute", "ko_time", "ko_date", "ko_weekday")
 """Placeholders a reply text may use; such replies are filled in when said."""
 
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -245,6 +246,7 @@ def fill(text: str, now: datetime) -> str:
         "weekday": _WEEKDAYS[now.weekday()],
         "hour": str(now.hour),
         "minute": str(now.minute),
+        **korean.clock_values(now),
     }
     return text.format_map(values)
 

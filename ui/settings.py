@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QLabel, QLineEdit, QPlainTextEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget,
 )
 
+from assistant import languages
 from assistant.config import Config
 
 from .validation import ENDPOINT_MS, STT_ENGINES, THRESHOLD, TTS_ENGINES
@@ -67,8 +68,11 @@ class SettingsDialog(QDialog):
         form = QFormLayout()
 
         self.llm_model = QLineEdit(config.llm.model or "")
-        self.llm_model.setPlaceholderText("embedded SmolLM2-135M-Instruct")
+        self.llm_model.setPlaceholderText("embedded SmolLM2-135M-Instruct (English only)")
         form.addRow("LLM model (.gguf)", _path_row(self.llm_model, "LLM model", "GGUF models (*.gguf)"))
+        self.model_hint = QLabel()
+        self.model_hint.setWordWrap(True)
+        form.addRow("", self.model_hint)
 
         self.tts_engine = QComboBox()
         self.tts_engine.addItems(TTS_ENGINES)
@@ -85,6 +89,8 @@ class SettingsDialog(QDialog):
         self.language.setMaxLength(3)
         form.addRow("Speech recognition", self.stt_engine)
         form.addRow("Language", self.language)
+        self.language.textChanged.connect(self._show_model_hint)
+        self._show_model_hint(config.stt.language)
 
         self.endpoint_ms = QSpinBox()
         self.endpoint_ms.setRange(*ENDPOINT_MS)
@@ -121,6 +127,11 @@ class SettingsDialog(QDialog):
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
 
+    def _show_model_hint(self, language: str) -> None:
+        hint = languages.model_hint(language.strip().lower())
+        self.model_hint.setText(hint)
+        self.model_hint.setVisible(bool(hint))
+
     def values(self) -> Config:
         """The configuration as edited (not yet checked)."""
         c = self.config
@@ -129,7 +140,7 @@ class SettingsDialog(QDialog):
             text = box.currentText().strip()
             return None if text in ("", DEFAULT_DEVICE) else text
 
-        return replace(
+        return languages.for_language(replace(
             c,
             llm=replace(c.llm, model=self.llm_model.text().strip() or None,
                         system_prompt=self.system_prompt.toPlainText().strip()),
@@ -137,7 +148,7 @@ class SettingsDialog(QDialog):
             stt=replace(c.stt, engine=self.stt_engine.currentText(), language=self.language.text().strip().lower()),
             vad=replace(c.vad, endpoint_ms=self.endpoint_ms.value(), threshold=round(self.threshold.value(), 2)),
             audio=replace(c.audio, input_device=device(self.input_device), output_device=device(self.output_device)),
-        )
+        ))
 
     def accept(self) -> None:
         new = self.values()
