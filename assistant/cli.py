@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import bench
+from .bench import stt_compare
 from . import config as config_mod
 from . import doctor
 from . import kiosk
@@ -219,6 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
     chat.set_defaults(func=run_chat)
 
     # Subcommands from their own modules register here, one line each.
+    stt_compare.add_parser(sub)
     doctor.add_parsers(sub)
     bench.add_parser(sub)
     kiosk.add_parser(sub)

@@ -43,7 +43,7 @@ KOREAN_MODELS = (
                 "EXAONE-3.5-2.4B-Instruct-Q4_K_M.gguf", "bartowski/EXAONE-3.5-2.4B-Instruct-GGUF", 1.64),
     ModelChoice(4, "Qwen2.5-3B-Instruct Q4_K_M", "Qwen2.5-3B-Instruct-Q4_K_M.gguf",
                 "bartowski/Qwen2.5-3B-Instruct-GGUF", 1.93),
-    ModelChoice(0, "EXAONE 3.5 2.4B Instruct Q4_K_M on the CPU (slow on a small CPU: mind the latency)",
+    ModelChoice(0, "EXAONE 3.5 2.4B Instruct Q4_K_M (on the CPU: slow on a small machine, mind the latency)",
                 "EXAONE-3.5-2.4B-Instruct-Q4_K_M.gguf", "bartowski/EXAONE-3.5-2.4B-Instruct-GGUF", 1.64),
 )
 REMOTE_ADVICE = (

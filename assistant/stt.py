@@ -196,6 +196,11 @@ class VoskStt:
         vosk.SetLogLevel(-1)
         path = model_dir or find_vosk(config.vosk_model, config.language).path
         self.name = f"vosk ({config.language})"
+        if config.vosk_fast:
+            from .vosk_fast import fast_model_dir
+
+            path = fast_model_dir(path)
+            self.name = f"vosk ({config.language}, fast search)"
         try:
             self._model = vosk.Model(str(path))
         except Exception as exc:  # vosk raises a bare Exception on a bad folder

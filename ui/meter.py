@@ -108,6 +108,8 @@ class LatencyMeter(QWidget):
         super().__init__(parent)
         self.history = LatencyHistory()
         self.last: TurnFigures | None = None
+        self.voices: list[str] = []
+        """The voices that spoke the last turn."""
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setMinimumHeight(138)
         self.setAccessibleName("latency meter")
@@ -120,9 +122,10 @@ class LatencyMeter(QWidget):
         self.last = TurnFigures.from_timeline(timeline)
         self.update()
 
-    def add_turn(self, timeline: Timeline) -> None:
-        """A finished turn: show it and count it in the session figures."""
+    def add_turn(self, timeline: Timeline, voices: list[str] | tuple[str, ...] = ()) -> None:
+        """A finished turn: show it (with the voices that spoke it) and count it in the session figures."""
         self.last = TurnFigures.from_timeline(timeline)
+        self.voices = list(voices)
         self.history.add(self.last)
         self._update_tooltip()
         self.update()
@@ -156,8 +159,11 @@ class LatencyMeter(QWidget):
     def _paint_last(self, p: QPainter, r: QRectF) -> None:
         p.setFont(self._font(-1))
         p.setPen(MUTED)
-        p.drawText(QRectF(r.left(), r.top(), r.width(), 18), Qt.AlignmentFlag.AlignLeft, "LAST TURN · voice to voice")
         last = self.last
+        header = self.tr("LAST TURN · voice to voice")
+        if last is not None and self.voices:
+            header += " · " + self.tr("spoken by %s") % ", ".join(self.voices)
+        p.drawText(QRectF(r.left(), r.top(), r.width(), 18), Qt.AlignmentFlag.AlignLeft, header)
         if last is None or last.total is None:
             p.setFont(self._font(0))
             text = "no turns yet — ask something" if last is None else "no reply audio in the last turn"

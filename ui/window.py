@@ -273,7 +273,7 @@ class MainWindow(QMainWindow):
         if view is not None:
             view.set_speaking(False)
             view.finish(result)
-        self.meter.add_turn(result.timeline)
+        self.meter.add_turn(result.timeline, result.voices)
 
     # ------------------------------------------------------------ closing
 
