@@ -166,7 +166,7 @@ class LatencyMeter(QWidget):
         p.drawText(QRectF(r.left(), r.top(), r.width(), 18), Qt.AlignmentFlag.AlignLeft, header)
         if last is None or last.total is None:
             p.setFont(self._font(0))
-            text = "no turns yet — ask something" if last is None else "no reply audio in the last turn"
+            text = self.tr("no turns yet — ask something") if last is None else self.tr("no reply audio in the last turn")
             p.drawText(QRectF(r.left(), r.top() + 26, r.width(), 24), Qt.AlignmentFlag.AlignLeft, text)
             return
         p.setFont(self._font(5, bold=True))
@@ -246,7 +246,7 @@ class LatencyMeter(QWidget):
         p.setFont(self._font(-1))
         p.setPen(MUTED)
         count = len(history.totals)
-        title = f"SESSION · {count} turn{'s' if count != 1 else ''}"
+        title = self.tr("SESSION · %n turn(s)", "", count)
         p.drawText(QRectF(r.left(), r.top(), r.width(), 18), Qt.AlignmentFlag.AlignLeft, title)
         median, p95 = history.median(), history.p95()
         x = r.left()

@@ -61,7 +61,7 @@ def _device_box(kind: str, current: str | None) -> QComboBox:
 class SettingsDialog(QDialog):
     def __init__(self, config: Config, apply: Callable[[Config], str | None], parent: QWidget | None = None):
         super().__init__(parent)
-        self.setWindowTitle("Settings")
+        self.setWindowTitle(self.tr("Settings"))
         self.setMinimumWidth(560)
         self.config = config
         self._apply = apply
@@ -69,7 +69,7 @@ class SettingsDialog(QDialog):
 
         self.llm_model = QLineEdit(config.llm.model or "")
         self.llm_model.setPlaceholderText("embedded SmolLM2-135M-Instruct (English only)")
-        form.addRow("LLM model (.gguf)", _path_row(self.llm_model, "LLM model", "GGUF models (*.gguf)"))
+        form.addRow(self.tr("LLM model (.gguf)"), _path_row(self.llm_model, "LLM model", "GGUF models (*.gguf)"))
         self.model_hint = QLabel()
         self.model_hint.setWordWrap(True)
         form.addRow("", self.model_hint)
@@ -79,16 +79,16 @@ class SettingsDialog(QDialog):
         self.tts_engine.setCurrentText(config.tts.engine)
         self.voice = QLineEdit(config.tts.voice or "")
         self.voice.setPlaceholderText("embedded Piper en_US-joe-medium")
-        form.addRow("Voice engine", self.tts_engine)
-        form.addRow("Piper voice (.onnx)", _path_row(self.voice, "Piper voice", "Piper voices (*.onnx)"))
+        form.addRow(self.tr("Voice engine"), self.tts_engine)
+        form.addRow(self.tr("Piper voice (.onnx)"), _path_row(self.voice, "Piper voice", "Piper voices (*.onnx)"))
 
         self.stt_engine = QComboBox()
         self.stt_engine.addItems(STT_ENGINES)
         self.stt_engine.setCurrentText(config.stt.engine)
         self.language = QLineEdit(config.stt.language)
         self.language.setMaxLength(3)
-        form.addRow("Speech recognition", self.stt_engine)
-        form.addRow("Language", self.language)
+        form.addRow(self.tr("Speech recognition"), self.stt_engine)
+        form.addRow(self.tr("Language"), self.language)
         self.language.textChanged.connect(self._show_model_hint)
         self._show_model_hint(config.stt.language)
 
@@ -97,23 +97,23 @@ class SettingsDialog(QDialog):
         self.endpoint_ms.setSingleStep(50)
         self.endpoint_ms.setSuffix(" ms")
         self.endpoint_ms.setValue(config.vad.endpoint_ms)
-        form.addRow("Endpoint silence", self.endpoint_ms)
+        form.addRow(self.tr("Endpoint silence"), self.endpoint_ms)
 
         self.threshold = QDoubleSpinBox()
         self.threshold.setRange(*THRESHOLD)
         self.threshold.setSingleStep(0.05)
         self.threshold.setValue(config.vad.threshold)
         self.threshold.setToolTip("Speech probability a frame needs to count as speech (lower = more sensitive)")
-        form.addRow("VAD threshold", self.threshold)
+        form.addRow(self.tr("VAD threshold"), self.threshold)
 
         self.system_prompt = QPlainTextEdit(config.llm.system_prompt)
         self.system_prompt.setFixedHeight(80)
-        form.addRow("System prompt", self.system_prompt)
+        form.addRow(self.tr("System prompt"), self.system_prompt)
 
         self.input_device = _device_box("input", config.audio.input_device)
         self.output_device = _device_box("output", config.audio.output_device)
-        form.addRow("Microphone", self.input_device)
-        form.addRow("Speaker", self.output_device)
+        form.addRow(self.tr("Microphone"), self.input_device)
+        form.addRow(self.tr("Speaker"), self.output_device)
 
         self.error = QLabel()
         self.error.setWordWrap(True)
@@ -157,7 +157,7 @@ class SettingsDialog(QDialog):
             return
         reason = self._apply(new)
         if reason:
-            self.error.setText(f"Not applied: {reason}")
+            self.error.setText(self.tr("Not applied: %s") % reason)
             self.error.show()
             return
         super().accept()
