@@ -10,6 +10,7 @@ import json
 import logging
 import math
 import re
+import zlib
 from pathlib import Path
 from typing import Protocol
 
@@ -65,6 +66,23 @@ def clean_transcript(text: str) -> str:
         if sentence and (not sentences or sentence.lower() != sentences[-1].lower()):
             sentences.append(sentence)
     return " ".join(sentences)
+
+
+COMPRESSION_RATIO_MAX = 2.4
+"""Above this, a transcript is a loop ("6,6,6,6,...") and not words (Whisper's own threshold)."""
+
+
+def compression_ratio(text: str) -> float:
+    data = text.encode("utf-8")
+    return len(data) / len(zlib.compress(data)) if data else 0.0
+
+
+_VOSK_NUMBER = re.compile(r"\[(\d+)\]")
+
+
+def vosk_words(text: str) -> str:
+    """Vosk's Korean model writes numbers as ``[10]``: keep the number."""
+    return _VOSK_NUMBER.sub(r"\1", text)
 
 
 def whisper_devices() -> list[tuple[str, str]]:
@@ -149,7 +167,8 @@ class WhisperStt:
         average_log_prob = result.scores[0] * len(result.sequences_ids[0]) / (len(result.sequences_ids[0]) + 1)
         if result.no_speech_prob > NO_SPEECH_PROB and average_log_prob < NO_SPEECH_LOG_PROB:
             return ""
-        return clean_transcript(self._tokenizer.decode(tokens))
+        text = clean_transcript(self._tokenizer.decode(tokens))
+        return "" if compression_ratio(text) > COMPRESSION_RATIO_MAX else text
 
     def _transcribe_long(self, pcm: np.ndarray) -> str:
         segments, _info = self._model.transcribe(
@@ -223,12 +242,12 @@ class VoskUtterance:
 
     def feed(self, pcm: np.ndarray) -> str | None:
         if self._recognizer.AcceptWaveform(self._pcm16(pcm)):
-            text = json.loads(self._recognizer.Result()).get("text", "")
+            text = vosk_words(json.loads(self._recognizer.Result()).get("text", ""))
             if text:
                 self._final.append(text)
             partial = " ".join(self._final)
         else:
-            partial = " ".join(self._final + [json.loads(self._recognizer.PartialResult()).get("partial", "")])
+            partial = " ".join(self._final + [vosk_words(json.loads(self._recognizer.PartialResult()).get("partial", ""))])
         partial = partial.strip()
         if partial and partial != self._last_partial:
             self._last_partial = partial
@@ -236,7 +255,7 @@ class VoskUtterance:
         return None
 
     def transcribe(self) -> str:
-        text = json.loads(self._recognizer.FinalResult()).get("text", "")
+        text = vosk_words(json.loads(self._recognizer.FinalResult()).get("text", ""))
         if text:
             self._final.append(text)
         return clean_transcript(" ".join(self._final))

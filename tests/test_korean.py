@@ -147,3 +147,11 @@ def test_korean_reply_is_spoken_by_the_korean_voice_through_the_cli(tmp_path):
     assert code == 0, err
     assert turns[0]["reply"] == "천만에요." and turns[0]["source"] == "cache"
     assert turns[0]["voices"] == ["espeak-ng (ko)"]
+
+
+def test_a_looped_transcript_is_not_words_and_vosk_numbers_are_kept():
+    from assistant.stt import COMPRESSION_RATIO_MAX, compression_ratio, vosk_words
+
+    assert compression_ratio("4,5,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,") > COMPRESSION_RATIO_MAX
+    assert compression_ratio("화장실이 어디에 있어요") < COMPRESSION_RATIO_MAX
+    assert vosk_words("오후 [10] 시 가") == "오후 10 시 가"

@@ -120,6 +120,7 @@ class LatencyMeter(QWidget):
     def show_turn(self, timeline: Timeline) -> None:
         """Show a turn in progress (its first sound has been heard)."""
         self.last = TurnFigures.from_timeline(timeline)
+        self.voices = []
         self.update()
 
     def add_turn(self, timeline: Timeline, voices: list[str] | tuple[str, ...] = ()) -> None:

@@ -130,7 +130,7 @@ class MainWindow(QMainWindow):
         c.applied.connect(lambda _config: self._show_notice(""), queued)
         c.refused.connect(self._on_refused, queued)
         c.notice.connect(self._show_notice, queued)
-        c.worker.failed.connect(lambda what, why: self._show_notice(f"Error while {what}: {why}"), queued)
+        c.worker.failed.connect(lambda what, why: self._show_notice(self.tr("Error while %s: %s") % (what, why)), queued)
         self.text.returnPressed.connect(self.send)
         self.send_button.clicked.connect(self.send)
         self.stop_button.clicked.connect(c.interrupt)
@@ -200,7 +200,7 @@ class MainWindow(QMainWindow):
 
     def _on_load_failed(self, message: str) -> None:
         self.model_status.setText(self.tr("no model loaded"))
-        self._show_notice(f"Could not load the models: {message} — choose others in Settings.")
+        self._show_notice(self.tr("Could not load the models: %s — choose others in Settings.") % message)
         self.settings_button.setEnabled(True)
         self._show_state(State.IDLE)
 
@@ -211,9 +211,11 @@ class MainWindow(QMainWindow):
     def _on_audio_checked(self, mic_problem: str | None, speaker_problem: str | None) -> None:
         lines = []
         if mic_problem:
-            lines.append(f"<b>No microphone</b> — type your questions in the box below. <small>({escape(mic_problem)})</small>")
+            lines.append(self.tr("<b>No microphone</b> — type your questions in the box below.")
+                         + f" <small>({escape(mic_problem)})</small>")
         if speaker_problem:
-            lines.append(f"<b>No speaker</b> — replies are shown but not heard. <small>({escape(speaker_problem)})</small>")
+            lines.append(self.tr("<b>No speaker</b> — replies are shown but not heard.")
+                         + f" <small>({escape(speaker_problem)})</small>")
         self.audio_banner.setText("<br>".join(lines))
         self.audio_banner.setVisible(bool(lines))
         self.mic_status.setText(self.tr(MIC_TEXT["unavailable" if mic_problem else self.controller.mic_mode]))

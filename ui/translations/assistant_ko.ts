@@ -77,27 +77,27 @@
 <context>
     <name>LatencyMeter</name>
     <message>
-        <location filename="../meter.py" line="163" />
+        <location filename="../meter.py" line="164" />
         <source>LAST TURN · voice to voice</source>
         <translation>마지막 대화 · 음성에서 음성까지</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="165" />
+        <location filename="../meter.py" line="166" />
         <source>spoken by %s</source>
         <translation>목소리: %s</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="169" />
+        <location filename="../meter.py" line="170" />
         <source>no turns yet — ask something</source>
         <translation>아직 대화가 없어요 — 무엇이든 물어보세요</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="169" />
+        <location filename="../meter.py" line="170" />
         <source>no reply audio in the last turn</source>
         <translation>마지막 대화에는 음성 답변이 없었어요</translation>
     </message>
     <message numerus="yes">
-        <location filename="../meter.py" line="249" />
+        <location filename="../meter.py" line="250" />
         <source>SESSION · %n turn(s)</source>
         <translation><numerusform>세션 · 대화 %n번</numerusform></translation>
     </message>
@@ -180,9 +180,29 @@
         <translation>불러오는 중…</translation>
     </message>
     <message>
+        <location filename="../window.py" line="133" />
+        <source>Error while %s: %s</source>
+        <translation>%s 중 오류: %s</translation>
+    </message>
+    <message>
         <location filename="../window.py" line="202" />
         <source>no model loaded</source>
         <translation>불러온 모델 없음</translation>
+    </message>
+    <message>
+        <location filename="../window.py" line="203" />
+        <source>Could not load the models: %s — choose others in Settings.</source>
+        <translation>모델을 불러올 수 없어요: %s — 설정에서 다른 모델을 고르세요.</translation>
+    </message>
+    <message>
+        <location filename="../window.py" line="214" />
+        <source>&lt;b&gt;No microphone&lt;/b&gt; — type your questions in the box below.</source>
+        <translation>&lt;b&gt;마이크 없음&lt;/b&gt; — 아래 입력란에 질문을 입력하세요.</translation>
+    </message>
+    <message>
+        <location filename="../window.py" line="217" />
+        <source>&lt;b&gt;No speaker&lt;/b&gt; — replies are shown but not heard.</source>
+        <translation>&lt;b&gt;스피커 없음&lt;/b&gt; — 답변은 화면에만 보이고 들리지 않아요.</translation>
     </message>
 </context>
 <context>
