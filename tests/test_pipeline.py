@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 import time
 
 import numpy as np
@@ -13,30 +12,9 @@ from assistant.config import Config, VadConfig
 from assistant.events import EventType
 from assistant.pipeline import Engine
 from assistant.timeline import Mark
+from assistant.waiting import wait_until
 
-from fakes import FakeLlm, FakeStt, FakeTts, FakeUtterance, FakeVad, RecordingSink
-
-
-class Recorder:
-    def __init__(self):
-        self.events = []
-        self.ended = threading.Event()
-        self.results = []
-
-    def __call__(self, event):
-        self.events.append(event)
-        if event.type is EventType.TURN_END:
-            self.results.append(event.data)
-            self.ended.set()
-
-    def of(self, kind):
-        return [e for e in self.events if e.type is kind]
-
-    def wait_turns(self, n, timeout=10):
-        deadline = time.time() + timeout
-        while len(self.results) < n and time.time() < deadline:
-            time.sleep(0.01)
-        assert len(self.results) >= n, f"only {len(self.results)} of {n} turns ended"
+from fakes import FakeLlm, FakeStt, FakeTts, FakeUtterance, FakeVad, Recorder, RecordingSink
 
 
 @pytest.fixture
@@ -77,15 +55,13 @@ def test_interrupt_stops_generation_and_playback_and_the_next_turn_works(make_en
     slow = FakeLlm(reply=" ".join(f"word{i}." for i in range(200)), delay_s=0.01)
     engine, rec, parts = make_engine(llm=slow)
     engine.submit_text("tell me a long story")
-    deadline = time.time() + 5
-    while not parts["tts"].spoken and time.time() < deadline:
-        time.sleep(0.005)
+    wait_until(lambda: bool(parts["tts"].spoken), 5)
     engine.interrupt()
     rec.wait_turns(1)
     assert rec.results[0].interrupted
     assert slow.closed.wait(2), "generation kept running after the interrupt"
     assert slow.produced < 200
-    assert engine.output.out.flushes >= 1
+    assert engine.playback.out.flushes >= 1
     slow.reply, slow.delay_s = "Short answer.", 0.0
     engine.submit_text("again")
     rec.wait_turns(2)
@@ -344,10 +320,7 @@ def test_the_llm_keeps_to_its_threads_while_the_recognizer_is_behind(make_engine
 
 
 def test_an_llm_off_the_cpu_does_not_pause_for_the_first_chunk(make_engine):
-    class GpuLlm(FakeLlm):
-        on_cpu = False
-
-    llm = GpuLlm()
+    llm = FakeLlm(on_cpu=False)
     tts = SlowFirstChunkTts(llm)
     engine, rec, _ = make_engine(llm=llm, tts=tts)
     engine.submit_text("what is up")

@@ -23,7 +23,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QPushButton
 from assistant.audio import NullSink
 from assistant.config import Config, KioskConfig, RepliesConfig
-from assistant.session import Engines
+from assistant.session import LoadedModels
 from fakes import FakeLlm, FakeStt, FakeTts, FakeVad
 from ui.app import application
 from ui.kiosk import KioskWindow
@@ -31,7 +31,7 @@ from ui.kiosk import KioskWindow
 app = application()
 config = replace(Config(), kiosk=KioskConfig(enabled=True, hands_free=False, log_dir=sys.argv[2]),
                  replies=RepliesConfig(enabled=False))
-engines = Engines(stt=FakeStt(), llm=FakeLlm(reply="Short answer."), tts=FakeTts(), vad=FakeVad())
+engines = LoadedModels(stt=FakeStt(), llm=FakeLlm(reply="Short answer."), tts=FakeTts(), vad=FakeVad())
 window = KioskWindow(config, engines=engines, output=NullSink(config.audio.output_rate), use_microphone=False)
 window.fill_screen()
 

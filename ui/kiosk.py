@@ -6,7 +6,7 @@ visitor it is all forgotten and the attract screen returns. Closing the window, 
 Alt+F4, Ctrl+Q and the like do nothing: only the administrator's ``exit_keys`` (and the
 PIN, when one is set) leave. The mouse cursor hides when it is not moved.
 
-The engine side is :class:`assistant.kiosk.KioskSession`; everything here only paints.
+The engine side is :class:`assistant.kiosk.session.KioskSession`; everything here only paints.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QPushButton, QS
 from assistant.audio import AudioOut
 from assistant.config import Config, KioskConfig
 from assistant.events import Event, EventType, State
-from assistant.kiosk import KioskStatus
-from assistant.session import Engines
+from assistant.kiosk.session import KioskStatus
+from assistant.session import LoadedModels
 
 from .app import application
 from . import i18n
@@ -85,7 +85,7 @@ class KioskWindow(QWidget):
     def __init__(
         self,
         config: Config,
-        engines: Engines | None = None,
+        engines: LoadedModels | None = None,
         output: AudioOut | None = None,
         open_source: SourceOpener | None = None,
         *,
@@ -99,7 +99,7 @@ class KioskWindow(QWidget):
             log.warning("%s", font_problem)
         if open_source is None and use_microphone:
             open_source = microphone(config)
-        self.controller = KioskController(config, engines, output, open_source, parent=self)
+        self.controller = KioskController(config, engines, output, open_source=open_source, parent=self)
         self.setWindowTitle("Assistant")
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.NoContextMenu)
         self.font_pt = self.kiosk.font_pt

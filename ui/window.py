@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
 from assistant.audio import AudioOut
 from assistant.config import Config
 from assistant.events import Event, EventType, State, TurnResult
-from assistant.session import Engines
+from assistant.session import LoadedModels
 
 from . import i18n
 from .controller import Controller
@@ -22,7 +22,7 @@ from .conversation import ConversationView
 from .indicator import StateIndicator
 from .meter import LatencyMeter
 from .settings import SettingsDialog
-from .status import MIC_TEXT, build_note, llm_text
+from .status import MIC_TEXT, llm_text
 
 BANNER_STYLE = "background:#fff8c5; color:#4d2d00; border:1px solid #d4a72c; border-radius:6px; padding:6px 10px;"
 NOTICE_STYLE = "background:#ffebe9; color:#82071e; border:1px solid #ff8182; border-radius:6px; padding:6px 10px;"
@@ -38,7 +38,7 @@ def _banner(style: str) -> QLabel:
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, config: Config, engines: Engines | None = None, output: AudioOut | None = None):
+    def __init__(self, config: Config, engines: LoadedModels | None = None, output: AudioOut | None = None):
         super().__init__()
         self.screen_language, font_problem = i18n.setup(QApplication.instance(), config.stt.language)
         self.setWindowTitle(self.tr("Offline voice assistant"))
@@ -188,8 +188,8 @@ class MainWindow(QMainWindow):
         c = self.controller
         engines = c.engines
         self.model_status.setText(f"LLM {llm_text(engines.llm)}")
-        if note := build_note(engines.llm):
-            self.model_status.setText(f"LLM {llm_text(engines.llm)} · safe mode (extra buffer types off)")
+        if note := engines.llm.build_note:
+            self.model_status.setText(f"LLM {llm_text(engines.llm)} · safe mode")
             self.model_status.setToolTip(note)
         short, detail = c.offload
         self.offload_status.setText(short)

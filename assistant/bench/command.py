@@ -26,18 +26,14 @@ def _count(text: str) -> int:
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """Register ``bench`` on the CLI's subparsers."""
-    from ..cli import add_engine_options
+    from ..options import add_command
 
-    parser = sub.add_parser(
-        "bench",
-        help="measure latency: spoken questions through the streaming pipeline and the serial chain",
-        description=(
-            "Runs spoken questions through the real pipeline in real time (paced input, "
-            "same-clock output, as chat --input) and through the naive serial chain on the "
-            "same models, and reports voice-to-voice latency per stage, side by side."
-        ),
+    parser = add_command(
+        sub, "bench", "measure latency: spoken questions through the streaming pipeline and the serial chain",
+        "Runs spoken questions through the real pipeline in real time (paced input, "
+        "same-clock output, as chat --input) and through the naive serial chain on the "
+        "same models, and reports voice-to-voice latency per stage, side by side.",
     )
-    add_engine_options(parser)
     corpus = parser.add_argument_group("corpus")
     corpus.add_argument("--corpus", type=Path, help="folder of WAVs, one question each, with transcripts.tsv "
                         "(name.wav<TAB>words) or <name>.txt beside each WAV (default: synthesized questions)")
@@ -61,8 +57,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    from ..cli import make_replies, config_from_args
-    from ..session import load_engines
+    from ..options import config_from_args
+    from ..session import load_models, make_replies
     from .chart import write_chart
     from .corpus import default_corpus, load_corpus_dir
     from .report import build_report, format_table, write_json
@@ -74,7 +70,7 @@ def run_bench(args: argparse.Namespace) -> int:
         print("error: nothing to run (--repeat 0 and --turns 0)", file=sys.stderr)
         return 2
     print("loading models…", file=sys.stderr)
-    engines = load_engines(config)
+    engines = load_models(config)
     replies = make_replies(config, engines.tts, config.audio.output_rate)
     if items is None:
         print("preparing the spoken corpus…", file=sys.stderr)

@@ -8,7 +8,7 @@ import threading
 from ..config import Config
 from ..events import Event, EventType, TurnResult
 from ..replies import Replies
-from ..session import Engines, build_engine
+from ..session import LoadedModels, build_engine
 from .takes import Take
 
 log = logging.getLogger(__name__)
@@ -33,7 +33,7 @@ class _Turns:
 
 
 def run_streaming(
-    engines: Engines, config: Config, replies: Replies | None, take: Take, timeout_s: float = 120.0
+    engines: LoadedModels, config: Config, replies: Replies | None, take: Take, timeout_s: float = 120.0
 ) -> TurnResult | None:
     """Listen to the take until its question is answered; the answered turn, or None
     when no speech was heard (or the reply never came within ``timeout_s``)."""

@@ -1,7 +1,7 @@
 """Take a screenshot of the real window mid-conversation (for the docs).
 
-    xvfb-run -s "-screen 0 1280x800x24" python -m ui.screenshot docs/screenshot.png
-    xvfb-run -s "-screen 0 1280x800x24" python -m ui.screenshot --language ko docs/korean.png
+    xvfb-run -s "-screen 0 1280x800x24" python -m tools.screenshot docs/screenshot.png
+    xvfb-run -s "-screen 0 1280x800x24" python -m tools.screenshot --language ko docs/korean.png
 
 (Qt's xcb plugin needs libxcb-cursor0, libxcb-icccm4 and libxcb-keysyms1 on Debian.)
 
@@ -24,7 +24,7 @@ LAST_QUESTION = {"en": "Tell me a fun fact about the ocean.", "ko": "한국의 �
 NEXT_QUESTION = {"en": "And how far away is it?", "ko": "거기까지 얼마나 걸려요?"}
 
 
-def wait_for(condition, timeout_s: float) -> bool:
+def pump_events_until(condition, timeout_s: float) -> bool:
     """Run the event loop until ``condition()`` holds."""
     loop = QEventLoop()
     deadline = time.perf_counter() + timeout_s
@@ -43,21 +43,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--language", choices=sorted(QUESTIONS), default="en", help="language of the questions and screens")
     args = parser.parse_args(argv)
 
-    from assistant.config import Config
-
-    from .app import application
-    from .stall_probe import run_turn
-    from .window import MainWindow
-
-    app = application()
     from dataclasses import replace
 
     from assistant import languages
+    from assistant.config import Config
 
+    from tools.stall_probe import run_turn
+    from ui.app import application
+    from ui.window import MainWindow
+
+    app = application()
     config = Config()
     window = MainWindow(languages.for_language(replace(config, stt=replace(config.stt, language=args.language))))
     window.show()
-    if not wait_for(window.is_ready, 180):
+    if not pump_events_until(window.is_ready, 180):
         print("the models did not load", file=sys.stderr)
         return 1
     for question in QUESTIONS[args.language]:
@@ -69,9 +68,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     window.text.setText(LAST_QUESTION[args.language])
     window.send()
-    wait_for(lambda: window.indicator.state is State.SPEAKING and len("".join(replies)) > 140, 120)
+    pump_events_until(lambda: window.indicator.state is State.SPEAKING and len("".join(replies)) > 140, 120)
     window.text.setText(NEXT_QUESTION[args.language])
-    wait_for(lambda: False, 0.3)  # let the last pieces paint
+    pump_events_until(lambda: False, 0.3)  # let the last pieces paint
     window.grab().save(args.output)
     print(f"saved {args.output}")
     window.close()

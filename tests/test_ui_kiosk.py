@@ -1,7 +1,8 @@
 """The kiosk screen, offscreen: locked down, the administrator's exit, the hidden cursor,
 the idle reset (real models) and the "one moment" of an engine restart (fakes).
 
-The Qt-free parts (watchdog, app restarts, config checks, network) are in test_supervisor.py.
+The Qt-free parts are in test_kiosk_session.py, test_watchdog.py, test_restarter.py,
+test_kiosk_command.py and test_offline.py.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QMenu, QMenuBar, QPushButton
 from assistant.audio import NullSink  # noqa: E402
 from assistant.config import Config, KioskConfig, RepliesConfig  # noqa: E402
 from assistant.events import EventType  # noqa: E402
-from assistant.session import Engines  # noqa: E402
+from assistant.session import LoadedModels  # noqa: E402
 
 from fakes import FakeLlm, FakeStt, FakeTts, FakeVad  # noqa: E402
 
@@ -35,8 +36,8 @@ def kiosk_config(tmp_path, **values) -> Config:
     return replace(Config(), kiosk=KioskConfig(**kiosk), replies=RepliesConfig(enabled=False))
 
 
-def fake_engines(llm: FakeLlm | None = None) -> Engines:
-    return Engines(stt=FakeStt(), llm=llm or FakeLlm(reply="Short answer."), tts=FakeTts(), vad=FakeVad())
+def fake_engines(llm: FakeLlm | None = None) -> LoadedModels:
+    return LoadedModels(stt=FakeStt(), llm=llm or FakeLlm(reply="Short answer."), tts=FakeTts(), vad=FakeVad())
 
 
 class Turns:
@@ -57,7 +58,7 @@ def make_kiosk(qtbot, tmp_path):
 
     windows = []
 
-    def make(engines: Engines, **values) -> KioskWindow:
+    def make(engines: LoadedModels, **values) -> KioskWindow:
         config = kiosk_config(tmp_path, **values)
         window = KioskWindow(config, engines=engines, output=NullSink(config.audio.output_rate), use_microphone=False)
         qtbot.addWidget(window)
