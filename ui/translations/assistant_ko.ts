@@ -105,22 +105,22 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../status.py" line="50" />
+        <location filename="../status.py" line="42" />
         <source>mic off</source>
         <translation>마이크 꺼짐</translation>
     </message>
     <message>
-        <location filename="../status.py" line="51" />
+        <location filename="../status.py" line="43" />
         <source>mic on (push-to-talk)</source>
         <translation>마이크 켜짐 (눌러서 말하기)</translation>
     </message>
     <message>
-        <location filename="../status.py" line="52" />
+        <location filename="../status.py" line="44" />
         <source>mic on (hands-free)</source>
         <translation>마이크 켜짐 (핸즈프리)</translation>
     </message>
     <message>
-        <location filename="../status.py" line="53" />
+        <location filename="../status.py" line="45" />
         <source>no microphone</source>
         <translation>마이크 없음</translation>
     </message>
