@@ -155,3 +155,16 @@ def test_a_looped_transcript_is_not_words_and_vosk_numbers_are_kept():
     assert compression_ratio("4,5,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,") > COMPRESSION_RATIO_MAX
     assert compression_ratio("화장실이 어디에 있어요") < COMPRESSION_RATIO_MAX
     assert vosk_words("오후 [10] 시 가") == "오후 10 시 가"
+
+
+def test_a_korean_piper_voice_in_models_speaks_hangul_only(tmp_path, monkeypatch):
+    import json
+
+    from assistant.models import find_korean_piper_voice, find_piper_voice
+
+    for name, code in (("ko_KR-kss-medium", "ko_KR"), ("my-voice", "ko"), ("en_GB-alan-low", "en_GB")):
+        (tmp_path / f"{name}.onnx").write_bytes(b"onnx")
+        (tmp_path / f"{name}.onnx.json").write_text(json.dumps({"language": {"code": code}}))
+    monkeypatch.setenv("ASSISTANT_MODELS_DIR", str(tmp_path))
+    assert find_korean_piper_voice().path.name == "ko_KR-kss-medium.onnx"
+    assert find_piper_voice(None).path.name == "en_GB-alan-low.onnx"
