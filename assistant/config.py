@@ -55,6 +55,12 @@ def choices(section: type, name: str) -> tuple[str, ...]:
     return next(f.metadata["choices"] for f in fields(section) if f.name == name)
 
 
+def bounds(section: type, name: str) -> tuple[float, float]:
+    """The numeric ``low`` and ``high`` of a ``within`` field (for spin boxes)."""
+    low, high, *_ = next(f.metadata["range"] for f in fields(section) if f.name == name)
+    return low, high
+
+
 def _range_problem(value: float, section: Any, bounds: tuple) -> str | None:
     low, high, above, below, unit = bounds
 

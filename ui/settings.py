@@ -11,10 +11,10 @@ from PySide6.QtWidgets import (
     QLabel, QLineEdit, QPlainTextEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget,
 )
 
+from assistant import config as config_mod
 from assistant import languages
-from assistant.config import Config
+from assistant.config import Config, SttConfig, TtsConfig, VadConfig
 
-from .validation import ENDPOINT_MS, STT_ENGINES, THRESHOLD, TTS_ENGINES
 
 DEFAULT_DEVICE = "System default"
 
@@ -75,7 +75,7 @@ class SettingsDialog(QDialog):
         form.addRow("", self.model_hint)
 
         self.tts_engine = QComboBox()
-        self.tts_engine.addItems(TTS_ENGINES)
+        self.tts_engine.addItems(config_mod.choices(TtsConfig, "engine"))
         self.tts_engine.setCurrentText(config.tts.engine)
         self.voice = QLineEdit(config.tts.voice or "")
         self.voice.setPlaceholderText("embedded Piper en_US-joe-medium")
@@ -83,7 +83,7 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Piper voice (.onnx)"), _path_row(self.voice, "Piper voice", "Piper voices (*.onnx)"))
 
         self.stt_engine = QComboBox()
-        self.stt_engine.addItems(STT_ENGINES)
+        self.stt_engine.addItems(config_mod.choices(SttConfig, "engine"))
         self.stt_engine.setCurrentText(config.stt.engine)
         self.language = QLineEdit(config.stt.language)
         self.language.setMaxLength(3)
@@ -93,14 +93,14 @@ class SettingsDialog(QDialog):
         self._show_model_hint(config.stt.language)
 
         self.endpoint_ms = QSpinBox()
-        self.endpoint_ms.setRange(*ENDPOINT_MS)
+        self.endpoint_ms.setRange(*config_mod.bounds(VadConfig, "endpoint_ms"))
         self.endpoint_ms.setSingleStep(50)
         self.endpoint_ms.setSuffix(" ms")
         self.endpoint_ms.setValue(config.vad.endpoint_ms)
         form.addRow(self.tr("Endpoint silence"), self.endpoint_ms)
 
         self.threshold = QDoubleSpinBox()
-        self.threshold.setRange(*THRESHOLD)
+        self.threshold.setRange(*config_mod.bounds(VadConfig, "threshold"))
         self.threshold.setSingleStep(0.05)
         self.threshold.setValue(config.vad.threshold)
         self.threshold.setToolTip("Speech probability a frame needs to count as speech (lower = more sensitive)")
