@@ -57,3 +57,19 @@ def test_the_window_speaks_korean(qtbot, engines, default_config):
     english = MainWindow(default_config, engines=engines, output=NullSink(default_config.audio.output_rate))
     qtbot.addWidget(english)
     assert english.windowTitle() == "Offline voice assistant"
+
+
+def test_the_meter_names_the_voices_of_the_last_turn(qtbot):
+    from assistant.timeline import Mark, Timeline
+    from ui.meter import LatencyMeter
+
+    meter = LatencyMeter()
+    qtbot.addWidget(meter)
+    timeline = Timeline(1)
+    for mark in (Mark.SPEECH_END, Mark.ENDPOINT, Mark.AUDIO_OUT_START):
+        timeline.mark(mark)
+    meter.add_turn(timeline, ["espeak-ng (ko)", "piper (en_US-joe-medium)"])
+    assert meter.voices == ["espeak-ng (ko)", "piper (en_US-joe-medium)"]
+    assert not meter.grab().isNull()
+    meter.show_turn(timeline)  # a turn in progress: its voices are not known yet
+    assert meter.voices == []
