@@ -23,10 +23,7 @@ log = logging.getLogger(__name__)
 
 RATE = 16000
 NO_SPEECH_PROB = 0.6
-"""Above this, Whisper's own no-speech probability says the audio held no words..."""
-NO_SPEECH_LOG_PROB = -1.0
-"""...unless the words it decoded average a log probability above this (Whisper's own
-rule: synthetic or accented speech often scores a high no-speech probability)."""
+"""Above this, Whisper's own no-speech probability says the audio held no words."""
 
 
 class SttError(RuntimeError):
@@ -161,12 +158,11 @@ class WhisperStt:
         )
         result = self._model.model.generate(
             encoded, [self._prompt], beam_size=self.config.beam_size, max_length=min(224, 12 * window),
-            return_no_speech_prob=True, return_scores=True, suppress_blank=True, suppress_tokens=[-1],
+            return_no_speech_prob=True, suppress_blank=True, suppress_tokens=[-1],
         )[0]
-        tokens = [t for t in result.sequences_ids[0] if t < self._tokenizer.eot]
-        average_log_prob = result.scores[0] * len(result.sequences_ids[0]) / (len(result.sequences_ids[0]) + 1)
-        if result.no_speech_prob > NO_SPEECH_PROB and average_log_prob < NO_SPEECH_LOG_PROB:
+        if result.no_speech_prob > NO_SPEECH_PROB:
             return ""
+        tokens = [t for t in result.sequences_ids[0] if t < self._tokenizer.eot]
         text = clean_transcript(self._tokenizer.decode(tokens))
         return "" if compression_ratio(text) > COMPRESSION_RATIO_MAX else text
 
