@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from . import bench, doctor, launcher, offline
+from .bench import stt_compare
 from .audio import AudioError, NullSink, PacedWavSource, SameClockWavSink, SpeakerSink, load_wav
 from .config import Config, ConfigError
 from .end_of_turn import longest_silence_ms
@@ -159,6 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Subcommands from their own modules register here, one line each.
     doctor.add_parsers(sub)
     bench.add_parser(sub)
+    stt_compare.add_parser(sub)
     kiosk_command.add_parser(sub)
     return parser
 

@@ -191,6 +191,9 @@ class SttConfig:
     """Path to a CTranslate2 Whisper model folder; None finds the embedded tiny.en."""
     vosk_model: str | None = None
     """Path to a vosk model folder; None finds one for ``language``."""
+    vosk_fast: bool = False
+    """Decode vosk with a narrower search (max-active 1000, beam 8, lattice beam 1): less
+    CPU per second of speech, so a slow machine keeps up, for a few more errors."""
     threads: int = 2
     """CPU threads for the STT engine."""
     beam_size: int = 1

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from . import config as config_mod
-from . import offline, resources
+from . import languages, offline, resources
 from .config import Config, LlmConfig
 from .gguf_info import read_gguf
 from .hardware import Hardware, detect, llama_system_info, whisper_cuda_devices
@@ -163,6 +163,7 @@ class Diagnosis:
     network_offline: str = ""
     """The guarantee a kiosk or ``--offline`` run gets on this machine (checked by starting one)."""
     tier: Tier | None = None
+    language: str = "en"
     advice: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -181,8 +182,17 @@ class Diagnosis:
             "llm": {"backend": self.backend, "model": self.model.to_json() if self.model else None, "remote": self.remote},
             "network": {"this_run": self.network_now, "kiosk_and_offline_runs": self.network_offline},
             "recommended": asdict(self.tier) if self.tier else None,
+            "language": self.language,
+            "recommended_for_language": [asdict(m) for m in self._language_models()],
             "advice": self.advice,
         }
+
+
+    def _language_models(self) -> list:
+        if self.language != "ko":
+            return []
+        vram_gb = self.hardware.vram_total_bytes / 1e9 if self.hardware.llama_offload else 0.0
+        return languages.korean_models(vram_gb)
 
 
 def _onnx_providers() -> list[str]:
@@ -242,6 +252,7 @@ def diagnose(config: Config, hardware: Hardware | None = None) -> Diagnosis:
         tier=recommend(hardware),
         network_now=offline.guarantee().describe(),
         network_offline=offline.expected(config).describe(),
+        language=config.stt.language,
     )
     if model and not model.error:
         diagnosis.native, diagnosis.native_fallback = _native_check(model.path)
@@ -278,6 +289,10 @@ def _advice(d: Diagnosis) -> list[str]:
         )
     if d.model and d.model.plan and not d.model.plan.fits:
         advice.append(f"{d.model.path.name} does not fit in RAM + VRAM: pick a smaller model or quantization")
+    if d.language != "en":
+        vram_gb = hw.vram_total_bytes / 1e9 if hw.llama_offload else 0.0
+        origin = d.model.origin if d.model else None
+        return advice + languages.advice(d.language, origin, vram_gb, d.backend == "remote")
     if d.tier:
         folder = resources.models_dirs()[0]
         advice.append(f"Tier for this machine: {d.tier.label}")
@@ -321,7 +336,7 @@ def format_diagnosis(d: Diagnosis) -> str:
 
 def _config(args: argparse.Namespace) -> Config:
     base = config_mod.load(args.config)
-    return config_mod.with_overrides(base, llm={"model": args.llm_model})
+    return config_mod.with_overrides(base, llm={"model": args.llm_model}, stt={"language": args.language})
 
 
 def run_models(args: argparse.Namespace) -> int:
@@ -360,6 +375,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         parser.add_argument("--config", type=Path, help="TOML config file (default: the platform config dir)")
         parser.add_argument("--llm-model", help="GGUF model file to check instead of the configured one")
         parser.add_argument("--json", action="store_true", help="machine-readable output")
+        parser.add_argument("--language", help="recommend models that answer in this language (en, ko)")
         if name == "models":
             parser.add_argument("paths", nargs="*", type=Path, help="more files to check")
         parser.set_defaults(func=func)

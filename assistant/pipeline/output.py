@@ -12,6 +12,7 @@ from ..events import Commit, EndOfReply, EventType, Message, PlayAudio, ReplyMes
 from ..audible import first_audible_s
 from ..timeline import Mark, Timeline
 from ..tts import Tts
+from ..voices import voices_for
 from .bus import EventBus
 from .conductor import Conductor
 from .stage import Stage
@@ -121,6 +122,7 @@ class SynthesisStage(Stage):
             timeline = turns.timeline(turn)
             pieces = speech(self.tts, message.text, timeline, self.playback.rate, lambda: turns.is_live(message))
             for pcm in self.watched(pieces):
+                turns.result(turn).add_voices(voices_for(self.tts, message.text))
                 self.playback.send(PlayAudio(turn, pcm, attempt=message.attempt))
         except Exception as exc:  # the text is still shown; later chunks may still speak
             log.exception("TTS failed")

@@ -14,6 +14,7 @@ from ..events import Commit, EndOfReply, EventType, Message, PartialText, PlayAu
 from ..llm import GenerationStats, Llm
 from ..replies import InstantReply, Replies
 from ..timeline import Mark
+from ..voices import voices_for
 from .conductor import Conductor
 from .output import PlaybackStage
 from .stage import Stage
@@ -111,6 +112,7 @@ class ResponderStage(Stage):
         timeline.mark(Mark.FIRST_CHUNK)
         if hit.prerecorded is not None:
             timeline.mark(Mark.TTS_FIRST_AUDIO)
+            turns.result(turn).add_voices(voices_for(self.synthesis.tts, text))
             self.playback.send(PlayAudio(turn, hit.prerecorded, attempt=message.attempt))
         elif text:
             self.synthesis.send(SpeakText(turn, text, attempt=message.attempt))
