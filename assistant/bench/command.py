@@ -48,6 +48,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     run.add_argument("--repeat", type=_count, default=1, help="passes over the corpus (default 1)")
     run.add_argument("--turns", type=_count, default=8,
                      help="turns of the conversation run, where the history grows (default 8; 0 skips it)")
+    run.add_argument("--sizes", help="time model sizes instead: a comma-separated list such as "
+                     "embedded,0.5b,1.5b,3b:q8_0 (synthetic models of real shapes), with heard latencies "
+                     "from --questions spoken questions each (default 4); writes sizes.json and sizes.png")
     run.add_argument("--fast", action="store_true",
                      help="not real time: feed input as fast as it is taken, replies count as heard at once "
                           "(smoke tests; the figures are not user-felt latencies)")
@@ -61,6 +64,12 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run_bench(args: argparse.Namespace) -> int:
+    from .. import synthetic
+
+    if args.sizes:
+        from .sizes_report import run_sizes
+
+        return run_sizes(args)
     from ..cli import make_replies, config_from_args
     from ..session import load_engines
     from .chart import write_chart
@@ -92,6 +101,7 @@ def run_bench(args: argparse.Namespace) -> int:
     )
     result = Bench(engines, config, replies, options).run(items, conversation)
     meta = {
+        **({"note": f"synthetic model (random weights): {synthetic.NONSENSE}"} if synthetic.is_synthetic(config.llm.model) else {}),
         "stt": engines.stt.name,
         "llm": engines.llm.name,
         "tts": engines.tts.name,
@@ -107,5 +117,7 @@ def run_bench(args: argparse.Namespace) -> int:
     write_json(report, json_path)
     write_chart(report, chart_path)
     print(format_table(report))
+    if "note" in meta:
+        print(f"Note: {meta['note']}.")
     print(f"\nreport: {json_path}\nchart: {chart_path}", file=sys.stderr)
     return 0
