@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import sys
 from pathlib import Path
@@ -131,6 +132,7 @@ def report_json(rows: list[SizeRow]) -> dict[str, Any]:
     best = recommend(rows)
     return {
         "machine": _cpu(),
+        "load_average": [round(x, 2) for x in os.getloadavg()] if hasattr(os, "getloadavg") else None,
         "rule": {"ttft_limit_ms": TTFT_LIMIT_MS, "min_tokens_per_s": SPEECH_TOKENS_PER_S * SPEED_MARGIN},
         "note": NONSENSE,
         "rows": [r.to_json() for r in rows],
