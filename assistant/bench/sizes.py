@@ -60,6 +60,10 @@ class SizeRow:
     """Median time per token on the decoding threads (as while the reply is spoken)."""
     tpot_all_cores_ms: float | None = None
     """Median time per token on every core (as before the first chunk)."""
+    ttft_best_ms: float | None = None
+    """Fastest of the replies: on a machine shared with other work, the closest to the
+    machine's own speed (the medians carry the other work's share)."""
+    tpot_best_ms: float | None = None
     rss_mb: float = 0.0
     """Resident memory the model added to the process (weights, KV cache, buffers)."""
     planned_mb: float = 0.0
@@ -175,11 +179,12 @@ def measure_here(model: str, questions: int, max_tokens: int) -> SizeRow:
     shape = info.metadata.get(synthetic.SHAPE_KEY)
     return SizeRow(
         model=model if model == EMBEDDED or synthetic.is_synthetic(model) else path.name,
-        real=synthetic.SHAPES[shape].real if shape in synthetic.SHAPES else info.name,
+        real=(synthetic.SHAPES[shape].real or shape) if shape in synthetic.SHAPES else path.name.split(".")[0],
         quant=info.quantization, parameters=info.parameters, file_mb=round(info.file_size / MB, 1),
         layers_on_gpu=plan.layers_on_gpu, layers=plan.block_count, load_s=round(load_s, 2),
         ttft_ms=_median([t for t, _ in timed]), tpot_ms=_median([p for _, p in timed if p]),
         tpot_all_cores_ms=_median([p for p in all_cores if p]),
+        ttft_best_ms=round(min(t for t, _ in timed), 1), tpot_best_ms=round(min(p or 1e9 for _, p in timed), 1),
         rss_mb=round(rss / MB, 1), planned_mb=round(plan.cpu_bytes / MB, 1),
         planned_parts_mb={"weights": round(c.weights / MB, 1), "kv": round(kv / MB, 1),
                           "compute": round((c.compute if plan.layers_on_gpu else c.compute_cpu) / MB, 1),

@@ -67,9 +67,14 @@ def format_table(rows: list[SizeRow]) -> str:
 
 
 def markdown_table(rows: list[SizeRow]) -> str:
+    """The table with the fastest replies beside the medians (for a shared machine)."""
     head = [name for name, _ in COLUMNS]
+    head[6:6] = ["best TTFT", "best TPOT"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += ["| " + " | ".join(_cells(r)) + " |" for r in rows]
+    for row in rows:
+        cells = _cells(row)
+        cells[6:6] = [_num(row.ttft_best_ms), _num(row.tpot_best_ms)]
+        lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -188,12 +193,13 @@ def run_sizes(args: argparse.Namespace) -> int:
     models = parse_models(args.sizes)
     questions = args.questions if args.questions is not None else 4
     print(NONSENSE, file=sys.stderr)
-    rows = sweep(models, questions=3, max_tokens=32, heard=questions, out=args.out, on_row=_print_row)
+    rows = sweep(models, questions=6, max_tokens=32, heard=questions, out=args.out, on_row=_print_row)
     report = report_json(rows)
     json_path = args.json or args.out / "sizes.json"
     chart_path = args.chart or args.out / "sizes.png"
     json_path.parent.mkdir(parents=True, exist_ok=True)
     json_path.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    json_path.with_suffix(".md").write_text(f"{markdown_table(rows)}\n\n{report['recommendation']}\n", encoding="utf-8")
     write_chart(rows, chart_path)
     print(format_table(rows))
     print(report["recommendation"])
