@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Protocol
 
-from . import kvfile, native_probe
+from . import kvfile, native_probe, synthetic
 from .draft import common_prefix, make_draft
 from .config import LlmConfig, cache_dir
 from .gguf_info import check_loadable
@@ -198,6 +198,10 @@ class LlamaLlm:
             stop_token_ids=[eos],
         )
         self.name = meta.get("general.name") or path.stem
+        self.synthetic = synthetic.SpeakableNonsense(self._llama) if synthetic.SHAPE_KEY in meta else None
+        """Random weights (a timing stand-in): replies are nonsense words, always ``max_tokens`` long."""
+        if self.synthetic:
+            log.warning("%s: %s", self.name, synthetic.NONSENSE)
         self.quantization = path.stem.rsplit(".", 1)[-1] if "." in path.stem else ""
         self.build_note = self.native.note
         self.history = History(config.history_tokens, self.count_tokens)
@@ -320,6 +324,8 @@ class LlamaLlm:
         if len(tokens) + max_tokens > self.config.n_ctx:
             raise LlmError(f"prompt of {len(tokens)} tokens does not fit n_ctx={self.config.n_ctx}")
         cfg = self.config
+        if self.synthetic:
+            self.synthetic.begin(len(tokens))
         for chunk in self._llama.create_completion(
             prompt=tokens,
             max_tokens=max_tokens,
@@ -328,6 +334,7 @@ class LlamaLlm:
             repeat_penalty=cfg.repeat_penalty,
             stop=stop,
             stream=True,
+            logits_processor=[self.synthetic] if self.synthetic else None,
         ):
             stats.tokens += 1
             text = chunk["choices"][0]["text"]

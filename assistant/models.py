@@ -115,6 +115,10 @@ def _search(
 
 
 def find_llm(explicit: str | None) -> Found:
+    if explicit and explicit.startswith("synthetic:"):
+        from . import synthetic
+
+        return Found(synthetic.ensure(explicit), "synthetic (random weights)")
     return _search(
         explicit, check_gguf, lambda folder: sorted(folder.glob("*.gguf")),
         SMOLLM2,
