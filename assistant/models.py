@@ -12,12 +12,9 @@ from pathlib import Path
 from typing import Callable
 
 from . import resources
+from .errors import ModelError
 
 GGUF_MAGIC = b"GGUF"
-
-
-class ModelError(RuntimeError):
-    """A model is missing, the wrong kind of file, or corrupt."""
 
 
 @dataclass(frozen=True)
