@@ -171,6 +171,7 @@ class LlamaLlm:
         except native_probe.NativeBuildError as exc:
             raise LlmError(str(exc)) from exc
         try:
+            draft = make_draft(config, generation_threads(config))  # loads its own model: not inside model_params
             with native_probe.model_params(self.native.extra_bufts):
                 self._llama = llama_cpp.Llama(
                     model_path=str(path),
@@ -180,7 +181,7 @@ class LlamaLlm:
                     n_gpu_layers=config.n_gpu_layers if config.n_gpu_layers is not None else 0,
                     seed=config.seed,
                     verbose=False,
-                    draft_model=make_draft(config, generation_threads(config)),
+                    draft_model=draft,
                     **_kv_options(config.kv_type),
                 )
         except (ValueError, RuntimeError, OSError) as exc:
