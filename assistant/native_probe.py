@@ -237,7 +237,7 @@ def check(model: Path) -> Verdict:
         return verdict
 
 
-_params_lock = threading.Lock()
+_params_lock = threading.RLock()
 
 
 @contextlib.contextmanager
