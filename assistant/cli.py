@@ -14,12 +14,15 @@ import threading
 import time
 from pathlib import Path
 
-from . import bench, doctor, launcher
-from .audio import AudioError, MicSource, NullSink, PacedWavSource, SameClockWavSink, SpeakerSink, load_wav
+from . import bench, doctor, launcher, offline
+from .bench import stt_compare
+from .audio import AudioError, NullSink, PacedWavSource, SameClockWavSink, SpeakerSink, load_wav
 from .config import Config, ConfigError
+from .end_of_turn import longest_silence_ms
 from .events import Event, EventType, TurnResult
 from .kiosk import command as kiosk_command
 from .llm import LlmError
+from .microphone import MicSource
 from .models import ModelError
 from .options import add_command, add_echo_path, add_engine_options, config_from_args
 from .room import EchoPath, EchoRoom
@@ -55,9 +58,11 @@ class TurnPrinter:
         if self.as_json:
             print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
         else:
-            v2v = result.timeline.latency_ms().get("voice_to_voice")
+            latency = result.timeline.latency_ms()
+            wait = latency.get("heard") if latency.get("heard") is not None else latency.get("voice_to_voice")
             print(f"you: {result.transcript}")
-            tag = f" [{result.source}, {v2v:.0f} ms]" if v2v is not None else ""
+            decision = result.timeline.decision()
+            tag = f" [{result.source}, {wait:.0f} ms{', ' + decision if decision else ''}]" if wait is not None else ""
             print(f"assistant: {result.reply}{tag}", flush=True)
         self.done.set()
 
@@ -66,6 +71,12 @@ def run_chat(args: argparse.Namespace) -> int:
     from .session import build_engine, load_models, make_replies
 
     config = config_from_args(args)
+    if args.fast and args.output:
+        # --fast hands the file over faster than it was spoken: the reply's place in time
+        # would not be on the input's clock, and the two WAVs would not show the latency.
+        print("error: --fast is not real time, so its --output would not be on the input's clock; "
+              "drop --fast to write a same-clock reply WAV", file=sys.stderr)
+        return 2
     samples = load_wav(args.input, config.audio.sample_rate) if args.input else None  # fail before loading
     echo_path = _echo_path(args)
     if args.output:
@@ -125,7 +136,7 @@ def _run_file(engine, source: PacedWavSource, config: Config, room: EchoRoom | N
     """Feed the WAV (in real time unless --fast), through the room simulation if there is
     one, then trailing silence until the last turn is done."""
     engine.listen(room or source)
-    grace = (config.vad.endpoint_ms + 200) / 1000
+    grace = (longest_silence_ms(config) + 200) / 1000
     wait_until(lambda: source.input_over(grace), timeout=source.duration_s + grace + 5)
     if not wait_until(lambda: not engine.busy, timeout=120):
         log.warning("the last turn did not finish within 120 s; stopping")
@@ -158,7 +169,8 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--output", type=Path, help="write the spoken reply to this WAV (same clock as --input)")
     chat.add_argument("--json", action="store_true", help="one JSON object per turn on stdout")
     chat.add_argument("--no-audio", action="store_true", help="no speaker: discard the reply audio")
-    chat.add_argument("--fast", action="store_true", help="feed --input as fast as possible (not real time)")
+    chat.add_argument("--fast", action="store_true",
+                      help="feed --input as fast as possible (not real time, so not with --output)")
     add_echo_path(chat, "room simulation: the reply heard again by the microphone, delayed, scaled and through "
                         "a room response (synthetic, or a recorded one from a WAV), e.g. 40,0.5")
     chat.add_argument("--mic-output", type=Path, help="with --echo-path: write what the microphone heard to this WAV")
@@ -167,6 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Subcommands from their own modules register here, one line each.
     doctor.add_parsers(sub)
     bench.add_parser(sub)
+    stt_compare.add_parser(sub)
     kiosk_command.add_parser(sub)
     return parser
 
@@ -174,9 +187,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     _setup_logging(args.verbose)
     func = run_self_test if args.self_test else getattr(args, "func", run_gui)
     try:
+        if args.offline:
+            offline.secure(config_from_args(args), args.argv)
         return func(args)
     except USER_ERRORS as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -27,12 +27,17 @@ class FakeUtterance:
 
     def transcribe(self):
         self.stt.transcribed += 1
+        if self.stt.transcripts:
+            return self.stt.transcripts.pop(0) if len(self.stt.transcripts) > 1 else self.stt.transcripts[0]
         return self.stt.transcript
 
 
 @dataclass
 class FakeStt:
     transcript: str = "hello there"
+    transcripts: list[str] = field(default_factory=list)
+    """Successive transcriptions return these in turn (the last one repeats): the words
+    heard at a pause may differ from those at the endpoint."""
     name: str = "fake-stt"
     streaming: bool = False
     transcribed: int = 0
@@ -64,6 +69,9 @@ class FakeLlm:
     remembered: list[tuple[str, str]] = field(default_factory=list)
     closed: threading.Event = field(default_factory=threading.Event)
     produced: int = 0
+    end_of_turn_p: float | None = None
+    """What :meth:`end_of_turn` answers (None: not known, as a chat server)."""
+    weighed: list[str] = field(default_factory=list)
 
     def stream(self, user: str, stats: GenerationStats):
         self.calls.append(user)
@@ -96,6 +104,10 @@ class FakeLlm:
 
     def all_cores(self, on: bool) -> None:
         pass
+
+    def end_of_turn(self, user: str) -> float | None:
+        self.weighed.append(user)
+        return self.end_of_turn_p
 
 
 @dataclass
@@ -153,6 +165,22 @@ class RecordingSink:
         pass
 
 
+class StallingSink(RecordingSink):
+    """A speaker whose first ``play`` hangs until ``release`` is set (a stalled audio
+    driver): a stage stuck outside any model call."""
+
+    def __init__(self, rate: int = 16000):
+        super().__init__(rate)
+        self.release = threading.Event()
+        self.stalls = 0
+
+    def play(self, pcm):
+        if self.stalls == 0:
+            self.stalls += 1
+            self.release.wait()
+        return super().play(pcm)
+
+
 class Recorder:
     """An engine listener: every event, and the turns' results as they end."""
 
@@ -185,7 +213,7 @@ def kiosk_config(tmp_path: Path, **kiosk_values) -> Config:
 class Kiosk:
     """A KioskSession on fakes, recording what it reports."""
 
-    def __init__(self, config: Config, llm: FakeLlm | None = None, open_source=None, vad=None):
+    def __init__(self, config: Config, llm: FakeLlm | None = None, open_source=None, vad=None, output=None):
         from assistant.kiosk.session import KioskSession
         from assistant.pipeline import Engine
 
@@ -197,7 +225,7 @@ class Kiosk:
 
         def make(listener):
             return Engine(config, stt=FakeStt(), llm=self.llm, tts=FakeTts(), vad=vad or FakeVad(),
-                          output=RecordingSink(), on_event=listener)
+                          output=output or RecordingSink(), on_event=listener)
 
         self.session = KioskSession(
             config, self.llm, make, open_source=open_source,

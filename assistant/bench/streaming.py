@@ -6,6 +6,7 @@ import logging
 import threading
 
 from ..config import Config
+from ..end_of_turn import longest_silence_ms
 from ..events import Event, EventType, TurnResult
 from ..replies import Replies
 from ..session import LoadedModels, build_engine
@@ -17,7 +18,7 @@ from .takes import Take
 log = logging.getLogger(__name__)
 
 
-class _Turns:
+class TurnCollector:
     """Collects finished turns; ``answered`` is set by the first one not interrupted."""
 
     def __init__(self) -> None:
@@ -46,10 +47,10 @@ def run_streaming(
     back into the microphone) and the run goes on until the input is over, so a turn
     the echo would start is seen: the answered turn's ``turns_heard`` counts them all.
     ``echo``: a canceller that has learnt the room in earlier takes."""
-    turns = _Turns()
+    turns = TurnCollector()
     engine = build_engine(config, engines, take.sink, replies=replies, on_event=turns, echo=echo)
     source = EchoRoom(take.source, engine.echo.played, echo_path) if echo_path else take.source
-    grace_s = (config.vad.endpoint_ms + 200) / 1000
+    grace_s = (longest_silence_ms(config) + 200) / 1000
     try:
         engine.listen(source)
         waited = 0.0

@@ -10,7 +10,10 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..bargein import Action, Overlap
-from ..events import Commit, Event, EventType, Message, PartialText, Remember, ReplyMessage, State, TurnResult, UserText
+from ..end_of_turn import TurnSignals
+from ..events import (
+    Commit, Event, EventType, Message, PartialText, Remember, ReplyMessage, State, TurnResult, UserText, WordsAtPause,
+)
 from ..timeline import Mark, Timeline
 from .bus import EventBus
 from .stage import Stage
@@ -36,6 +39,8 @@ class Links:
     """Every stage holding messages of a turn: flushed when the turn is interrupted."""
     idle_state: Callable[[], State]
     """The engine's state between turns (listening or idle)."""
+    hear_words: Callable[[WordsAtPause], None] = lambda message: None
+    """Tell the listener what is known of the words at a pause (it decides the endpoint)."""
     heard: Callable[[int], str | None] = lambda turn: None
     """The text of a turn's reply the user heard when it was cut short; None when it
     sounded to its end."""
@@ -73,6 +78,8 @@ class Conductor:
         return self._state.is_current(turn_id)
 
     def is_live(self, message: Message) -> bool:
+        if isinstance(message, WordsAtPause) and message.turn_id == self._state.overlap:
+            return True  # the words of speech heard over the reply
         if isinstance(message, ReplyMessage):
             return self._state.is_live(message.turn_id, message.attempt)
         return self._state.is_heard(message.turn_id)
@@ -193,7 +200,30 @@ class Conductor:
         self.commit(turn_id)
         self._links.responder.send(UserText(turn_id, text, attempt=self._state.attempt))
 
-    def speculate(self, turn_id: int, text: str) -> None:
+    def words_at_pause(self, turn_id: int, pause: int, text: str, answer: bool) -> None:
+        """The transcript at a pause: the listener weighs it for the end of the turn, and
+        (``answer``) the reply to it starts before the endpoint. The responder then adds
+        what it knows of the words (an instant phrase, the model's end-of-turn probability)."""
+        if turn_id in self._overlaps:  # its words end it as any turn's do; none is answered before the verdict
+            if text:
+                self.result(turn_id).transcript = text
+            self._links.hear_words(WordsAtPause(turn_id, pause, TurnSignals(text, awaiting_model=False)))
+            return
+        with self._lock:
+            attempt = self._state.weigh(turn_id)
+        if attempt is None:
+            return
+        awaiting = answer and bool(text)
+        self._links.hear_words(WordsAtPause(turn_id, pause, TurnSignals(text, awaiting_model=awaiting), attempt=attempt))
+        if awaiting:
+            self.speculate(turn_id, text, pause)
+
+    def more_about_words(self, message: UserText, signals: TurnSignals) -> None:
+        """What the responder knows of the words it was given at a pause."""
+        if message.pause is not None and self._state.is_live(message.turn_id, message.attempt):
+            self._links.hear_words(WordsAtPause(message.turn_id, message.pause, signals, attempt=message.attempt))
+
+    def speculate(self, turn_id: int, text: str, pause: int | None = None) -> None:
         """A transcript at the first pause: start answering it before the endpoint."""
         if not text:
             return
@@ -205,7 +235,7 @@ class Conductor:
             if attempt is None:
                 return
             self.result(turn_id).transcript = text
-        self._links.responder.send(UserText(turn_id, text, attempt=attempt))
+        self._links.responder.send(UserText(turn_id, text, attempt=attempt, pause=pause))
 
     def prefill(self, turn_id: int, partial: str) -> None:
         """The user's words so far: let the LLM evaluate them while the user speaks."""

@@ -9,10 +9,12 @@ import time
 
 from ..chunker import Chunker
 from ..config import Config
+from ..end_of_turn import TurnSignals, words_for_model
 from ..events import Commit, EndOfReply, EventType, Message, PartialText, PlayAudio, Remember, SpeakText, UserText
 from ..llm import GenerationStats, Llm
 from ..replies import InstantReply, Replies
 from ..timeline import Mark
+from ..voices import voices_for
 from .conductor import Conductor
 from .output import PlaybackStage
 from .stage import Stage
@@ -65,6 +67,8 @@ class ResponderStage(Stage):
             return
         self._answered = (message.turn_id, message.attempt)
         hit = self.replies.lookup(message.text) if self.replies else None
+        if message.pause is not None:
+            self._weigh(message, hit is not None)
         if hit is None:
             self._generate(message)
         elif self.turns.is_committed(message.turn_id):
@@ -72,6 +76,17 @@ class ResponderStage(Stage):
         else:
             # Cached audio is instant anyway; actions (stop, louder) must wait for the endpoint.
             self._parked = (message, hit)
+
+    def _weigh(self, message: UserText, instant: bool) -> None:
+        """Tell the turn detector what is known of the words at a pause: an instant-reply
+        phrase, or the model's end-of-turn probability (its evaluation of the words is the
+        start of the reply's prompt evaluation, which reuses it)."""
+        probability = None
+        if not instant and self.config.turn.mode == "semantic":
+            probability = self.llm.end_of_turn(words_for_model(message.text))
+            if probability is not None:
+                self.turns.timeline(message.turn_id).set("end_of_turn_p", probability)
+        self.turns.more_about_words(message, TurnSignals(message.text, end_of_turn=probability, instant=instant))
 
     def _prefill(self, message: PartialText) -> None:
         """Evaluate the user's words so far (the turn is not answered yet)."""
@@ -82,7 +97,8 @@ class ResponderStage(Stage):
         if self.transcription.backlog > PREFILL_MAX_QUEUED:
             log.debug("prefill skipped: the recognizer is %d frames behind", self.transcription.backlog)
             return  # leave it the CPU
-        tokens = self.llm.prefill(message.text)
+        with self.model_call():
+            tokens = self.llm.prefill(message.text)
         log.debug("prefilled %d tokens of %r", tokens, message.text)
         if tokens:
             self.turns.timeline(message.turn_id).add("prefill_tokens", tokens)
@@ -103,6 +119,7 @@ class ResponderStage(Stage):
         timeline.mark(Mark.FIRST_CHUNK)
         if hit.prerecorded is not None:
             timeline.mark(Mark.TTS_FIRST_AUDIO)
+            turns.result(turn).add_voices(voices_for(self.synthesis.tts, text))
             self.playback.send(PlayAudio(turn, hit.prerecorded, attempt=message.attempt, text=text))
         elif text:
             self.synthesis.send(SpeakText(turn, text, attempt=message.attempt))
@@ -120,9 +137,10 @@ class ResponderStage(Stage):
         self._mask_latency(message)
         timeline.mark(Mark.LLM_START)
         burst = self._all_cores(True)
-        stream = self.llm.stream(message.text, stats)
+        with self.model_call():
+            stream = self.llm.stream(message.text, stats)
         try:
-            for piece in stream:
+            for piece in self.watched(stream):
                 if not turns.is_live(message):
                     break  # (a dropped attempt must not leave its marks)
                 timeline.mark(Mark.LLM_FIRST_TOKEN)
