@@ -223,8 +223,9 @@ class SameClockWavSink:
     would play it, so the voice-to-voice latency can be read off the two WAV files.
     """
 
-    def __init__(self, path: str | Path, rate: int):
-        self.path = Path(path)
+    def __init__(self, path: str | Path | None, rate: int):
+        self.path = Path(path) if path is not None else None
+        """Where :meth:`close` writes the WAV; None keeps it in memory only (see :meth:`render`)."""
         self.rate = rate
         self.t0 = time.perf_counter()
         self._chunks: list[tuple[int, np.ndarray]] = []
@@ -267,7 +268,8 @@ class SameClockWavSink:
         return out
 
     def close(self, min_seconds: float = 0.0) -> None:
-        save_wav(self.path, self.render(min_seconds), self.rate)
+        if self.path is not None:
+            save_wav(self.path, self.render(min_seconds), self.rate)
 
 
 class NullSink:

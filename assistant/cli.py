@@ -15,8 +15,10 @@ import time
 from pathlib import Path
 
 from . import bench, doctor, launcher, offline
+from .bench import stt_compare
 from .audio import AudioError, NullSink, PacedWavSource, SameClockWavSink, SpeakerSink, load_wav
 from .config import Config, ConfigError
+from .end_of_turn import longest_silence_ms
 from .events import Event, EventType, TurnResult
 from .kiosk import command as kiosk_command
 from .llm import LlmError
@@ -55,9 +57,11 @@ class TurnPrinter:
         if self.as_json:
             print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
         else:
-            v2v = result.timeline.latency_ms().get("voice_to_voice")
+            latency = result.timeline.latency_ms()
+            wait = latency.get("heard") if latency.get("heard") is not None else latency.get("voice_to_voice")
             print(f"you: {result.transcript}")
-            tag = f" [{result.source}, {v2v:.0f} ms]" if v2v is not None else ""
+            decision = result.timeline.decision()
+            tag = f" [{result.source}, {wait:.0f} ms{', ' + decision if decision else ''}]" if wait is not None else ""
             print(f"assistant: {result.reply}{tag}", flush=True)
         self.done.set()
 
@@ -66,6 +70,12 @@ def run_chat(args: argparse.Namespace) -> int:
     from .session import build_engine, load_models, make_replies
 
     config = config_from_args(args)
+    if args.fast and args.output:
+        # --fast hands the file over faster than it was spoken: the reply's place in time
+        # would not be on the input's clock, and the two WAVs would not show the latency.
+        print("error: --fast is not real time, so its --output would not be on the input's clock; "
+              "drop --fast to write a same-clock reply WAV", file=sys.stderr)
+        return 2
     samples = load_wav(args.input, config.audio.sample_rate) if args.input else None  # fail before loading
     if args.output:
         output = SameClockWavSink(args.output, config.audio.output_rate)
@@ -110,7 +120,7 @@ def _run_file(engine, source: PacedWavSource, config: Config) -> None:
     """Feed the WAV (in real time unless --fast), then trailing silence until the last
     turn is done."""
     engine.listen(source)
-    grace = (config.vad.endpoint_ms + 200) / 1000
+    grace = (longest_silence_ms(config) + 200) / 1000
     wait_until(lambda: source.input_over(grace), timeout=source.duration_s + grace + 5)
     if not wait_until(lambda: not engine.busy, timeout=120):
         log.warning("the last turn did not finish within 120 s; stopping")
@@ -143,12 +153,14 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--output", type=Path, help="write the spoken reply to this WAV (same clock as --input)")
     chat.add_argument("--json", action="store_true", help="one JSON object per turn on stdout")
     chat.add_argument("--no-audio", action="store_true", help="no speaker: discard the reply audio")
-    chat.add_argument("--fast", action="store_true", help="feed --input as fast as possible (not real time)")
+    chat.add_argument("--fast", action="store_true",
+                      help="feed --input as fast as possible (not real time, so not with --output)")
     chat.set_defaults(func=run_chat)
 
     # Subcommands from their own modules register here, one line each.
     doctor.add_parsers(sub)
     bench.add_parser(sub)
+    stt_compare.add_parser(sub)
     kiosk_command.add_parser(sub)
     return parser
 

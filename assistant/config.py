@@ -57,8 +57,8 @@ def choices(section: type, name: str) -> tuple[str, ...]:
     return next(f.metadata["choices"] for f in fields(section) if f.name == name)
 
 
-def bounds(section: type, name: str) -> tuple[float, float]:
-    """The numeric ``low`` and ``high`` of a ``within`` field (for spin boxes)."""
+def limits(section: type, name: str) -> tuple[float, float]:
+    """The (low, high) range a ``within`` field of a section declares (for spin boxes)."""
     low, high, *_ = next(f.metadata["range"] for f in fields(section) if f.name == name)
     return low, high
 
@@ -154,9 +154,31 @@ class VadConfig:
     speculative: bool = True
     """Start the reply (STT, LLM, TTS) at the early silence; it is heard only once the
     endpoint confirms the user finished, and dropped if they speak on."""
-    max_speech_s: float = within(20.0, 1, 28, "seconds")
-    """A turn is cut after this much speech, so a noisy room can't hold the floor; it
-    bounds the recognizer's window too (Whisper hears at most 30 s at once)."""
+    max_speech_s: float = within(90.0, 1, 300, "seconds")
+    """A turn is cut after this much speech, so a noisy room can't hold the floor (a
+    minute-long story still is one turn; Whisper hears it in 30 s windows)."""
+
+
+@dataclass(frozen=True)
+class TurnConfig:
+    """When the user's turn is over (see :mod:`assistant.end_of_turn`)."""
+
+    mode: str = choice("semantic", "fixed")
+    """``semantic``: over after ``complete_ms`` of silence when the words are complete, up
+    to ``max_ms`` when they are not; ``fixed``: over after ``vad.endpoint_ms`` of silence."""
+    max_ms: int = within(2000, 500, 5000, "ms")
+    """Longest silence waited for a turn whose words sound unfinished ("what is the capital of")."""
+    complete_ms: int = within(150, 50, "statement_ms", "ms")
+    """Silence that ends a turn whose words are a complete question or request."""
+    statement_ms: int = within(1100, "complete_ms", "max_ms", "ms")
+    """Silence that ends a complete statement: someone telling a story ends sentences too,
+    and a fragment Whisper completed with a made-up word ("in the home.") is often one."""
+    unsure_ms: int = within(1200, "complete_ms", "max_ms", "ms")
+    """Silence that ends a turn the language model is unsure about."""
+    complete_log10: float = within(-5.5, "unfinished_log10", 0.0)
+    """log10 of the model's end-of-turn probability at or above which the words are complete."""
+    unfinished_log10: float = within(-8.0, -12.0, "complete_log10")
+    """...and below which they are unfinished (between the two: unsure)."""
 
 
 @dataclass(frozen=True)
@@ -169,6 +191,9 @@ class SttConfig:
     """Path to a CTranslate2 Whisper model folder; None finds the embedded tiny.en."""
     vosk_model: str | None = None
     """Path to a vosk model folder; None finds one for ``language``."""
+    vosk_fast: bool = False
+    """Decode vosk with a narrower search (max-active 1000, beam 8, lattice beam 1): less
+    CPU per second of speech, so a slow machine keeps up, for a few more errors."""
     threads: int = 2
     """CPU threads for the STT engine."""
     beam_size: int = 1
@@ -335,6 +360,7 @@ class KioskConfig:
 class Config:
     audio: AudioConfig = field(default_factory=AudioConfig)
     vad: VadConfig = field(default_factory=VadConfig)
+    turn: TurnConfig = field(default_factory=TurnConfig)
     stt: SttConfig = field(default_factory=SttConfig)
     llm: LlmConfig = field(default_factory=LlmConfig)
     tts: TtsConfig = field(default_factory=TtsConfig)

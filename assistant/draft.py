@@ -19,12 +19,9 @@ class GgufDraft:
     """
 
     def __init__(self, path: Path, tokens: int, threads: int):
-        import llama_cpp
-
         check_loadable(path)
         try:
-            with native_probe.model_params(native_probe.check(path).extra_bufts):
-                self._llama = llama_cpp.Llama(model_path=str(path), n_ctx=2048, n_threads=threads, verbose=False)
+            self._llama = native_probe.load(path, n_ctx=2048, n_threads=threads, verbose=False)
         except (ValueError, RuntimeError, OSError) as exc:
             raise ModelError(f"llama.cpp cannot load the draft model {path}: {exc}") from exc
         self.tokens = tokens

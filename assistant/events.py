@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .end_of_turn import TurnSignals
 from .timeline import Timeline
 
 
@@ -62,6 +63,11 @@ class TurnResult:
     """``llm``, ``cache``, or '' when no reply was given."""
     interrupted: bool = False
     errors: list[str] = field(default_factory=list)
+    voices: list[str] = field(default_factory=list)
+    """The voices that spoke the reply, in the order they first spoke."""
+
+    def add_voices(self, names: list[str]) -> None:
+        self.voices.extend(name for name in names if name not in self.voices)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -69,6 +75,7 @@ class TurnResult:
             "transcript": self.transcript,
             "reply": self.reply,
             "source": self.source,
+            "voices": self.voices,
             "interrupted": self.interrupted,
             "errors": self.errors,
             "marks_ms": self.timeline.marks_ms(),
@@ -113,6 +120,9 @@ class SpeechAudio(Message):
 class EarlySilence(Message):
     """A short pause: a transcript now may be answered speculatively."""
 
+    pause: int = field(default=0, kw_only=True)
+    """Which pause of the listening (the end-of-turn signals of its words carry it back)."""
+
 
 @dataclass(frozen=True)
 class SpeechResumed(Message):
@@ -122,6 +132,9 @@ class SpeechResumed(Message):
 @dataclass(frozen=True)
 class EndOfSpeech(Message):
     """The endpoint: the user finished the turn."""
+
+    settled: bool = field(default=True, kw_only=True)
+    """The words at the last pause were judged complete: no need to transcribe them again."""
 
 
 @dataclass(frozen=True)
@@ -138,6 +151,17 @@ class ReplyMessage(Message):
 @dataclass(frozen=True)
 class UserText(ReplyMessage):
     text: str
+    pause: int | None = field(default=None, kw_only=True)
+    """The pause whose words these are (they may not be the end of the turn); None for a
+    final or typed transcript."""
+
+
+@dataclass(frozen=True)
+class WordsAtPause(ReplyMessage):
+    """What is known of the words at a pause, for the end-of-turn decision."""
+
+    pause: int
+    signals: TurnSignals
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Protocol
 
-from . import kvfile, native_probe
+from . import kvfile, native_probe, synthetic
 from .draft import common_prefix, make_draft
 from .config import LlmConfig, cache_dir
 from .gguf_info import check_loadable
@@ -120,6 +120,9 @@ class Llm(Protocol):
     def all_cores(self, on: bool) -> None:
         """Decode on every core (``on``) or on the decoding threads only."""
 
+    def end_of_turn(self, user: str) -> float | None:
+        """The model's probability that the user's turn ends after ``user`` (None: not known)."""
+
     @property
     def on_cpu(self) -> bool:
         """Decoding competes with speech synthesis for this machine's cores."""
@@ -168,6 +171,7 @@ class LlamaLlm:
         except native_probe.NativeBuildError as exc:
             raise LlmError(str(exc)) from exc
         try:
+            draft = make_draft(config, generation_threads(config))  # loads its own model: not inside model_params
             with native_probe.model_params(self.native.extra_bufts):
                 self._llama = llama_cpp.Llama(
                     model_path=str(path),
@@ -177,7 +181,7 @@ class LlamaLlm:
                     n_gpu_layers=config.n_gpu_layers if config.n_gpu_layers is not None else 0,
                     seed=config.seed,
                     verbose=False,
-                    draft_model=make_draft(config, generation_threads(config)),
+                    draft_model=draft,
                     **_kv_options(config.kv_type),
                 )
         except (ValueError, RuntimeError, OSError) as exc:
@@ -195,6 +199,10 @@ class LlamaLlm:
             stop_token_ids=[eos],
         )
         self.name = meta.get("general.name") or path.stem
+        self.synthetic = synthetic.SpeakableNonsense(self._llama) if synthetic.SHAPE_KEY in meta else None
+        """Random weights (a timing stand-in): replies are nonsense words, always ``max_tokens`` long."""
+        if self.synthetic:
+            log.warning("%s: %s", self.name, synthetic.NONSENSE)
         self.quantization = path.stem.rsplit(".", 1)[-1] if "." in path.stem else ""
         self.build_note = self.native.note
         self.history = History(config.history_tokens, self.count_tokens)
@@ -317,6 +325,8 @@ class LlamaLlm:
         if len(tokens) + max_tokens > self.config.n_ctx:
             raise LlmError(f"prompt of {len(tokens)} tokens does not fit n_ctx={self.config.n_ctx}")
         cfg = self.config
+        if self.synthetic:
+            self.synthetic.begin(len(tokens))
         for chunk in self._llama.create_completion(
             prompt=tokens,
             max_tokens=max_tokens,
@@ -325,6 +335,7 @@ class LlamaLlm:
             repeat_penalty=cfg.repeat_penalty,
             stop=stop,
             stream=True,
+            logits_processor=[self.synthetic] if self.synthetic else None,
         ):
             stats.tokens += 1
             text = chunk["choices"][0]["text"]
@@ -392,6 +403,30 @@ class LlamaLlm:
             return len(stable) - keep
         finally:
             self._lock.release()
+
+    def end_of_turn(self, user: str) -> float | None:
+        """The model's probability that the user's turn ends after ``user``: its chance of
+        the end-of-turn token right after the words. It comes from evaluating the prompt
+        up to the words, which the reply to the same words then reuses from the KV cache.
+        None when the chat template has no end-of-turn token after the user's words."""
+        import llama_cpp
+        import numpy as np
+
+        if not user.strip():
+            return None
+        with self._lock:
+            llama = self._llama
+            prompt, _ = self._render(self.history.messages(self.config.system_prompt, user))
+            vocab = llama_cpp.llama_model_get_vocab(llama._model.model)
+            ends = [i for i, token in enumerate(prompt) if llama_cpp.llama_vocab_is_eog(vocab, token)]
+            if not ends or len(prompt) + self.config.max_tokens > self.config.n_ctx:
+                return None
+            words = prompt[: ends[-1]]
+            llama.n_tokens = min(common_prefix(self._cached_tokens(), words), len(words) - 1)
+            llama.eval(words[llama.n_tokens :])
+            logits = np.ctypeslib.as_array(llama._ctx.get_logits(), shape=(llama.n_vocab(),)).astype(np.float64)
+            probabilities = np.exp(logits - logits.max())
+            return float(probabilities[prompt[ends[-1]]] / probabilities.sum())
 
     def stream(self, user: str, stats: GenerationStats) -> Iterator[str]:
         with self._lock:

@@ -237,7 +237,7 @@ def check(model: Path) -> Verdict:
         return verdict
 
 
-_params_lock = threading.Lock()
+_params_lock = threading.RLock()
 
 
 @contextlib.contextmanager
@@ -265,6 +265,15 @@ def model_params(extra_bufts: bool) -> Iterator[None]:
             yield
         finally:
             lib.llama_model_default_params = original
+
+
+def load(model: Path, **options):
+    """``llama_cpp.Llama(model_path=model, **options)`` as this build and CPU allow it:
+    checked first, and without extra buffer types where they crash."""
+    import llama_cpp
+
+    with model_params(check(model).extra_bufts):
+        return llama_cpp.Llama(model_path=str(model), **options)
 
 
 def run_child(model: str) -> int:

@@ -34,7 +34,7 @@ from typing import Any, Mapping, Protocol
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from . import atomic
+from . import atomic, korean
 from .audio import resample
 from .config import ConfigError, RepliesConfig, cache_dir, config_dir
 from .tts import Tts
@@ -47,7 +47,7 @@ FILLER_WORDS = frozenset({"um", "umm", "uh", "uhh", "uhm", "erm", "er", "hmm", "
 """Dropped before matching: hesitations, and "please", which changes no request."""
 WORD_CUTOFF = 75.0
 """Score (0-100) each word said must reach against some word of the matched phrase."""
-CLOCK_FIELDS = ("time", "date", "weekday", "hour", "minute")
+CLOCK_FIELDS = ("time", "date", "weekday", "hour", "minute", "ko_time", "ko_date", "ko_weekday")
 """Placeholders a reply text may use; such replies are filled in when said."""
 
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -249,6 +249,7 @@ def fill(text: str, now: datetime) -> str:
         "weekday": _WEEKDAYS[now.weekday()],
         "hour": str(now.hour),
         "minute": str(now.minute),
+        **korean.clock_values(now),
     }
     return text.format_map(values)
 
@@ -333,7 +334,8 @@ def concurrent_synthesis(tts: Tts) -> bool:
     """
     from .tts import PiperTts
 
-    return isinstance(tts, PiperTts)
+    declared = getattr(tts, "concurrent", None)
+    return declared if declared is not None else isinstance(tts, PiperTts)
 
 
 class InstantReplies:

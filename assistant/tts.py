@@ -35,6 +35,26 @@ class Tts(Protocol):
         """Mono float32 at ``rate``, one array per sentence."""
 
 
+LEAD_IN_DBFS = -45.0
+"""Audio before the first 5 ms window this loud is the voice's lead-in: pure waiting."""
+LEAD_IN_KEEP_MS = 5.0
+"""Kept before the onset so the first sound does not start with a click."""
+
+
+def trim_lead_in(pcm: np.ndarray, rate: int) -> np.ndarray:
+    """``pcm`` without its leading near-silence (all of it when it is all quiet)."""
+    window = max(1, round(rate * 0.005))
+    count = pcm.size // window
+    if count == 0:
+        return pcm
+    rms = np.sqrt(np.mean(pcm[: count * window].astype(np.float64).reshape(count, window) ** 2, axis=1))
+    loud = np.flatnonzero(rms >= 10 ** (LEAD_IN_DBFS / 20))
+    if loud.size == 0:
+        return pcm
+    start = max(0, loud[0] * window - round(rate * LEAD_IN_KEEP_MS / 1000))
+    return pcm[start:]
+
+
 def onnx_providers() -> list[str]:
     """CUDA when onnxruntime-gpu is installed and sees a GPU, else CPU."""
     import onnxruntime as ort
@@ -119,7 +139,7 @@ class PiperTts:
         self._syn = SynthesisConfig(length_scale=config.length_scale, volume=config.volume)
         self.rate = voice_config.sample_rate
         self.name = f"piper ({path.stem})"
-        self.voice_id = f"piper:{path.stem}:{path.stat().st_size}:{config.length_scale}:{config.volume}"
+        self.voice_id = f"piper:{path.stem}:{path.stat().st_size}:{config.length_scale}:{config.volume}:trimmed"
         try:
             for _ in self.synthesize("Ready."):  # warm-up: the first run allocates
                 pass
@@ -127,8 +147,10 @@ class PiperTts:
             raise ModelError(f"the Piper voice {path} cannot speak: {' '.join(str(exc).split())}") from exc
 
     def synthesize(self, text: str) -> Iterator[np.ndarray]:
-        for chunk in self._voice.synthesize(text, self._syn):
-            yield chunk.audio_float_array
+        """The first sentence starts at its first sound: Piper begins each text with
+        30-50 ms of near-silence, which would only add to the wait."""
+        for index, chunk in enumerate(self._voice.synthesize(text, self._syn)):
+            yield trim_lead_in(chunk.audio_float_array, self.rate) if index == 0 else chunk.audio_float_array
 
 
 class SystemTts:
@@ -150,7 +172,7 @@ class SystemTts:
         self._volume = config.volume
         self._tmp = Path(tempfile.mkdtemp(prefix="assistant-tts-"))
         self.name = "system (pyttsx3)"
-        self.voice_id = f"system:{self._engine.getProperty('voice')}:{config.volume}"
+        self.voice_id = f"system:{self._engine.getProperty('voice')}:{config.volume}:trimmed"
         first = next(self._render("Ready."), None)
         self.rate = first[1] if first else 22050
 
@@ -172,7 +194,7 @@ class SystemTts:
         from .audio import resample
 
         for pcm, rate in self._render(text):
-            yield resample(pcm, rate, self.rate)
+            yield trim_lead_in(resample(pcm, rate, self.rate), self.rate)
 
 
 def load_tts(config: TtsConfig) -> Tts:

@@ -27,12 +27,17 @@ class FakeUtterance:
 
     def transcribe(self):
         self.stt.transcribed += 1
+        if self.stt.transcripts:
+            return self.stt.transcripts.pop(0) if len(self.stt.transcripts) > 1 else self.stt.transcripts[0]
         return self.stt.transcript
 
 
 @dataclass
 class FakeStt:
     transcript: str = "hello there"
+    transcripts: list[str] = field(default_factory=list)
+    """Successive transcriptions return these in turn (the last one repeats): the words
+    heard at a pause may differ from those at the endpoint."""
     name: str = "fake-stt"
     streaming: bool = False
     transcribed: int = 0
@@ -64,6 +69,9 @@ class FakeLlm:
     remembered: list[tuple[str, str]] = field(default_factory=list)
     closed: threading.Event = field(default_factory=threading.Event)
     produced: int = 0
+    end_of_turn_p: float | None = None
+    """What :meth:`end_of_turn` answers (None: not known, as a chat server)."""
+    weighed: list[str] = field(default_factory=list)
 
     def stream(self, user: str, stats: GenerationStats):
         self.calls.append(user)
@@ -96,6 +104,10 @@ class FakeLlm:
 
     def all_cores(self, on: bool) -> None:
         pass
+
+    def end_of_turn(self, user: str) -> float | None:
+        self.weighed.append(user)
+        return self.end_of_turn_p
 
 
 @dataclass

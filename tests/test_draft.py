@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from assistant import native_probe
 from assistant.config import LlmConfig
 from assistant.draft import GgufDraft, make_draft
 from assistant.llm import GenerationStats, LlamaLlm
@@ -20,9 +21,7 @@ def test_off_by_default():
 def test_gguf_draft_proposes_the_greedy_continuation():
     path = find_llm(None).path
     draft = GgufDraft(path, tokens=4, threads=1)
-    import llama_cpp
-
-    target = llama_cpp.Llama(model_path=str(path), n_ctx=512, verbose=False)
+    target = native_probe.load(path, n_ctx=512, verbose=False)
     prompt = target.tokenize(b"The capital of France is")
     proposed = draft(np.array(prompt, dtype=np.intc))
     assert 0 < len(proposed) <= 4

@@ -76,3 +76,14 @@ def test_the_graph_is_read_right(graph):
     assert "assistant.config" in graph["assistant.options"]
     assert "assistant.kiosk.soak" in graph["assistant.kiosk.command"]  # a lazy import
     assert "ui.app" in graph["assistant.launcher"]
+
+
+def test_every_module_imports():
+    """A name one module takes from another that is gone fails here, not only in the slow
+    tests that reach it."""
+    import importlib
+
+    for name in sorted(n for n in _modules() if not n.endswith("__main__")):
+        if name.startswith(("ui", "tools")):
+            pytest.importorskip("PySide6")
+        importlib.import_module(name)

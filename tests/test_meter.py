@@ -56,7 +56,16 @@ def test_meter_paints(qtbot):
     meter.resize(800, 130)
     meter.grab()  # empty
     for total in (420, 800, 1500):
-        meter.add_turn(_timeline(stt_start=0, stt_final=0, llm_start=1, llm_first_token=50,
-                                 first_chunk=100, tts_first_audio=total - 10, audio_out_start=total))
+        spoken = _timeline(speech_start=-800, voice_end=-60, speech_end=0, endpoint=160, stt_start=0, stt_final=100,
+                           llm_start=101, llm_first_token=150, first_chunk=200, tts_first_audio=total - 10,
+                           audio_out_start=total, reply_sound=total + 3)
+        spoken.set("turn_decision", "complete")
+        spoken.set("turn_silence_ms", 160.0)
+        meter.add_turn(spoken)
+    tip = meter.toolTip()
+    assert "heard" in tip and "voice to voice" in tip and "complete at 160 ms of silence" in tip
+    meter.add_turn(_timeline(stt_start=0, stt_final=0, llm_start=1, llm_first_token=50,
+                             first_chunk=100, tts_first_audio=290, audio_out_start=300))
     assert not meter.grab().isNull()
-    assert len(meter.history.totals) == 3 and "voice to voice" in meter.toolTip()
+    assert meter.history.totals == [pytest.approx(t + 63) for t in (420, 800, 1500)]  # heard: 60 + 3 ms more
+    assert meter.history.typed_totals == [pytest.approx(300)]

@@ -82,3 +82,15 @@ def test_messages_of_other_turns_are_stale():
     assert turns.offer(turn + 1, 0, "a turn not begun") is Verdict.STALE
     assert turns.speculate(turn + 1) is None
     assert not turns.speak_on(turn + 1)
+
+
+def test_words_at_a_pause_weigh_only_until_the_turn_is_committed():
+    turns = TurnState()
+    turn = turns.begin().turn
+    assert turns.weigh(turn) == 0
+    turns.speculate(turn)
+    turns.speak_on(turn)
+    assert turns.weigh(turn) == 1, "the words of the next pause belong to the next attempt"
+    assert turns.weigh(turn + 1) is None
+    turns.commit(turn)
+    assert turns.weigh(turn) is None, "the end of a committed turn is decided"

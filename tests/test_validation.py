@@ -30,6 +30,9 @@ def test_validation_reasons(default_config):
     cases = [
         (replace(c, vad=replace(c.vad, endpoint_ms=20)), "vad.endpoint_ms' must be 100 to 3000 ms"),
         (replace(c, vad=replace(c.vad, threshold=0.05)), "vad.threshold"),
+        (replace(c, turn=replace(c.turn, max_ms=100)), "turn.max_ms' must be 500 to 5000 ms"),
+        (replace(c, turn=replace(c.turn, mode="psychic")), "turn.mode' must be semantic or fixed"),
+        (replace(c, turn=replace(c.turn, unsure_ms=9000)), "turn.unsure_ms"),
         (replace(c, llm=replace(c.llm, system_prompt="  ")), "llm.system_prompt' must not be empty"),
         (replace(c, stt=replace(c.stt, engine="dragon")), "stt.engine' must be whisper or vosk"),
         (replace(c, stt=replace(c.stt, language="english")), "language code"),

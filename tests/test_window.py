@@ -141,7 +141,8 @@ def test_typed_question_runs_a_real_turn(qtbot, make_window, engines):
     latency = result.timeline.latency_ms()
     assert window.meter.last.total == latency["voice_to_voice"] is not None
     assert dict(window.meter.last.stages)["ttft"] == latency["ttft"]
-    assert window.meter.history.totals == [latency["voice_to_voice"]]
+    assert window.meter.history.typed_totals == [latency["voice_to_voice"]]
+    assert window.meter.history.totals == []  # the session median counts spoken turns only
     # status line
     assert engines.llm.name in window.model_status.text()
     assert engines.stt.name in window.speech_status.text() and engines.tts.name in window.speech_status.text()
@@ -188,6 +189,9 @@ def test_settings_change_is_applied_and_persisted(qtbot, make_window, monkeypatc
 
     monkeypatch.setattr(ui.controller, "load_tts", load_tts)
     dialog = window.open_settings()
+    assert not dialog.endpoint_ms.isEnabled()  # the fixed silence matters in fixed mode only
+    dialog.turn_mode.setCurrentIndex(dialog.turn_mode.findData("fixed"))
+    assert dialog.endpoint_ms.isEnabled() and not dialog.turn_max_ms.isEnabled()
     dialog.endpoint_ms.setValue(450)
     dialog.threshold.setValue(0.6)
     dialog.voice.setText(str(find_piper_voice(None).path))  # the same voice, named: the TTS reloads
@@ -199,9 +203,9 @@ def test_settings_change_is_applied_and_persisted(qtbot, make_window, monkeypatc
     assert controller.engine is not first_engine
     assert controller.engine.config.vad.endpoint_ms == 450 and controller.engine.config.vad.threshold == 0.6
     assert loads and loads[0] is not threading.main_thread()
-    assert controller.engines.tts.name == "piper (en_US-joe-medium)"
+    assert controller.engines.tts.name.startswith("piper (en_US-joe-medium)")
     saved = config_mod.load(path)
-    assert saved.vad.endpoint_ms == 450 and saved.vad.threshold == 0.6
+    assert saved.vad.endpoint_ms == 450 and saved.vad.threshold == 0.6 and saved.turn.mode == "fixed"
     assert saved.tts.voice == str(find_piper_voice(None).path)
     assert not window.notice.isVisible()
 

@@ -16,12 +16,14 @@ from assistant import config as config_mod
 from assistant.audio import AudioError, AudioOut, NullSink, check_device
 from assistant.microphone import MicSource
 from assistant.config import Config
+from assistant.end_of_turn import longest_silence_ms
 from assistant.events import Event, EventType
 from assistant.llm import Llm
 from assistant.pipeline import Engine
 from assistant.session import LoadedModels, build_engine, load_models, load_llm
 from assistant.stt import load_stt
 from assistant.tts import load_tts
+from assistant.voices import with_script_voices
 
 from .host import EngineHost
 from .mic import MicGate
@@ -201,7 +203,7 @@ class Controller(EngineHost):
             self.mic_mode = "unavailable"
             self.mic_changed.emit(self.mic_mode)
             return
-        gate = MicGate(source, tail_ms=self.config.vad.endpoint_ms + 200)
+        gate = MicGate(source, tail_ms=longest_silence_ms(self.config) + 200)
         gate.on_finished = lambda: self._mic_finished.emit(gate)
         self._gate = gate
         engine.listen(gate)
@@ -298,7 +300,7 @@ class Controller(EngineHost):
                 engines = replace(engines, stt=load_stt(new.stt))
             if "tts" in changed:
                 self.loading.emit("loading the voice")
-                engines = replace(engines, tts=load_tts(new.tts))
+                engines = replace(engines, tts=with_script_voices(load_tts(new.tts), new.tts))
         self.mic_problem, speaker_problem = audio_problems(new)
         output = self.output
         if self._own_output and (output is None or "output" in changed):

@@ -22,7 +22,7 @@ class PinPad(QDialog):
         self.setObjectName("pinpad")
         self._pin = pin
         self.tries = 0
-        self.message = QLabel("Administrator PIN")
+        self.message = QLabel(self.tr("Administrator PIN"))
         self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.entry = QLineEdit()
         self.entry.setEchoMode(QLineEdit.EchoMode.Password)

@@ -104,8 +104,10 @@ class Bench:
             result.missed.append(f"{mode} {item.name}")
             log.warning("%s: no answer to %s", mode, item.name)
             return
+        heard = take.heard()
         into.append(TurnRecord(
             mode, item.name, answered, item.expected, repeat, turn, take.sink.first_piece_s,
+            heard.ms if heard else None,
         ))
 
     def _run(self, mode: str, take: Take) -> TurnResult | None:

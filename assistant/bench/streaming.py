@@ -6,6 +6,7 @@ import logging
 import threading
 
 from ..config import Config
+from ..end_of_turn import longest_silence_ms
 from ..events import Event, EventType, TurnResult
 from ..replies import Replies
 from ..session import LoadedModels, build_engine
@@ -14,7 +15,7 @@ from .takes import Take
 log = logging.getLogger(__name__)
 
 
-class _Turns:
+class TurnCollector:
     """Collects finished turns; ``answered`` is set by the first one not interrupted."""
 
     def __init__(self) -> None:
@@ -37,9 +38,9 @@ def run_streaming(
 ) -> TurnResult | None:
     """Listen to the take until its question is answered; the answered turn, or None
     when no speech was heard (or the reply never came within ``timeout_s``)."""
-    turns = _Turns()
+    turns = TurnCollector()
     engine = build_engine(config, engines, take.sink, replies=replies, on_event=turns)
-    grace_s = (config.vad.endpoint_ms + 200) / 1000
+    grace_s = (longest_silence_ms(config) + 200) / 1000
     try:
         engine.listen(take.source)
         waited = 0.0

@@ -8,7 +8,10 @@ import threading
 from dataclasses import dataclass
 from typing import Callable
 
-from ..events import Commit, Event, EventType, Message, PartialText, ReplyMessage, State, TurnResult, UserText
+from ..end_of_turn import TurnSignals
+from ..events import (
+    Commit, Event, EventType, Message, PartialText, ReplyMessage, State, TurnResult, UserText, WordsAtPause,
+)
 from ..timeline import Mark, Timeline
 from .bus import EventBus
 from .stage import Stage
@@ -32,6 +35,8 @@ class Links:
     """Every stage holding messages of a turn: flushed when the turn is interrupted."""
     idle_state: Callable[[], State]
     """The engine's state between turns (listening or idle)."""
+    hear_words: Callable[[WordsAtPause], None] = lambda message: None
+    """Tell the listener what is known of the words at a pause (it decides the endpoint)."""
 
 
 class Conductor:
@@ -141,7 +146,25 @@ class Conductor:
         self.commit(turn_id)
         self._links.responder.send(UserText(turn_id, text, attempt=self._state.attempt))
 
-    def speculate(self, turn_id: int, text: str) -> None:
+    def words_at_pause(self, turn_id: int, pause: int, text: str, answer: bool) -> None:
+        """The transcript at a pause: the listener weighs it for the end of the turn, and
+        (``answer``) the reply to it starts before the endpoint. The responder then adds
+        what it knows of the words (an instant phrase, the model's end-of-turn probability)."""
+        with self._lock:
+            attempt = self._state.weigh(turn_id)
+        if attempt is None:
+            return
+        awaiting = answer and bool(text)
+        self._links.hear_words(WordsAtPause(turn_id, pause, TurnSignals(text, awaiting_model=awaiting), attempt=attempt))
+        if awaiting:
+            self.speculate(turn_id, text, pause)
+
+    def more_about_words(self, message: UserText, signals: TurnSignals) -> None:
+        """What the responder knows of the words it was given at a pause."""
+        if message.pause is not None and self._state.is_live(message.turn_id, message.attempt):
+            self._links.hear_words(WordsAtPause(message.turn_id, message.pause, signals, attempt=message.attempt))
+
+    def speculate(self, turn_id: int, text: str, pause: int | None = None) -> None:
         """A transcript at the first pause: start answering it before the endpoint."""
         if not text:
             return
@@ -150,7 +173,7 @@ class Conductor:
             if attempt is None:
                 return
             self.result(turn_id).transcript = text
-        self._links.responder.send(UserText(turn_id, text, attempt=attempt))
+        self._links.responder.send(UserText(turn_id, text, attempt=attempt, pause=pause))
 
     def prefill(self, turn_id: int, partial: str) -> None:
         """The user's words so far: let the LLM evaluate them while the user speaks."""

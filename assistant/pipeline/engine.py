@@ -43,15 +43,17 @@ class Engine:
         turns = self.turns = Conductor(self.bus, prefill_partials=config.llm.prefill_partials)
         self.playback = PlaybackStage(turns, self.bus, output)
         self.synthesis = SynthesisStage(turns, tts, self.playback)
-        self.transcription = TranscriptionStage(turns, self.bus, stt, speculative=config.vad.speculative)
+        self.transcription = TranscriptionStage(turns, self.bus, stt, speculative=config.vad.speculative,
+                                                at_pauses=config.turn.mode == "semantic")
         self.responder = ResponderStage(turns, config, llm, replies, transcription=self.transcription,
                                         synthesis=self.synthesis, playback=self.playback)
         self.hearing = ListenStage(turns, self.bus, vad, config.vad, transcription=self.transcription,
-                                   start_output_clock=self.playback.start_clock)
+                                   start_output_clock=self.playback.start_clock, turn=config.turn)
         answering = (self.responder, self.synthesis, self.playback)
         turns.connect(Links(
             responder=self.responder, playback=self.playback, hush=self.playback.hush, answering=answering,
             turn_stages=(self.transcription, *answering), idle_state=self._idle_state,
+            hear_words=self.hearing.hear,
         ))
         self.stages: list[Stage] = [self.hearing, self.transcription, *answering]
         for stage in self.stages:

@@ -9,8 +9,10 @@ import numpy as np
 
 from ..audio import AudioOut, resample, wait_until_heard
 from ..events import Commit, EndOfReply, EventType, Message, PlayAudio, ReplyMessage, SpeakText, State
+from ..audible import first_audible_s
 from ..timeline import Mark, Timeline
 from ..tts import Tts
+from ..voices import voices_for
 from .bus import EventBus
 from .conductor import Conductor
 from .stage import Stage
@@ -77,8 +79,13 @@ class PlaybackStage(Stage):
         turns, turn = self.turns, message.turn_id
         if isinstance(message, PlayAudio):
             heard_at = self.out.play(message.pcm * self.volume)
-            if turns.timeline(turn).get(Mark.AUDIO_OUT_START) is None:
-                turns.timeline(turn).mark(Mark.AUDIO_OUT_START, heard_at)
+            timeline = turns.timeline(turn)
+            if timeline.get(Mark.REPLY_SOUND) is None:
+                sound_s = first_audible_s(message.pcm * self.volume, self.out.rate)
+                if sound_s is not None:
+                    timeline.mark(Mark.REPLY_SOUND, heard_at + sound_s)
+            if timeline.get(Mark.AUDIO_OUT_START) is None:
+                timeline.mark(Mark.AUDIO_OUT_START, heard_at)
                 self.bus.emit(EventType.AUDIO_START, turn)
                 self.bus.set_state(State.SPEAKING, turn)
         elif isinstance(message, EndOfReply):
@@ -115,6 +122,7 @@ class SynthesisStage(Stage):
             timeline = turns.timeline(turn)
             pieces = speech(self.tts, message.text, timeline, self.playback.rate, lambda: turns.is_live(message))
             for pcm in self.watched(pieces):
+                turns.result(turn).add_voices(voices_for(self.tts, message.text))
                 self.playback.send(PlayAudio(turn, pcm, attempt=message.attempt))
         except Exception as exc:  # the text is still shown; later chunks may still speak
             log.exception("TTS failed")

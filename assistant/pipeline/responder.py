@@ -9,10 +9,12 @@ import time
 
 from ..chunker import Chunker
 from ..config import Config
+from ..end_of_turn import TurnSignals, words_for_model
 from ..events import Commit, EndOfReply, EventType, Message, PartialText, PlayAudio, SpeakText, UserText
 from ..llm import GenerationStats, Llm
 from ..replies import InstantReply, Replies
 from ..timeline import Mark
+from ..voices import voices_for
 from .conductor import Conductor
 from .output import PlaybackStage
 from .stage import Stage
@@ -58,6 +60,8 @@ class ResponderStage(Stage):
             return
         self._answered = (message.turn_id, message.attempt)
         hit = self.replies.lookup(message.text) if self.replies else None
+        if message.pause is not None:
+            self._weigh(message, hit is not None)
         if hit is None:
             self._generate(message)
         elif self.turns.is_committed(message.turn_id):
@@ -65,6 +69,17 @@ class ResponderStage(Stage):
         else:
             # Cached audio is instant anyway; actions (stop, louder) must wait for the endpoint.
             self._parked = (message, hit)
+
+    def _weigh(self, message: UserText, instant: bool) -> None:
+        """Tell the turn detector what is known of the words at a pause: an instant-reply
+        phrase, or the model's end-of-turn probability (its evaluation of the words is the
+        start of the reply's prompt evaluation, which reuses it)."""
+        probability = None
+        if not instant and self.config.turn.mode == "semantic":
+            probability = self.llm.end_of_turn(words_for_model(message.text))
+            if probability is not None:
+                self.turns.timeline(message.turn_id).set("end_of_turn_p", probability)
+        self.turns.more_about_words(message, TurnSignals(message.text, end_of_turn=probability, instant=instant))
 
     def _prefill(self, message: PartialText) -> None:
         """Evaluate the user's words so far (the turn is not answered yet)."""
@@ -97,6 +112,7 @@ class ResponderStage(Stage):
         timeline.mark(Mark.FIRST_CHUNK)
         if hit.prerecorded is not None:
             timeline.mark(Mark.TTS_FIRST_AUDIO)
+            turns.result(turn).add_voices(voices_for(self.synthesis.tts, text))
             self.playback.send(PlayAudio(turn, hit.prerecorded, attempt=message.attempt))
         elif text:
             self.synthesis.send(SpeakText(turn, text, attempt=message.attempt))

@@ -79,6 +79,13 @@ class TurnState:
         self.phase = Phase.HEARING
         return Begun(self.turn, interrupted)
 
+    def weigh(self, turn: int) -> int | None:
+        """Words heard at a pause may still end the turn: the attempt they belong to, or
+        None when the turn is not current or already committed (its end is decided)."""
+        if not self.is_current(turn) or self.committed:
+            return None
+        return self.attempt
+
     def speculate(self, turn: int) -> int | None:
         """The words at a pause are answered before the endpoint; the attempt, or None
         when the turn is not current or already committed."""
