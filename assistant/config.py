@@ -186,6 +186,21 @@ class RepliesConfig:
 
 
 @dataclass(frozen=True)
+class SkillsConfig:
+    enabled: bool = True
+    """Answer timers, alarms, arithmetic, unit conversions, the time and date, and the
+    actions (stop, repeat, louder, quieter) exactly, before the instant replies and the LLM."""
+    disabled: tuple[str, ...] = ()
+    """Names of skills to leave out (``actions``, ``timers``, ``clock``, ``arithmetic``, ``units``)."""
+    locale: str = ""
+    """Locale of spoken times and dates (``en_US``, ``en_GB``, ``de_DE``…); '' follows the
+    system's (LC_TIME, LANG), else ``en_US``."""
+    timers_file: str | None = None
+    """Where running timers and alarms are kept across restarts; None is ``timers.json``
+    in the user data folder."""
+
+
+@dataclass(frozen=True)
 class KioskConfig:
     """An unattended public screen: full screen, locked, supervised, forgetting each visitor."""
 
@@ -238,6 +253,7 @@ class Config:
     tts: TtsConfig = field(default_factory=TtsConfig)
     chunker: ChunkerConfig = field(default_factory=ChunkerConfig)
     replies: RepliesConfig = field(default_factory=RepliesConfig)
+    skills: SkillsConfig = field(default_factory=SkillsConfig)
     kiosk: KioskConfig = field(default_factory=KioskConfig)
 
 
