@@ -50,6 +50,7 @@ def add_engine_options(parser: argparse.ArgumentParser, top_level: bool = False)
     group.add_argument("--llm-url", help="use an OpenAI-compatible server (llama.cpp server, vLLM, Ollama) at this URL")
     group.add_argument("--llm-draft", help="speculative decoding: off, prompt-lookup, or a draft GGUF file")
     group.add_argument("--no-replies", action="store_true", help="disable the instant-reply cache")
+    group.add_argument("--no-skills", action="store_true", help="disable the skills (timers, arithmetic, units, time)")
     group.add_argument("-v", "--verbose", action="count", help="more logging on stderr",
                        **({"default": 0} if top_level else {}))
 
@@ -72,6 +73,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
              "draft": args.llm_draft, "backend": "remote" if args.llm_url else None, "remote_url": args.llm_url},
         vad={"endpoint_ms": args.endpoint_ms},
         replies={"enabled": False if args.no_replies else None},
+        skills={"enabled": False if args.no_skills else None},
     )
 
 
@@ -117,6 +119,16 @@ def make_replies(config: Config, tts, output_rate: int):
     return replies
 
 
+def make_skills(config: Config, replies=None, output_rate: int | None = None):
+    """The skills (timers running), using the instant replies' audio where they share a text."""
+    from .skills import load_skills
+
+    skills = load_skills(config, output_rate)
+    if skills is not None and replies is not None:
+        skills.use_reply_audio(replies.audio)
+    return skills
+
+
 def run_chat(args: argparse.Namespace) -> int:
     from .session import build_engine, load_engines
 
@@ -135,7 +147,8 @@ def run_chat(args: argparse.Namespace) -> int:
     engines = load_engines(config)
     printer = TurnPrinter(args.json)
     replies = make_replies(config, engines.tts, output.rate)
-    engine = build_engine(config, engines, output, replies=replies, on_event=printer)
+    skills = make_skills(config, replies, output.rate)
+    engine = build_engine(config, engines, output, replies=replies, skills=skills, on_event=printer)
     try:
         if args.text:
             output.start(time.perf_counter())
@@ -153,6 +166,8 @@ def run_chat(args: argparse.Namespace) -> int:
         pass
     finally:
         engine.close()
+        if skills is not None:
+            skills.close()
         if isinstance(output, SameClockWavSink):
             duration = samples.size / config.audio.sample_rate if samples is not None else 0.0
             output.close(min_seconds=duration)

@@ -300,6 +300,10 @@ def _coerce(value: Any, default: Any, key: str) -> Any:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ConfigError(f"'{key}' must be a number, not {value!r}")
         return type(default)(value)
+    if isinstance(default, tuple):
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"'{key}' must be a list of strings, not {value!r}")
+        return tuple(value)
     if isinstance(default, str) and not isinstance(value, str):
         raise ConfigError(f"'{key}' must be a string, not {value!r}")
     return value

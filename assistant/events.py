@@ -60,7 +60,9 @@ class TurnResult:
     transcript: str = ""
     reply: str = ""
     source: str = ""
-    """``llm``, ``cache``, or '' when no reply was given."""
+    """``llm``, ``cache``, ``skill``, or '' when no reply was given."""
+    skill: str = ""
+    """The skill that answered (``timers``, ``arithmetic``…) when ``source`` is ``skill``."""
     interrupted: bool = False
     errors: list[str] = field(default_factory=list)
 
@@ -70,6 +72,7 @@ class TurnResult:
             "transcript": self.transcript,
             "reply": self.reply,
             "source": self.source,
+            "skill": self.skill,
             "interrupted": self.interrupted,
             "errors": self.errors,
             "marks_ms": self.timeline.marks_ms(),

@@ -25,6 +25,7 @@ from .events import (
 )
 from .llm import GenerationStats, Llm
 from .replies import InstantReply, Replies
+from .skills import SkillReply, Skills
 from .stt import Stt, Utterance
 from .timeline import Mark, Timeline
 from .tts import Tts
@@ -149,12 +150,13 @@ class ResponderStage(Stage):
 
     name = "responder"
 
-    def __init__(self, engine: "Engine", llm: Llm, replies: Replies | None):
+    def __init__(self, engine: "Engine", llm: Llm, replies: Replies | None, skills: Skills | None = None):
         super().__init__(engine)
         self.llm = llm
         self.replies = replies
+        self.skills = skills
         self.last_reply = ""
-        self._parked: tuple[UserText, InstantReply] | None = None
+        self._parked: tuple[UserText, InstantReply | SkillReply] | None = None
         self._answered: tuple[int, int] | None = None
 
     def process(self, message: Message) -> None:
@@ -169,7 +171,9 @@ class ResponderStage(Stage):
         if not isinstance(message, UserText):
             return
         self._answered = (message.turn_id, message.attempt)
-        hit = self.replies.lookup(message.text) if self.replies else None
+        hit = self.skills.match(message.text) if self.skills else None
+        if hit is None and self.replies:
+            hit = self.replies.lookup(message.text)
         if hit is None:
             self._generate(message)
         elif self.engine.is_committed(message.turn_id):
@@ -193,11 +197,16 @@ class ResponderStage(Stage):
         if tokens:
             self.engine.timeline(message.turn_id).add("prefill_tokens", tokens)
 
-    def _instant(self, message: UserText, hit: InstantReply) -> None:
+    def _instant(self, message: UserText, hit: InstantReply | SkillReply) -> None:
         engine, turn = self.engine, message.turn_id
         timeline = engine.timeline(turn)
-        engine.result(turn).source = "cache"
-        timeline.set("cache_hit", True)
+        engine.result(turn).source = hit.source
+        if isinstance(hit, SkillReply):
+            engine.result(turn).skill = hit.skill
+            if hit.effect is not None:
+                hit.effect()
+        else:
+            timeline.set("cache_hit", True)
         if hit.action == "stop":
             engine.finish(turn)
             return
@@ -390,9 +399,11 @@ class Engine:
         vad: Vad,
         output: AudioOut,
         replies: Replies | None = None,
+        skills: Skills | None = None,
         on_event: Callable[[Event], None] | None = None,
     ):
         self.config = config
+        self.skills = skills
         self.vad = vad
         self.audio_out = output
         self.output_rate = output.rate
@@ -407,8 +418,10 @@ class Engine:
         """Whether the current turn's transcript is final (its reply may be heard)."""
         self._pending_events: list[Event] = []
         self._on_commit: list[Callable[[], None]] = []
+        self._announcements: list[SkillReply] = []
+        self._announce_retry: threading.Timer | None = None
         self.stt_stage = SttStage(self, stt)
-        self.responder = ResponderStage(self, llm, replies)
+        self.responder = ResponderStage(self, llm, replies, skills)
         self.tts = TtsStage(self, tts)
         self.output = OutputStage(self, output)
         self.stages: list[Stage] = [self.stt_stage, self.responder, self.tts, self.output]
@@ -418,6 +431,8 @@ class Engine:
         self.state = State.IDLE
         for stage in self.stages:
             stage.start()
+        if skills is not None:
+            skills.subscribe(self.announce)
 
     # ------------------------------------------------------------ events
 
@@ -604,6 +619,36 @@ class Engine:
         self.on_transcript(turn, text.strip())
         return turn
 
+    def announce(self, reply: SkillReply) -> None:
+        """Say what a skill announces (a timer ran out) in a turn of its own: its sound,
+        then its words. While someone speaks or a reply plays, it waits its turn."""
+        with self._lock:
+            if self.busy:
+                self._announcements.append(reply)
+                if self._announce_retry is None:
+                    self._announce_retry = threading.Timer(0.5, self._announce_waiting)
+                    self._announce_retry.daemon = True
+                    self._announce_retry.start()
+                return
+            turn = self.begin_turn()
+            result = self.result(turn)
+            result.source, result.skill, result.reply = reply.source, reply.skill, reply.text
+            self._committed = True
+            self.emit(EventType.REPLY_TEXT, turn, reply.text)
+            self.timeline(turn).mark(Mark.FIRST_CHUNK)
+            self.output.send(Commit(turn, attempt=0))
+            if reply.sound is not None:
+                self.output.send(PlayAudio(turn, reply.sound, attempt=0))
+            self.tts.send(SpeakText(turn, reply.text, attempt=0))
+            self.tts.send(EndOfReply(turn, attempt=0))
+
+    def _announce_waiting(self) -> None:
+        with self._lock:
+            waiting, self._announcements = self._announcements, []
+            self._announce_retry = None
+        for reply in waiting:
+            self.announce(reply)
+
     def change_volume(self, direction: int) -> None:
         self.output.volume = float(np.clip(self.output.volume * (1.25 if direction > 0 else 0.8), 0.1, 2.0))
 
@@ -673,6 +718,10 @@ class Engine:
             self.emit(EventType.ERROR, 0, f"audio input stopped: {exc}")
 
     def close(self) -> None:
+        if self.skills is not None:
+            self.skills.unsubscribe(self.announce)
+        if self._announce_retry is not None:
+            self._announce_retry.cancel()
         self.stop_listening()
         self.interrupt()
         for stage in self.stages:

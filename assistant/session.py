@@ -17,6 +17,7 @@ from .models import ModelError, find_llm, find_silero_vad
 from .pipeline import Engine
 from .planner import plan_for
 from .replies import Replies
+from .skills import Skills
 from .stt import Stt, load_stt
 from .tts import Tts, load_tts
 from .vad import SileroVad, Vad
@@ -91,6 +92,7 @@ def build_engine(
     output: AudioOut,
     replies: Replies | None = None,
     on_event: Callable[[Event], None] | None = None,
+    skills: Skills | None = None,
 ) -> Engine:
     return Engine(
         config,
@@ -100,5 +102,6 @@ def build_engine(
         vad=engines.vad,
         output=output,
         replies=replies,
+        skills=skills,
         on_event=on_event,
     )

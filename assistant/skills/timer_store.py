@@ -69,10 +69,10 @@ class Timers:
             return sorted(self._timers, key=lambda t: t.ends_at)
 
     def add(self, name: str, kind: str, ends_at: float, duration_s: float = 0.0) -> Timer:
-        """Start a timer; one of the same name and kind is replaced."""
+        """Start a timer; a named one replaces one of the same name and kind."""
         timer = Timer(uuid.uuid4().hex[:8], name, kind, ends_at, duration_s)
         with self._wake:
-            self._timers = [t for t in self._timers if not (t.name == name and t.kind == kind)] + [timer]
+            self._timers = [t for t in self._timers if not (name and t.name == name and t.kind == kind)] + [timer]
             self._save()
             self._wake.notify()
         return timer

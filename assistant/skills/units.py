@@ -106,5 +106,5 @@ def _with_degrees(words: str, unit) -> str:
 
 def create(setup: SkillSetup) -> Units:  # noqa: ARG001 - every skill gets the setup
     units = Units()
-    threading.Thread(target=units.warm, name="units-warm", daemon=True).start()
+    units.warm()  # here, not during the first turn: pint's registry takes about a second to build
     return units
