@@ -69,7 +69,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
             "vosk_model": stt_model if stt_engine == "vosk" else None,
         },
         tts={"engine": args.tts, "voice": args.voice},
-        llm={"model": args.llm_model, "system_prompt": args.system_prompt, "max_tokens": args.max_tokens,
+        llm={"reply_language": args.language, "model": args.llm_model, "system_prompt": args.system_prompt, "max_tokens": args.max_tokens,
              "draft": args.llm_draft, "backend": "remote" if args.llm_url else None, "remote_url": args.llm_url},
         vad={"endpoint_ms": args.endpoint_ms},
         replies={"enabled": False if args.no_replies else None},

@@ -91,6 +91,12 @@ class LlmConfig:
         "sentences. No lists, no markdown."
     )
     """System prompt; its evaluated tokens are kept in the KV cache across turns."""
+    few_shot: str = "auto"
+    """Example exchanges before the conversation (``data/few_shot.toml``): ``auto`` gives
+    them to models under a billion parameters, which answer far better for them; ``on``, ``off``."""
+    reply_language: str = "en"
+    """Language replies must stay in: a later sentence drifting into another ends the
+    reply (checked for ``en``; '' checks none). ``--language`` sets it with the speech's."""
     n_ctx: int = 2048
     """Context window in tokens."""
     history_tokens: int = 768

@@ -18,6 +18,8 @@ from typing import Callable, Iterator, Protocol
 from . import kvfile, native_probe
 from .config import LlmConfig, cache_dir
 from .models import ModelError, check_gguf, find_llm
+from .prompt import examples_for
+from .reply_guard import ReplyGuard
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +47,8 @@ class History:
     budget_tokens: int
     count_tokens: Callable[[str], int]
     exchanges: list[Exchange] = field(default_factory=list)
+    examples: list[tuple[str, str]] = field(default_factory=list)
+    """Example exchanges shown before the conversation (see :mod:`assistant.prompt`); never dropped."""
 
     @property
     def tokens(self) -> int:
@@ -59,6 +63,8 @@ class History:
 
     def messages(self, system: str, user: str) -> list[dict[str, str]]:
         messages = [{"role": "system", "content": system}]
+        for user_said, reply in self.examples:
+            messages += [{"role": "user", "content": user_said}, {"role": "assistant", "content": reply}]
         for e in self.exchanges:
             messages += [{"role": "user", "content": e.user}, {"role": "assistant", "content": e.assistant}]
         messages.append({"role": "user", "content": user})
@@ -220,7 +226,7 @@ class LlamaLlm:
         )
         self.name = meta.get("general.name") or path.stem
         self.quantization = path.stem.rsplit(".", 1)[-1] if "." in path.stem else ""
-        self.history = History(config.history_tokens, self.count_tokens)
+        self.history = History(config.history_tokens, self.count_tokens, examples=examples_for(config, path))
         self._lock = threading.Lock()
         self.warm()
 
@@ -419,7 +425,9 @@ class LlamaLlm:
     def stream(self, user: str, stats: GenerationStats) -> Iterator[str]:
         with self._lock:
             messages = self.history.messages(self.config.system_prompt, user)
-            yield from self._generate(messages, stats, self.config.max_tokens)
+            limit = self.config.max_tokens
+            guard = ReplyGuard(self.config.reply_language)
+            yield from guard.filter(self._generate(messages, stats, limit), lambda: stats.tokens >= limit)
 
     def remember(self, user: str, reply: str) -> None:
         self.history.add(user, reply)

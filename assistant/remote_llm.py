@@ -19,6 +19,8 @@ from urllib.parse import urlsplit
 
 from .config import LlmConfig
 from .llm import GenerationStats, History, LlmError
+from .prompt import examples_for
+from .reply_guard import ReplyGuard
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +49,7 @@ class RemoteLlm:
         base = base.removesuffix("/chat/completions").removesuffix("/v1")
         self._path = f"{base}/v1/chat/completions"
         self.name = f"{config.remote_model} at {self.url}"
-        self.history = History(config.history_tokens, _approx_tokens)
+        self.history = History(config.history_tokens, _approx_tokens, examples=examples_for(config, None))
         self._lock = threading.Lock()
 
     def _connect(self) -> http.client.HTTPConnection:
@@ -87,7 +89,8 @@ class RemoteLlm:
             conn = self._connect()
             try:
                 with self._errors():
-                    yield from self._exchange(conn, user, stats)
+                    limit, guard = self.config.max_tokens, ReplyGuard(self.config.reply_language)
+                    yield from guard.filter(self._exchange(conn, user, stats), lambda: stats.tokens >= limit)
             finally:
                 conn.close()
 

@@ -9,6 +9,7 @@ from ..config import Config
 from ..events import Event, EventType, TurnResult
 from ..replies import Replies
 from ..session import Engines, build_engine
+from ..skills import Skills
 from .takes import Take
 
 log = logging.getLogger(__name__)
@@ -33,12 +34,13 @@ class _Turns:
 
 
 def run_streaming(
-    engines: Engines, config: Config, replies: Replies | None, take: Take, timeout_s: float = 120.0
+    engines: Engines, config: Config, replies: Replies | None, take: Take, timeout_s: float = 120.0,
+    skills: Skills | None = None,
 ) -> TurnResult | None:
     """Listen to the take until its question is answered; the answered turn, or None
     when no speech was heard (or the reply never came within ``timeout_s``)."""
     turns = _Turns()
-    engine = build_engine(config, engines, take.sink, replies=replies, on_event=turns)
+    engine = build_engine(config, engines, take.sink, replies=replies, skills=skills, on_event=turns)
     grace_s = (config.vad.endpoint_ms + 200) / 1000
     try:
         engine.listen(take.source)
