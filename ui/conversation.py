@@ -96,6 +96,8 @@ class TurnView(QWidget):
             parts.append(f"<span style='color:{grade(v2v).name()}'>{fmt_ms(v2v)}</span> to first sound")
         if result.source == "cache":
             parts.append("instant reply")
+        elif result.source == "skill":
+            parts.append(f"{result.skill} skill")
         if result.interrupted:
             parts.append("interrupted")
         self.note.setTextFormat(Qt.TextFormat.RichText)

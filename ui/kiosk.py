@@ -28,6 +28,7 @@ from .app import application
 from .conversation import ConversationView, TurnView
 from .kiosk_controller import KioskController, SourceOpener, microphone
 from .pinpad import PinPad
+from .timers import TimersPanel
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +123,7 @@ class KioskWindow(QWidget):
         for page in (self.attract, self.conversation, self.notice_page):
             self.pages.addWidget(page)
         self.state = _label("state")
+        self.timers = TimersPanel(self.controller.timers)
         self.talk = QPushButton("Tap to talk")
         self.talk.setObjectName("talk")
         self.talk.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -132,6 +134,7 @@ class KioskWindow(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(40, 30, 40, 30)
         layout.addWidget(self.pages, 1)
+        layout.addWidget(self.timers)
         layout.addLayout(bottom)
 
     @staticmethod
