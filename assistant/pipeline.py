@@ -219,8 +219,8 @@ class ResponderStage(Stage):
         if hit.prerecorded is not None:
             timeline.mark(Mark.TTS_FIRST_AUDIO)
             engine.output.send(PlayAudio(turn, hit.prerecorded, attempt=message.attempt))
-        elif text:
-            engine.tts.send(SpeakText(turn, text, attempt=message.attempt))
+        else:
+            engine.speak(turn, text, message.attempt)
         engine.tts.send(EndOfReply(turn, attempt=message.attempt))
 
     def _generate(self, message: UserText) -> None:
@@ -639,8 +639,15 @@ class Engine:
             self.output.send(Commit(turn, attempt=0))
             if reply.sound is not None:
                 self.output.send(PlayAudio(turn, reply.sound, attempt=0))
-            self.tts.send(SpeakText(turn, reply.text, attempt=0))
+            self.speak(turn, reply.text, attempt=0)
             self.tts.send(EndOfReply(turn, attempt=0))
+
+    def speak(self, turn_id: int, text: str, attempt: int) -> None:
+        """Synthesize a whole known text in chunks, as a generated reply is, so its first
+        words are heard before the rest is synthesized."""
+        chunker = Chunker(self.config.chunker)
+        for chunk in [*chunker.push(text), *chunker.flush()]:
+            self.tts.send(SpeakText(turn_id, chunk, attempt=attempt))
 
     def _announce_waiting(self) -> None:
         with self._lock:
