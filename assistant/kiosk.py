@@ -439,7 +439,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
         description=(
             "Runs the kiosk app full screen under a supervisor that starts it again if it dies. "
             "Settings come from the (locked) config file only; an invalid file is refused with the key named. "
-            "--soak runs spoken turns through the kiosk engine headlessly and reports memory and threads."
+            "--soak runs spoken turns through the kiosk engine headlessly and reports memory and threads. "
+            "How an administrator leaves: press the exit keys (kiosk.exit_keys, default Ctrl+Alt+Shift+E); "
+            "when kiosk.admin_pin is set, the PIN pad opens and the PIN leaves, and on a touch screen five "
+            "taps within 3 s in the top-left corner open the PIN pad too. Closing the window, Esc, Alt+F4 and "
+            "other shortcuts do nothing. See docs/kiosk.md."
         ),
     )
     add_engine_options(parser)

@@ -58,7 +58,16 @@ CORNER_PX = 80
 """Five taps in this top-left square within CORNER_TAP_S open the PIN pad (touch screens)."""
 CORNER_TAPS = 5
 CORNER_TAP_S = 3.0
+REFERENCE_SCREEN = (1280, 800)
+"""``kiosk.font_pt`` is the base font size on a screen of this size; it scales with the screen."""
 BLOCKED_MODIFIERS = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.MetaModifier
+
+
+def font_for_screen(font_pt: int, width: int, height: int) -> int:
+    """The base font size that keeps the kiosk's text on screen: ``font_pt`` on a
+    1280×800 screen, scaled with the smaller side's ratio (down to 800×480, up to 4K)."""
+    scale = min(width / REFERENCE_SCREEN[0], height / REFERENCE_SCREEN[1])
+    return max(9, round(font_pt * min(max(scale, 0.4), 2.5)))
 
 
 def _label(name: str, text: str = "") -> QLabel:
@@ -90,10 +99,8 @@ class KioskWindow(QWidget):
         self.controller = KioskController(config, engines, output, open_source, parent=self)
         self.setWindowTitle("Assistant")
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.NoContextMenu)
-        self.setStyleSheet(style(self.kiosk.font_pt))
-        font = self.font()
-        font.setPointSize(self.kiosk.font_pt)
-        self.setFont(font)
+        self.font_pt = self.kiosk.font_pt
+        self._apply_font(self.kiosk.font_pt)
         self.cursor_hidden = False
         self._leaving = False
         self._first_generation = 0
@@ -112,6 +119,23 @@ class KioskWindow(QWidget):
 
     # ------------------------------------------------------------ layout
 
+    def _apply_font(self, pt: int) -> None:
+        self.font_pt = pt
+        self.setStyleSheet(style(pt))
+        font = self.font()
+        font.setPointSize(pt)
+        self.setFont(font)
+
+    def fill_screen(self) -> None:
+        """Cover the whole screen whatever the window manager, or with none: the geometry is
+        set to the screen's (a bare X server ignores the full-screen request) and full
+        screen is asked for as well; the type follows the screen's size."""
+        screen = (self.windowHandle().screen() if self.windowHandle() else None) or QApplication.primaryScreen()
+        area = screen.geometry()
+        self._apply_font(font_for_screen(self.kiosk.font_pt, area.width(), area.height()))
+        self.setGeometry(area)
+        self.showFullScreen()
+
     def _build(self) -> None:
         hint = ("Just start talking, or tap the button." if self.kiosk.hands_free
                 else "Tap the button, then ask your question.")
@@ -127,15 +151,16 @@ class KioskWindow(QWidget):
         self.talk = QPushButton("Tap to talk")
         self.talk.setObjectName("talk")
         self.talk.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        bottom = QHBoxLayout()
-        bottom.addWidget(self.state, 1)
-        bottom.addWidget(self.talk)
-        bottom.addStretch(1)
+        button_row = QHBoxLayout()
+        button_row.addStretch(1)
+        button_row.addWidget(self.talk)
+        button_row.addStretch(1)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(40, 30, 40, 30)
+        layout.setContentsMargins(24, 16, 24, 16)
         layout.addWidget(self.pages, 1)
         layout.addWidget(self.timers)
-        layout.addLayout(bottom)
+        layout.addWidget(self.state)
+        layout.addLayout(button_row)
 
     @staticmethod
     def _page(*labels: QLabel) -> QWidget:
@@ -320,7 +345,7 @@ class KioskWindow(QWidget):
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.WindowStateChange and self.isMinimized() and not self._leaving:
-            QTimer.singleShot(0, self.showFullScreen)
+            QTimer.singleShot(0, self.fill_screen)
 
 
 def main(config: Config) -> int:
@@ -328,5 +353,7 @@ def main(config: Config) -> int:
     app.setQuitOnLastWindowClosed(False)
     window = KioskWindow(config)
     window.admin_exit.connect(app.quit)
-    window.showFullScreen()
+    window.fill_screen()
+    screen = app.primaryScreen()
+    screen.geometryChanged.connect(lambda _area: window.fill_screen())
     return app.exec()

@@ -12,6 +12,12 @@ def llm_text(llm) -> str:
     return f"{llm.name} · {quantization}" if quantization else llm.name
 
 
+def build_note(llm) -> str | None:
+    """What the native build check changed for this model (None when nothing)."""
+    native = getattr(llm, "native", None)
+    return native.note if native is not None else None
+
+
 def offload_text(llm, config: Config) -> tuple[str, str]:
     """(short, detailed) text of where the model's layers run.
 

@@ -21,7 +21,7 @@ from .conversation import ConversationView
 from .indicator import StateIndicator
 from .meter import LatencyMeter
 from .settings import SettingsDialog
-from .status import MIC_TEXT, llm_text
+from .status import MIC_TEXT, build_note, llm_text
 from .timers import TimersPanel
 
 BANNER_STYLE = "background:#fff8c5; color:#4d2d00; border:1px solid #d4a72c; border-radius:6px; padding:6px 10px;"
@@ -187,6 +187,9 @@ class MainWindow(QMainWindow):
         c = self.controller
         engines = c.engines
         self.model_status.setText(f"LLM {llm_text(engines.llm)}")
+        if note := build_note(engines.llm):
+            self.model_status.setText(f"LLM {llm_text(engines.llm)} · safe mode")
+            self.model_status.setToolTip(note)
         short, detail = c.offload
         self.offload_status.setText(short)
         self.offload_status.setToolTip(detail)
