@@ -297,3 +297,32 @@ def test_a_ring_waits_for_the_reply_in_progress(engine_with_skills, skills):
     turns.wait(2)
     assert [r.reply for r in turns.results] == ["A slow answer.", "Your egg timer is done."]
     assert not turns.results[0].interrupted
+
+
+# ------------------------------------------------------------------ by voice, real models
+
+
+@pytest.mark.slow
+def test_timers_by_voice_from_a_wav(engines, tmp_path, capsys, monkeypatch):
+    """chat --input: a timer, a question about it, a short timer that then rings."""
+    from assistant.audio import save_wav
+    from assistant.cli import main
+    from assistant.corpus import speak_question, speech_bounds
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # timers.json of this test only
+    said = [speak_question(engines.tts, text, tail_s=2.5) for text in (
+        "Set a pasta timer for ten minutes.", "How long is left on the pasta timer?", "Set a timer for three seconds.")]
+    question = tmp_path / "timers.wav"
+    save_wav(question, np.concatenate([*said, np.zeros(16000 * 6, np.float32)]), 16000)
+    answer = tmp_path / "answer.wav"
+    capsys.readouterr()
+    assert main(["chat", "--input", str(question), "--output", str(answer), "--json"]) == 0
+    turns = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    assert [(t["source"], t["skill"]) for t in turns] == [("skill", "timers")] * 4
+    assert turns[0]["reply"] == "Pasta timer set for 10 minutes."
+    assert turns[1]["reply"].startswith("The pasta timer has 9 minutes and ")
+    assert turns[2]["reply"] == "Timer set for 3 seconds."
+    assert (turns[3]["transcript"], turns[3]["reply"]) == ("", "Your 3 second timer is done.")
+    stored = json.loads((tmp_path / "data" / "offline-voice-assistant" / "timers.json").read_text())
+    assert [t["name"] for t in stored] == ["pasta"]  # still running, for the next start
+    assert speech_bounds(answer) is not None
