@@ -213,6 +213,8 @@ class ResponderStage(Stage):
         if hit.action in ("louder", "quieter"):
             engine.change_volume(+1 if hit.action == "louder" else -1)
         text = hit.words(self.last_reply)
+        if isinstance(hit, SkillReply) and not hit.action and text:
+            self.last_reply = text  # "repeat" after a skill's answer says that answer again
         engine.result(turn).reply = text
         engine.emit_reply(turn, EventType.REPLY_TEXT, text)
         timeline.mark(Mark.FIRST_CHUNK)
@@ -633,6 +635,7 @@ class Engine:
             turn = self.begin_turn()
             result = self.result(turn)
             result.source, result.skill, result.reply = reply.source, reply.skill, reply.text
+            self.responder.last_reply = reply.text
             self._committed = True
             self.emit(EventType.REPLY_TEXT, turn, reply.text)
             self.timeline(turn).mark(Mark.FIRST_CHUNK)

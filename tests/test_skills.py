@@ -326,3 +326,12 @@ def test_timers_by_voice_from_a_wav(engines, tmp_path, capsys, monkeypatch):
     stored = json.loads((tmp_path / "data" / "offline-voice-assistant" / "timers.json").read_text())
     assert [t["name"] for t in stored] == ["pasta"]  # still running, for the next start
     assert speech_bounds(answer) is not None
+
+
+def test_repeat_after_a_skill_says_its_answer_again(engine_with_skills):
+    engine, turns, sink, llm, tts = engine_with_skills()
+    engine.submit_text("What is 6 times 7?")
+    turns.wait(1)
+    engine.submit_text("Say that again.")
+    turns.wait(2)
+    assert [(r.skill, r.reply) for r in turns.results] == [("arithmetic", "6 times 7 is 42."), ("actions", "6 times 7 is 42.")]
