@@ -74,7 +74,8 @@ def clean_transcript(text: str) -> str:
     text = _REPEATED_WORDS.sub(r"\1", text + " ").strip()
     sentences: list[str] = []
     for sentence in _SENTENCE_BREAK.split(text):
-        if sentence and (not sentences or sentence.lower() != sentences[-1].lower()):
+        restarted = any(s.lower().startswith(sentence.lower().rstrip(".!?…, ")) for s in sentences)
+        if sentence and not restarted:  # a sentence said again, whole or cut off by the decoding limit
             sentences.append(sentence)
     return " ".join(sentences)
 
@@ -87,15 +88,15 @@ def compression_ratio(text: str) -> float:
 def hallucination(text: str, seconds: float, no_speech_prob: float = 0.0) -> str | None:
     """Why a decoded segment cannot be what was said (then it is not understood), or None.
 
-    Checked on the raw decoding, before repetitions are removed: the no-speech
-    probability, the compression ratio (a loop) and the words per second of audio.
+    The no-speech probability; the compression ratio of the raw decoding (a loop); the
+    words per second of audio, once a sentence Whisper said again is said once.
     """
     if no_speech_prob > NO_SPEECH_PROB:
         return f"no speech (probability {no_speech_prob:.2f})"
     ratio = compression_ratio(text)
     if ratio > MAX_COMPRESSION_RATIO:
         return f"a repetition loop (compression ratio {ratio:.1f})"
-    words = len(text.split())
+    words = len(clean_transcript(text).split())
     if words > 2 + MAX_WORDS_PER_S * seconds:
         return f"{words} words in {seconds:.1f} s of audio"
     return None

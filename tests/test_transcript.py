@@ -94,3 +94,10 @@ def test_no_hallucinated_repetition_on_noise_and_short_segments():
         assert clean_transcript(text) == text, (name, text)  # no loop left in it
     noise = [name for name in heard if "speech" not in name]
     assert all(heard[name] == "" for name in noise), {n: heard[n] for n in noise if heard[n]}
+
+
+def test_a_sentence_said_again_and_cut_off_is_said_once():
+    decoded = "What is the boiling point of water in Celsius? What is the boiling point of wat"
+    assert clean_transcript(decoded) == "What is the boiling point of water in Celsius?"
+    assert guarded(decoded, seconds=2.8) == "What is the boiling point of water in Celsius?"
+    assert clean_transcript("Stop. Stop now. Sto") == "Stop. Stop now."

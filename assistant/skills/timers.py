@@ -43,7 +43,7 @@ _SET_TIMER = (
     re.compile(rf"^{_SET}{_ARTICLE}timer (?:for|called|named) {_OWNER}(?P<name>{_NAME}) (?:for|of|to) "
                rf"(?P<duration>{_DURATION})$"),
 )
-_CLOCK = r"(?P<hour>\d{1,2})(?:[: ](?P<minute>\d{2}))?(?: ?(?P<half>am|pm|oclock|in the morning|in the evening|at night|in the afternoon))?"
+_CLOCK = r"(?P<hour>\d{1,2})(?:[:. ](?P<minute>\d{2}))?(?: ?(?P<half>am|pm|oclock|in the morning|in the evening|at night|in the afternoon))?"
 _SET_ALARM = (
     re.compile(rf"^{_SET}{_ARTICLE}alarm (?:for|at) (?P<clock>{_CLOCK})(?: (?P<day>tomorrow|today))?"
                rf"(?: (?:for|called|named) {_OWNER}(?P<name>{_NAME}))?$"),
