@@ -49,6 +49,9 @@ class RemoteLlm:
         base = base.removesuffix("/chat/completions").removesuffix("/v1")
         self._path = f"{base}/v1/chat/completions"
         self.name = f"{config.remote_model} at {self.url}"
+        self.path = None
+        self.quantization = ""
+        self.build_note = None
         self.history = History(config.history_tokens, _approx_tokens, examples=examples_for(config, None))
         self._lock = threading.Lock()
 
@@ -145,6 +148,21 @@ class RemoteLlm:
 
     def reset(self) -> None:
         self.history.clear()
+
+    def count_tokens(self, text: str) -> int:
+        return _approx_tokens(text)
+
+    def prefill(self, partial: str) -> int:  # noqa: ARG002 - protocol
+        return 0  # the server evaluates the whole prompt with each request
+
+    def all_cores(self, on: bool) -> None:
+        pass  # the server's threads are its own
+
+    def end_of_turn(self, user: str) -> float | None:  # noqa: ARG002 - protocol
+        return None  # a chat server does not give the probability of its end-of-turn token
+
+    on_cpu = True
+    """The server may share this machine's cores (a local llama.cpp server)."""
 
 
 def _events(response: http.client.HTTPResponse) -> Iterator[str]:

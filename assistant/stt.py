@@ -16,7 +16,7 @@ from typing import Protocol
 
 import numpy as np
 
-from .config import SttConfig
+from .config import SttConfig, choices
 from .models import ModelError, find_vosk, find_whisper
 
 log = logging.getLogger(__name__)
@@ -24,9 +24,9 @@ log = logging.getLogger(__name__)
 RATE = 16000
 NO_SPEECH_PROB = 0.6
 """Above this, Whisper's own no-speech probability says the audio held no words."""
-MAX_COMPRESSION_RATIO = 2.4
+COMPRESSION_RATIO_MAX = 2.4
 """Text that gzip shrinks more than this is a decoding loop, not speech (Whisper's own
-threshold): "Ancient Rome Ancient Rome …" compresses 12:1, a real sentence about 1:1."""
+threshold): "Ancient Rome Ancient Rome …" or "6,6,6,6,…" compress 12:1, a sentence 1:1."""
 MAX_WORDS_PER_S = 5.0
 """More words than this per second of audio (plus two) cannot have been said: fast
 speech is about three words a second."""
@@ -94,7 +94,7 @@ def hallucination(text: str, seconds: float, no_speech_prob: float = 0.0) -> str
     if no_speech_prob > NO_SPEECH_PROB:
         return f"no speech (probability {no_speech_prob:.2f})"
     ratio = compression_ratio(text)
-    if ratio > MAX_COMPRESSION_RATIO:
+    if ratio > COMPRESSION_RATIO_MAX:
         return f"a repetition loop (compression ratio {ratio:.1f})"
     words = len(clean_transcript(text).split())
     if words > 2 + MAX_WORDS_PER_S * seconds:
@@ -110,6 +110,14 @@ def guarded(text: str, seconds: float, no_speech_prob: float = 0.0) -> str:
             log.info("transcript %r dropped: %s", text[:80], reason)
         return ""
     return clean_transcript(text)
+
+
+_VOSK_NUMBER = re.compile(r"\[(\d+)\]")
+
+
+def vosk_words(text: str) -> str:
+    """Vosk's Korean model writes numbers as ``[10]``: keep the number."""
+    return _VOSK_NUMBER.sub(r"\1", text)
 
 
 def whisper_devices() -> list[tuple[str, str]]:
@@ -132,7 +140,7 @@ class WhisperStt:
         except ImportError as exc:
             raise SttError("faster-whisper is not installed: pip install faster-whisper") from exc
         self.config = config
-        path = model_dir or find_whisper(config.whisper_model).path
+        path = model_dir or find_whisper(config.whisper_model, config.language).path
         self.name = f"whisper ({path.name if path.name != 'model' else 'tiny.en'})"
         failures = []
         for device, compute_type in whisper_devices():
@@ -246,6 +254,11 @@ class VoskStt:
         vosk.SetLogLevel(-1)
         path = model_dir or find_vosk(config.vosk_model, config.language).path
         self.name = f"vosk ({config.language})"
+        if config.vosk_fast:
+            from .vosk_fast import fast_model_dir
+
+            path = fast_model_dir(path)
+            self.name = f"vosk ({config.language}, fast search)"
         try:
             self._model = vosk.Model(str(path))
         except Exception as exc:  # vosk raises a bare Exception on a bad folder
@@ -270,12 +283,12 @@ class VoskUtterance:
     def feed(self, pcm: np.ndarray) -> str | None:
         self._samples += pcm.size
         if self._recognizer.AcceptWaveform(self._pcm16(pcm)):
-            text = json.loads(self._recognizer.Result()).get("text", "")
+            text = vosk_words(json.loads(self._recognizer.Result()).get("text", ""))
             if text:
                 self._final.append(text)
             partial = " ".join(self._final)
         else:
-            partial = " ".join(self._final + [json.loads(self._recognizer.PartialResult()).get("partial", "")])
+            partial = " ".join(self._final + [vosk_words(json.loads(self._recognizer.PartialResult()).get("partial", ""))])
         partial = partial.strip()
         if partial and partial != self._last_partial:
             self._last_partial = partial
@@ -283,7 +296,7 @@ class VoskUtterance:
         return None
 
     def transcribe(self) -> str:
-        text = json.loads(self._recognizer.FinalResult()).get("text", "")
+        text = vosk_words(json.loads(self._recognizer.FinalResult()).get("text", ""))
         if text:
             self._final.append(text)
         return guarded(" ".join(self._final), self._samples / RATE)
@@ -294,4 +307,4 @@ def load_stt(config: SttConfig) -> Stt:
         return WhisperStt(config)
     if config.engine == "vosk":
         return VoskStt(config)
-    raise SttError(f"unknown STT engine '{config.engine}' (choose whisper or vosk)")
+    raise SttError(f"unknown STT engine '{config.engine}' (choose {' or '.join(choices(SttConfig, 'engine'))})")

@@ -96,6 +96,27 @@ class Endpointer:
         self._silence_run = 0.0
         self._early_sent = False
 
+    @property
+    def speech_start_s(self) -> float:
+        """Stream position where the current (or last) utterance started."""
+        return self._speech_start
+
+    @property
+    def speech_s(self) -> float:
+        """Length of the utterance up to its last speech frame."""
+        return self._speech_end - self._speech_start
+
+    @property
+    def silence_s(self) -> float:
+        """Silence since the last speech frame (0 while the user speaks)."""
+        return self._silence_run if self.in_speech else 0.0
+
+    def end_turn(self) -> VadEvent | None:
+        """End the utterance now, in a pause (a turn detector decided it is over)."""
+        if not self.in_speech or self._silence_run == 0.0:
+            return None
+        return self._end(self._speech_end)
+
     def process(self, seconds: float, probability: float) -> list[VadEvent]:
         cfg = self.config
         start_of_frame = self.position

@@ -32,9 +32,9 @@ def default_config():
 @pytest.fixture(scope="session")
 def engines(default_config):
     """The embedded default models, loaded and warmed once (Whisper tiny.en, SmolLM2, Piper joe)."""
-    from assistant.session import load_engines
+    from assistant.session import load_models
 
-    return load_engines(default_config)
+    return load_models(default_config)
 
 
 @pytest.fixture(autouse=True)
@@ -64,3 +64,23 @@ def speak(engines, question_dir):
 @pytest.fixture
 def jfk_wav() -> Path:
     return DATA / "jfk.wav"
+
+
+@pytest.fixture
+def make_kiosk_session():
+    """make_kiosk_session(config, llm=..., open_source=..., vad=...) -> a started :class:`fakes.Kiosk`."""
+    from fakes import Kiosk
+
+    made = []
+
+    def make(config, **kwargs):
+        kiosk = Kiosk(config, **kwargs)
+        made.append(kiosk)
+        kiosk.session.start()
+        return kiosk
+
+    yield make
+    for kiosk in made:
+        if kiosk.llm.block is not None:
+            kiosk.llm.block.set()
+        kiosk.session.close()

@@ -68,7 +68,7 @@ def test_the_report_splits_the_share_right_by_mode_and_source():
 @pytest.mark.slow
 def test_a_short_quality_run_on_the_real_models(engines, default_config):
     from assistant.bench.quality import run_quality
-    from assistant.cli import make_replies
+    from assistant.session import make_replies
 
     questions = [Question("What is seven times eight?", ("56",), "skill"), Question("Thank you.", ("welcome",), "cache"),
                  Question("What is the capital of France?", ("paris",), "llm")]

@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject
 from assistant.audio import AudioOut, NullSink, SpeakerSink
 from assistant.config import Config
 from assistant.replies import Replies
-from assistant.session import Engines
+from assistant.session import LoadedModels
 from assistant.skills import Skills
 from assistant.skills.timer_store import Timers
 
@@ -25,7 +25,7 @@ class EngineHost(QObject):
     def __init__(
         self,
         config: Config,
-        engines: Engines | None = None,
+        engines: LoadedModels | None = None,
         output: AudioOut | None = None,
         parent: QObject | None = None,
     ):
@@ -53,10 +53,10 @@ class EngineHost(QObject):
     def no_speaker(self, exc: Exception) -> None:
         log.warning("no speaker (%s); replies are shown only", exc)
 
-    def instant_replies(self, config: Config, engines: Engines, output: AudioOut) -> Replies | None:
+    def instant_replies(self, config: Config, engines: LoadedModels, output: AudioOut) -> Replies | None:
         """The phrase table with its audio rendered, or None (the LLM still answers)
         after :meth:`no_instant_replies` has heard why."""
-        from assistant.cli import make_replies
+        from assistant.session import make_replies
 
         try:
             return make_replies(config, engines.tts, output.rate)
@@ -71,7 +71,7 @@ class EngineHost(QObject):
     def skills_for(self, config: Config, replies: Replies | None, output: AudioOut) -> Skills | None:
         """The skills, made at the first call and again only when their settings change;
         None when they are off or cannot start (the LLM still answers)."""
-        from assistant.cli import make_skills
+        from assistant.session import make_skills
 
         if self.skills is not None and self.skills.config == config.skills:
             if replies is not None:

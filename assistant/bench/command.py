@@ -26,18 +26,14 @@ def _count(text: str) -> int:
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """Register ``bench`` on the CLI's subparsers."""
-    from ..cli import add_engine_options
+    from ..options import add_command
 
-    parser = sub.add_parser(
-        "bench",
-        help="measure latency: spoken questions through the streaming pipeline and the serial chain",
-        description=(
-            "Runs spoken questions through the real pipeline in real time (paced input, "
-            "same-clock output, as chat --input) and through the naive serial chain on the "
-            "same models, and reports voice-to-voice latency per stage, side by side."
-        ),
+    parser = add_command(
+        sub, "bench", "measure latency: spoken questions through the streaming pipeline and the serial chain",
+        "Runs spoken questions through the real pipeline in real time (paced input, "
+        "same-clock output, as chat --input) and through the naive serial chain on the "
+        "same models, and reports voice-to-voice latency per stage, side by side.",
     )
-    add_engine_options(parser)
     corpus = parser.add_argument_group("corpus")
     corpus.add_argument("--corpus", type=Path, help="folder of WAVs, one question each, with transcripts.tsv "
                         "(name.wav<TAB>words) or <name>.txt beside each WAV (default: synthesized questions)")
@@ -48,6 +44,12 @@ def add_parser(sub) -> argparse.ArgumentParser:
     run.add_argument("--repeat", type=_count, default=1, help="passes over the corpus (default 1)")
     run.add_argument("--turns", type=_count, default=8,
                      help="turns of the conversation run, where the history grows (default 8; 0 skips it)")
+    run.add_argument("--turn-taking", choices=["full", "small", "off"], default="full",
+                     help="the turn-taking corpus (pauses mid-sentence, trailing 'um', noise, a 60 s monologue): "
+                          "its signals replayed and every take run in real time (default full; small: a few takes)")
+    run.add_argument("--sizes", help="time model sizes instead: a comma-separated list such as "
+                     "embedded,0.5b,1.5b,3b:q8_0 (synthetic models of real shapes), with heard latencies "
+                     "from --questions spoken questions each (default 4); writes sizes.json and sizes.png")
     run.add_argument("--fast", action="store_true",
                      help="not real time: feed input as fast as it is taken, replies count as heard at once "
                           "(smoke tests; the figures are not user-felt latencies)")
@@ -75,15 +77,15 @@ def _quality_modes(text: str) -> tuple[str, ...]:
 
 
 def run_quality_bench(args: argparse.Namespace) -> int:
-    from ..cli import config_from_args, make_replies
-    from ..session import load_engines
+    from ..options import config_from_args
+    from ..session import load_models, make_replies
     from .quality import build_quality_report, format_quality, run_quality, write_quality
     from .questions import load_questions
 
     config = config_from_args(args)
     questions = load_questions(args.quality_set)  # a bad file fails before loading
     print("loading models…", file=sys.stderr)
-    engines = load_engines(config)
+    engines = load_models(config)
     replies = make_replies(config, engines.tts, config.audio.output_rate)
     answers = run_quality(engines, config, replies, questions, args.quality_modes)
     meta = {"stt": engines.stt.name, "llm": engines.llm.name, "tts": engines.tts.name,
@@ -98,11 +100,39 @@ def run_quality_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _turn_taking(models, config, replies, args: argparse.Namespace) -> dict:
+    from .signals import compare, records_json, replay
+    from .turn_corpus import make_turn_corpus
+    from .turn_taking import run_turn_taking, summarize_turn_taking
+
+    print("preparing the turn-taking corpus…", file=sys.stderr)
+    takes = make_turn_corpus(models.tts, small=args.turn_taking == "small")
+    print(f"replaying the pauses of {len(takes)} takes for the end-of-turn signals…", file=sys.stderr)
+    records = replay(takes, models, config, replies)
+    print("running the turn-taking takes in real time…", file=sys.stderr)
+    audio_dir = None if args.no_audio else args.out / "audio" / "turn-taking"
+    rows = run_turn_taking(models, config, replies, takes, audio_dir,
+                           progress=lambda name: print(f"  {name}", file=sys.stderr))
+    return {
+        "mode": config.turn.mode,
+        "signals": compare(records, config),
+        "summary": summarize_turn_taking(rows),
+        "pauses": records_json(records),
+        "takes": rows,
+    }
+
+
 def run_bench(args: argparse.Namespace) -> int:
     if args.quality:
         return run_quality_bench(args)
-    from ..cli import make_replies, config_from_args
-    from ..session import load_engines
+    from .. import synthetic
+    from ..options import config_from_args
+    from ..session import load_models, make_replies
+
+    if args.sizes:
+        from .sizes_report import run_sizes
+
+        return run_sizes(args)
     from .chart import write_chart
     from .corpus import default_corpus, load_corpus_dir
     from .report import build_report, format_table, write_json
@@ -114,7 +144,7 @@ def run_bench(args: argparse.Namespace) -> int:
         print("error: nothing to run (--repeat 0 and --turns 0)", file=sys.stderr)
         return 2
     print("loading models…", file=sys.stderr)
-    engines = load_engines(config)
+    engines = load_models(config)
     replies = make_replies(config, engines.tts, config.audio.output_rate)
     if items is None:
         print("preparing the spoken corpus…", file=sys.stderr)
@@ -132,20 +162,27 @@ def run_bench(args: argparse.Namespace) -> int:
     )
     result = Bench(engines, config, replies, options).run(items, conversation)
     meta = {
+        **({"note": f"synthetic model (random weights): {synthetic.NONSENSE}"} if synthetic.is_synthetic(config.llm.model) else {}),
         "stt": engines.stt.name,
         "llm": engines.llm.name,
         "tts": engines.tts.name,
         "items": len(items),
         "corpus": str(args.corpus) if args.corpus else "default",
         "endpoint_ms": config.vad.endpoint_ms,
+        "turn": config.turn.mode,
+        "turn_max_ms": config.turn.max_ms,
         "instant_replies": replies is not None,
         "load_s": engines.load_s,
     }
     report = build_report(result, meta)
+    if args.turn_taking != "off" and not args.fast:
+        report["turn_taking"] = _turn_taking(engines, config, replies, args)
     json_path = args.json or args.out / "bench.json"
     chart_path = args.chart or args.out / "bench.png"
     write_json(report, json_path)
     write_chart(report, chart_path)
     print(format_table(report))
+    if "note" in meta:
+        print(f"Note: {meta['note']}.")
     print(f"\nreport: {json_path}\nchart: {chart_path}", file=sys.stderr)
     return 0

@@ -25,7 +25,7 @@ from ..config import Config, cache_dir
 from ..corpus import question_wav
 from ..events import Event, EventType, TurnResult
 from ..replies import Replies
-from ..session import Engines, build_engine
+from ..session import LoadedModels, build_engine
 from ..skills import load_skills
 from .questions import SOURCES, Question, is_right
 from .streaming import run_streaming
@@ -64,7 +64,7 @@ class _OneTurn:
             self.done.set()
 
 
-def run_quality(engines: Engines, config: Config, replies: Replies | None, questions: list[Question],
+def run_quality(engines: LoadedModels, config: Config, replies: Replies | None, questions: list[Question],
                 modes: tuple[str, ...] = MODES) -> list[Answer]:
     """Ask every question in every mode; the answers, scored."""
     from tqdm import tqdm

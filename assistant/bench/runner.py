@@ -13,7 +13,7 @@ from ..audio import load_wav
 from ..config import Config
 from ..events import TurnResult
 from ..replies import Replies
-from ..session import Engines
+from ..session import LoadedModels
 from .corpus import CorpusItem
 from .serial import SerialChain
 from .stats import MemorySampler, TurnRecord
@@ -53,7 +53,7 @@ class BenchResult:
 
 
 class Bench:
-    def __init__(self, engines: Engines, config: Config, replies: Replies | None, options: BenchOptions):
+    def __init__(self, engines: LoadedModels, config: Config, replies: Replies | None, options: BenchOptions):
         self.engines = engines
         self.config = config
         self.replies = replies
@@ -104,8 +104,10 @@ class Bench:
             result.missed.append(f"{mode} {item.name}")
             log.warning("%s: no answer to %s", mode, item.name)
             return
+        heard = take.heard()
         into.append(TurnRecord(
             mode, item.name, answered, item.expected, repeat, turn, take.sink.first_piece_s,
+            heard.ms if heard else None,
         ))
 
     def _run(self, mode: str, take: Take) -> TurnResult | None:

@@ -6,16 +6,17 @@ import logging
 import threading
 
 from ..config import Config
+from ..end_of_turn import longest_silence_ms
 from ..events import Event, EventType, TurnResult
 from ..replies import Replies
-from ..session import Engines, build_engine
+from ..session import LoadedModels, build_engine
 from ..skills import Skills
 from .takes import Take
 
 log = logging.getLogger(__name__)
 
 
-class _Turns:
+class TurnCollector:
     """Collects finished turns; ``answered`` is set by the first one not interrupted."""
 
     def __init__(self) -> None:
@@ -34,14 +35,14 @@ class _Turns:
 
 
 def run_streaming(
-    engines: Engines, config: Config, replies: Replies | None, take: Take, timeout_s: float = 120.0,
+    engines: LoadedModels, config: Config, replies: Replies | None, take: Take, timeout_s: float = 120.0,
     skills: Skills | None = None,
 ) -> TurnResult | None:
     """Listen to the take until its question is answered; the answered turn, or None
     when no speech was heard (or the reply never came within ``timeout_s``)."""
-    turns = _Turns()
+    turns = TurnCollector()
     engine = build_engine(config, engines, take.sink, replies=replies, skills=skills, on_event=turns)
-    grace_s = (config.vad.endpoint_ms + 200) / 1000
+    grace_s = (longest_silence_ms(config) + 200) / 1000
     try:
         engine.listen(take.source)
         waited = 0.0

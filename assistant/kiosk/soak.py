@@ -1,7 +1,7 @@
 """``assistant kiosk --soak N``: N spoken turns through the kiosk engine, headless.
 
 The kiosk runs all day, so this checks what a day does to it: every turn is a spoken
-question (a WAV) heard by the same :class:`~assistant.kiosk.KioskSession` a kiosk runs,
+question (a WAV) heard by the same :class:`~assistant.kiosk.session.KioskSession` a kiosk runs,
 with visitors forgotten and the engine restarted along the way. Resident memory and the
 thread count are sampled after every turn; a turn is lost when no answer came back.
 
@@ -20,14 +20,17 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Callable, Iterator
 
 import numpy as np
 
-from .audio import load_wav
-from .config import Config
-from .events import Event, EventType, TurnResult
+from ..audio import load_wav
+from ..config import Config, cache_dir
+from ..events import Event, EventType, TurnResult
+from ..session import load_models, make_replies
+from ..waiting import wait_until
+from .memory import resident_mb
+from .session import KioskSession, engine_factory
 
 log = logging.getLogger(__name__)
 
@@ -156,9 +159,7 @@ def run_soak(
     every ``restart_every`` turns the engine is restarted as the watchdog would."""
     import psutil
 
-    from .bench.takes import InstantSink
-    from .cli import make_replies, wait_until
-    from .kiosk import KioskSession, engine_factory, resident_mb
+    from ..bench.takes import InstantSink
 
     process = psutil.Process()
     report = SoakReport(turns)
@@ -203,8 +204,6 @@ def _one_turn(session, answers: _Answers, timeout_s: float) -> str | None:
     """Wait for the answer to the question just asked; why it failed, or None."""
     if not answers.answered.wait(timeout_s):
         return "no answer within the time limit"
-    from .cli import wait_until
-
     wait_until(lambda: not session.engine.busy, 30)
     result = next(r for r in answers.results if not r.interrupted)
     if not result.transcript:
@@ -218,9 +217,7 @@ def _one_turn(session, answers: _Answers, timeout_s: float) -> str | None:
 
 def run_soak_command(config: Config, args: argparse.Namespace) -> int:
     """``assistant kiosk --soak N [--input WAV ...] [--report FILE]``."""
-    from .corpus import question_wav
-    from .config import cache_dir
-    from .session import load_engines
+    from ..corpus import question_wav
 
     rate = config.audio.sample_rate
     for path in args.input or []:
@@ -230,7 +227,7 @@ def run_soak_command(config: Config, args: argparse.Namespace) -> int:
     config = replace(config, kiosk=replace(config.kiosk, idle_reset_s=min(config.kiosk.idle_reset_s, 3.0),
                                           engine_restarts=max(config.kiosk.engine_restarts, args.soak)))
     print("loading models…", file=sys.stderr)
-    engines = load_engines(config)
+    engines = load_models(config)
     paths = args.input or [question_wav(engines.tts, q, cache_dir() / "soak") for q in SOAK_QUESTIONS]
     questions = [load_wav(path, rate) for path in paths]
 

@@ -1,7 +1,6 @@
-"""The desktop app, offscreen, on the real embedded models.
-
-Nothing here asserts wall-clock timings; the GUI stall figure comes from
-``python -m ui.stall_probe``.
+"""The desktop window, offscreen, on the real embedded models: typed and spoken turns,
+settings, audio devices. Nothing here asserts wall-clock timings; the GUI stall figure
+comes from ``python -m tools.stall_probe``.
 """
 
 from __future__ import annotations
@@ -20,12 +19,14 @@ from assistant import config as config_mod  # noqa: E402
 from assistant.audio import AudioError, NullSink, PacedWavSource, load_wav  # noqa: E402
 from assistant.events import EventType, State  # noqa: E402
 from assistant.models import find_piper_voice  # noqa: E402
-from assistant.timeline import Mark, Timeline  # noqa: E402
+from assistant.timeline import Mark  # noqa: E402
+
+pytestmark = pytest.mark.slow  # every test here loads the real models
 
 TURN_TIMEOUT_MS = 180_000
 
 
-class Recorder:
+class WindowEvents:
     """Events as the GUI thread receives them (after the window has handled each)."""
 
     def __init__(self, window):
@@ -73,7 +74,7 @@ def config_file():
         path.write_bytes(before)
 
 
-def ask(qtbot, window, recorder: Recorder, question: str):
+def ask(qtbot, window, recorder: WindowEvents, question: str):
     before = len(recorder.ends())
     qtbot.keyClicks(window.text, question)
     qtbot.keyClick(window.text, Qt.Key.Key_Return)
@@ -98,7 +99,7 @@ def test_window_appears_before_models_load(qtbot, engines, default_config, monke
         release.wait(30)
         return engines
 
-    monkeypatch.setattr(ui.controller, "load_engines", slow_load)
+    monkeypatch.setattr(ui.controller, "load_models", slow_load)
     window = MainWindow(default_config, output=NullSink(default_config.audio.output_rate))
     qtbot.addWidget(window)
     window.show()
@@ -117,7 +118,7 @@ def test_window_appears_before_models_load(qtbot, engines, default_config, monke
 
 def test_typed_question_runs_a_real_turn(qtbot, make_window, engines):
     window = make_window()
-    recorder = Recorder(window)
+    recorder = WindowEvents(window)
     states: list[State] = []
     window.controller.bridge.event.connect(
         lambda _g, e: states.append(window.indicator.state) if e.type is EventType.STATE else None,
@@ -140,7 +141,8 @@ def test_typed_question_runs_a_real_turn(qtbot, make_window, engines):
     latency = result.timeline.latency_ms()
     assert window.meter.last.total == latency["voice_to_voice"] is not None
     assert dict(window.meter.last.stages)["ttft"] == latency["ttft"]
-    assert window.meter.history.totals == [latency["voice_to_voice"]]
+    assert window.meter.history.typed_totals == [latency["voice_to_voice"]]
+    assert window.meter.history.totals == []  # the session median counts spoken turns only
     # status line
     assert engines.llm.name in window.model_status.text()
     assert engines.stt.name in window.speech_status.text() and engines.tts.name in window.speech_status.text()
@@ -149,7 +151,7 @@ def test_typed_question_runs_a_real_turn(qtbot, make_window, engines):
 
 def test_stop_interrupts_a_reply_in_progress(qtbot, make_window):
     window = make_window()
-    recorder = Recorder(window)
+    recorder = WindowEvents(window)
     qtbot.keyClicks(window.text, "Tell me a long story about a dragon and a knight.")
     qtbot.keyClick(window.text, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: bool(recorder.of(EventType.REPLY_TEXT)), timeout=TURN_TIMEOUT_MS)
@@ -187,6 +189,9 @@ def test_settings_change_is_applied_and_persisted(qtbot, make_window, monkeypatc
 
     monkeypatch.setattr(ui.controller, "load_tts", load_tts)
     dialog = window.open_settings()
+    assert not dialog.endpoint_ms.isEnabled()  # the fixed silence matters in fixed mode only
+    dialog.turn_mode.setCurrentIndex(dialog.turn_mode.findData("fixed"))
+    assert dialog.endpoint_ms.isEnabled() and not dialog.turn_max_ms.isEnabled()
     dialog.endpoint_ms.setValue(450)
     dialog.threshold.setValue(0.6)
     dialog.voice.setText(str(find_piper_voice(None).path))  # the same voice, named: the TTS reloads
@@ -198,9 +203,9 @@ def test_settings_change_is_applied_and_persisted(qtbot, make_window, monkeypatc
     assert controller.engine is not first_engine
     assert controller.engine.config.vad.endpoint_ms == 450 and controller.engine.config.vad.threshold == 0.6
     assert loads and loads[0] is not threading.main_thread()
-    assert controller.engines.tts.name == "piper (en_US-joe-medium)"
+    assert controller.engines.tts.name.startswith("piper (en_US-joe-medium)")
     saved = config_mod.load(path)
-    assert saved.vad.endpoint_ms == 450 and saved.vad.threshold == 0.6
+    assert saved.vad.endpoint_ms == 450 and saved.vad.threshold == 0.6 and saved.turn.mode == "fixed"
     assert saved.tts.voice == str(find_piper_voice(None).path)
     assert not window.notice.isVisible()
 
@@ -292,7 +297,7 @@ def test_push_to_talk_answers_what_was_said(qtbot, make_window, monkeypatch, spe
         ui.controller, "MicSource", lambda rate, frame, device=None: PacedWavSource(looped, rate, frame)
     )
     window = make_window()
-    recorder = Recorder(window)
+    recorder = WindowEvents(window)
     assert window.talk_button.isEnabled()
     qtbot.mousePress(window.talk_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: window.mic_status.text() == "mic on (push-to-talk)", timeout=10_000)
@@ -336,156 +341,6 @@ def test_hands_free_toggle_opens_and_closes_the_microphone(qtbot, make_window, m
     assert window.mic_status.text() == "mic off" and window.talk_button.isEnabled()
 
 
-# ---------------------------------------------------------------- pieces without models
-
-
-def _timeline(**marks_ms) -> Timeline:
-    timeline = Timeline(1)
-    for name, ms in marks_ms.items():
-        timeline.mark(Mark(name), 100.0 + ms / 1000)
-    return timeline
-
-
-def test_meter_figures_come_from_the_timeline():
-    from ui.meter import LatencyHistory, TurnFigures, grade, percentile, GREEN, AMBER, RED
-
-    spoken = _timeline(speech_start=-900, speech_end=0, endpoint=300, stt_start=300, stt_final=380,
-                       llm_start=381, llm_first_token=430, first_chunk=520, tts_first_audio=640,
-                       audio_out_start=650, turn_end=3000)
-    figures = TurnFigures.from_timeline(spoken)
-    stages = dict(figures.stages)
-    assert figures.total == pytest.approx(650)
-    assert stages["endpoint_wait"] == pytest.approx(300) and stages["stt"] == pytest.approx(80)
-    assert stages["ttft"] == pytest.approx(49) and stages["first_clause"] == pytest.approx(90)
-    assert stages["tts_first_chunk"] == pytest.approx(120)
-    assert figures.other == pytest.approx(11, abs=0.5) and not figures.overlap and not figures.cached
-
-    cached = _timeline(stt_start=0, stt_final=0, first_chunk=2, tts_first_audio=2, audio_out_start=3)
-    cached.set("cache_hit", True)
-    assert TurnFigures.from_timeline(cached).cached
-
-    speculative = _timeline(speech_end=0, stt_start=-100, stt_final=-40, llm_start=-39, llm_first_token=10,
-                            endpoint=300, first_chunk=60, tts_first_audio=200, audio_out_start=310)
-    assert TurnFigures.from_timeline(speculative).overlap
-
-    history = LatencyHistory()
-    for total in (300, 700, 1200, 400, 650):
-        history.add(TurnFigures(total, (), 0.0, False, False))
-    history.add(TurnFigures(None, (), 0.0, False, False))  # no sound: not counted
-    assert history.median() == 650 and history.p95() == 1200
-    assert percentile([], 50) is None
-    assert (grade(499), grade(500), grade(999), grade(1000)) == (GREEN, AMBER, AMBER, RED)
-
-
-def test_meter_paints(qtbot):
-    from ui.meter import LatencyMeter
-
-    meter = LatencyMeter()
-    qtbot.addWidget(meter)
-    meter.resize(800, 130)
-    meter.grab()  # empty
-    for total in (420, 800, 1500):
-        meter.add_turn(_timeline(stt_start=0, stt_final=0, llm_start=1, llm_first_token=50,
-                                 first_chunk=100, tts_first_audio=total - 10, audio_out_start=total))
-    assert not meter.grab().isNull()
-    assert len(meter.history.totals) == 3 and "voice to voice" in meter.toolTip()
-
-
-def test_reloads_name_only_what_changed(default_config):
-    from dataclasses import replace
-
-    from ui.validation import reloads
-
-    c = default_config
-    assert reloads(c, c) == set()
-    assert reloads(c, replace(c, vad=replace(c.vad, endpoint_ms=500))) == set()
-    assert reloads(c, replace(c, llm=replace(c.llm, system_prompt="Be brief."))) == {"system_prompt"}
-    assert reloads(c, replace(c, llm=replace(c.llm, model="x.gguf", system_prompt="Be brief."))) == {"llm"}
-    assert reloads(c, replace(c, stt=replace(c.stt, language="de"))) == {"stt"}
-    assert reloads(c, replace(c, tts=replace(c.tts, voice="v.onnx"))) == {"tts"}
-    assert reloads(c, replace(c, audio=replace(c.audio, output_device="USB"))) == {"output"}
-
-
-def test_validation_reasons(default_config):
-    from dataclasses import replace
-
-    from ui.validation import SettingsError, validate
-
-    c = default_config
-    validate(c)
-    cases = [
-        (replace(c, vad=replace(c.vad, endpoint_ms=20)), "endpoint silence"),
-        (replace(c, vad=replace(c.vad, threshold=0.05)), "threshold"),
-        (replace(c, llm=replace(c.llm, system_prompt="  ")), "system prompt"),
-        (replace(c, stt=replace(c.stt, engine="dragon")), "STT engine"),
-        (replace(c, stt=replace(c.stt, language="english")), "language code"),
-        (replace(c, tts=replace(c.tts, voice="/nowhere/voice.onnx")), "does not exist"),
-    ]
-    for config, reason in cases:
-        with pytest.raises(SettingsError, match=reason):
-            validate(config)
-
-
-def test_offload_text_falls_back_to_the_setting(default_config):
-    from dataclasses import replace
-
-    from ui.status import device_problem, offload_text
-
-    class Bare:
-        name = "bare"
-
-    assert offload_text(Bare(), replace(default_config, llm=replace(default_config.llm, n_gpu_layers=0)))[0] == "CPU only"
-    assert offload_text(Bare(), replace(default_config, llm=replace(default_config.llm, n_gpu_layers=-1)))[0] == "all layers on GPU"
-    assert device_problem("no microphone found (x). Use --input/--output WAV files or --text.") == "no microphone found (x)."
-
-
-def test_mic_gate_finishes_the_utterance_with_silence():
-    from ui.mic import MicGate
-
-    class Source:
-        rate, frame_samples = 16000, 512
-
-        def __init__(self):
-            self.stopped = threading.Event()
-
-        def frames(self):
-            t = 0.0
-            while not self.stopped.is_set():
-                yield np.ones(512, np.float32), t
-                t += 0.032
-
-        def stop(self):
-            self.stopped.set()
-
-    finished = []
-    gate = MicGate(Source(), tail_ms=320, on_finished=lambda: finished.append(True))
-    frames = gate.frames()
-    loud = [next(frames) for _ in range(3)]
-    gate.release()
-    tail = list(frames)
-    assert all(f.max() == 1 for f, _ in loud)
-    assert len(tail) == 10 and all(not f.any() for f, _ in tail)
-    assert tail[0][1] == pytest.approx(loud[-1][1] + 0.032), "the tail continues the capture clock"
-    assert finished == [True] and gate.finished
-
-    gate = MicGate(Source(), tail_ms=320)
-    frames = gate.frames()
-    next(frames)
-    gate.stop()
-    assert list(frames) == [] and gate.finished
-
-
-def test_stall_probe_records_ticks(qtbot):
-    from ui.stall_probe import StallProbe
-
-    probe = StallProbe(interval_ms=5)
-    probe.start()
-    qtbot.waitUntil(lambda: len(probe.gaps_ms) >= 5, timeout=10_000)
-    probe.stop()
-    summary = probe.summary()
-    assert summary["ticks"] >= 5 and summary["max_gap_ms"] > 0
-
-
 def test_a_broken_phrase_table_is_shown_and_typed_questions_still_work(make_window, qtbot, default_config, tmp_path):
     from dataclasses import replace
 
@@ -495,38 +350,6 @@ def test_a_broken_phrase_table_is_shown_and_typed_questions_still_work(make_wind
     window = make_window(config)
     qtbot.waitUntil(lambda: "Instant replies are off" in window.notice.text(), timeout=30_000)
     assert str(bad.name) in window.notice.text() or "replies" in window.notice.text()
-    recorder = Recorder(window)
+    recorder = WindowEvents(window)
     ask(qtbot, window, recorder, "thank you")
     assert recorder.ends()[-1].source == "llm"  # no table, so the LLM answers
-
-
-def test_engine_host_falls_back_when_the_speaker_or_the_phrase_table_fails(qtbot, monkeypatch, default_config):
-    import ui.host
-    from ui.host import EngineHost
-
-    heard: list[str] = []
-
-    class Host(EngineHost):
-        def no_speaker(self, exc):
-            heard.append(f"speaker: {exc}")
-
-        def no_instant_replies(self, exc):
-            heard.append(f"replies: {exc}")
-
-    def no_speaker(rate, device=None):
-        raise AudioError("no speaker found (test)")
-
-    def broken_table(config, tts, rate):
-        raise ValueError("replies.toml line 3: bad")
-
-    monkeypatch.setattr(ui.host, "SpeakerSink", no_speaker)
-    monkeypatch.setattr("assistant.cli.make_replies", broken_table)
-    host = Host(default_config)
-    output = host.open_speaker(default_config)
-    assert isinstance(output, NullSink) and output.rate == default_config.audio.output_rate
-    from types import SimpleNamespace
-
-    assert host.instant_replies(default_config, SimpleNamespace(tts=None), output) is None
-    assert heard == ["speaker: no speaker found (test)", "replies: replies.toml line 3: bad"]
-    host.output = output
-    host.close_output()  # opened here: closed here

@@ -4,7 +4,7 @@ A timer ticks every 5 ms on the GUI thread; the longest gap between two ticks is
 longest time the window could not paint or react. The probe asks real questions on the
 embedded models through the window's own text box and prints one JSON object.
 
-    QT_QPA_PLATFORM=offscreen python -m ui.stall_probe --turns 3
+    QT_QPA_PLATFORM=offscreen python -m tools.stall_probe --turns 3
 """
 
 from __future__ import annotations
@@ -193,14 +193,14 @@ def main(argv: list[str] | None = None) -> int:
 
     from assistant.audio import NullSink
     from assistant.config import Config
-    from assistant.session import load_engines
+    from assistant.session import load_models
 
-    from .app import application
-    from .window import MainWindow
+    from ui.app import application
+    from ui.window import MainWindow
 
     app = application()
     config = Config()
-    engines = load_engines(config)
+    engines = load_models(config)
     slot = SlotTimer(MainWindow._on_event)
     MainWindow._on_event = lambda self, *args: slot(self, *args)  # time the window's event handling
     window = MainWindow(config, engines=engines, output=NullSink(config.audio.output_rate))
