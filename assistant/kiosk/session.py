@@ -87,9 +87,11 @@ class _WatchedSource:
         self.source.stop()
 
 
-def engine_factory(config: Config, engines: LoadedModels, output: AudioOut, replies: Any = None) -> EngineFactory:
+def engine_factory(
+    config: Config, engines: LoadedModels, output: AudioOut, replies: Any = None, skills: Any = None
+) -> EngineFactory:
     def make(listener: Callable[[Event], None]):
-        return build_engine(config, engines, output, replies=replies, on_event=listener)
+        return build_engine(config, engines, output, replies=replies, skills=skills, on_event=listener)
 
     return make
 
