@@ -184,7 +184,7 @@ def test_speaking_on_after_a_pause_drops_the_speculative_reply(make_engine):
     committed = {level for text, level in tts.levels.items() if not text.startswith("Reply 1")}
     dropped = {level for text, level in tts.levels.items() if text.startswith("Reply 1")}
     assert dropped, "the dropped reply was synthesized (and must not be heard)"
-    played = {round(float(pcm[0]), 4) for pcm in engine.playback.out.played}
+    played = {round(float(pcm[0]), 4) for pcm in parts["out"].played}
     assert played and played <= {round(v, 4) for v in committed}
     assert not played & {round(v, 4) for v in dropped}
 
