@@ -3,7 +3,7 @@
 <context>
     <name>ConversationView</name>
     <message>
-        <location filename="../conversation.py" line="127" />
+        <location filename="../conversation.py" line="129" />
         <source>Ask something: type below, or hold “Hold to talk” while you speak.</source>
         <translation>무엇이든 물어보세요: 아래에 입력하거나, 말하는 동안 “눌러서 말하기”를 누르고 계세요.</translation>
     </message>
@@ -11,65 +11,65 @@
 <context>
     <name>KioskWindow</name>
     <message>
-        <location filename="../kiosk.py" line="52" />
-        <location filename="../kiosk.py" line="122" />
-        <location filename="../kiosk.py" line="215" />
+        <location filename="../kiosk.py" line="54" />
+        <location filename="../kiosk.py" line="124" />
+        <location filename="../kiosk.py" line="224" />
         <source>One moment…</source>
         <translation>잠시만요…</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="54" />
+        <location filename="../kiosk.py" line="56" />
         <source>Listening…</source>
         <translation>듣고 있어요…</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="55" />
+        <location filename="../kiosk.py" line="57" />
         <source>I'm listening…</source>
         <translation>말씀하세요…</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="56" />
+        <location filename="../kiosk.py" line="58" />
         <source>Thinking…</source>
         <translation>생각 중이에요…</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="57" />
+        <location filename="../kiosk.py" line="59" />
         <source>Speaking…</source>
         <translation>말하는 중이에요…</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="145" />
+        <location filename="../kiosk.py" line="147" />
         <source>Just start talking, or tap the button.</source>
         <translation>그냥 말씀하시거나 버튼을 누르세요.</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="146" />
+        <location filename="../kiosk.py" line="148" />
         <source>Tap the button, then ask your question.</source>
         <translation>버튼을 누른 다음 질문하세요.</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="149" />
+        <location filename="../kiosk.py" line="151" />
         <source>Hello! Ask me anything. Just start talking.</source>
         <translation>안녕하세요! 무엇이든 물어보세요. 그냥 말씀하시면 돼요.</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="158" />
-        <location filename="../kiosk.py" line="258" />
+        <location filename="../kiosk.py" line="162" />
+        <location filename="../kiosk.py" line="267" />
         <source>Tap to talk</source>
         <translation>눌러서 말하기</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="210" />
+        <location filename="../kiosk.py" line="219" />
         <source>Sorry, this assistant is out of order right now.</source>
         <translation>죄송합니다. 지금은 비서를 사용할 수 없어요.</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="217" />
+        <location filename="../kiosk.py" line="226" />
         <source>I can't hear right now. Please tell a member of staff.</source>
         <translation>지금은 들을 수 없어요. 직원에게 알려 주세요.</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="258" />
+        <location filename="../kiosk.py" line="267" />
         <source>■  Stop</source>
         <translation>■  멈추기</translation>
     </message>
@@ -115,113 +115,114 @@
         <location filename="../meter.py" line="285" />
         <source>SESSION · %n spoken turn(s)</source>
         <translation>
-            <numerusform>세션 · 말한 대화 %n번</numerusform></translation>
+            <numerusform>세션 · 말한 대화 %n번</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../meter.py" line="288" />
         <source>typed %s, median %s</source>
         <translation>입력 %s번, 중앙값 %s</translation>
     </message>
-    </context>
+</context>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../status.py" line="42" />
+        <location filename="../status.py" line="53" />
         <source>mic off</source>
         <translation>마이크 꺼짐</translation>
     </message>
     <message>
-        <location filename="../status.py" line="43" />
+        <location filename="../status.py" line="54" />
         <source>mic on (push-to-talk)</source>
         <translation>마이크 켜짐 (눌러서 말하기)</translation>
     </message>
     <message>
-        <location filename="../status.py" line="44" />
+        <location filename="../status.py" line="55" />
         <source>mic on (hands-free)</source>
         <translation>마이크 켜짐 (핸즈프리)</translation>
     </message>
     <message>
-        <location filename="../status.py" line="45" />
+        <location filename="../status.py" line="56" />
         <source>no microphone</source>
         <translation>마이크 없음</translation>
     </message>
     <message>
-        <location filename="../window.py" line="44" />
+        <location filename="../window.py" line="45" />
         <source>Offline voice assistant</source>
         <translation>오프라인 음성 비서</translation>
     </message>
     <message>
-        <location filename="../window.py" line="66" />
+        <location filename="../window.py" line="67" />
         <source>Settings…</source>
         <translation>설정…</translation>
     </message>
     <message>
-        <location filename="../window.py" line="79" />
+        <location filename="../window.py" line="81" />
         <source>Type a question and press Enter…</source>
         <translation>질문을 입력하고 Enter를 누르세요…</translation>
     </message>
     <message>
-        <location filename="../window.py" line="81" />
+        <location filename="../window.py" line="83" />
         <source>Send</source>
         <translation>보내기</translation>
     </message>
     <message>
-        <location filename="../window.py" line="82" />
+        <location filename="../window.py" line="84" />
         <source>■  Stop</source>
         <translation>■  멈추기</translation>
     </message>
     <message>
-        <location filename="../window.py" line="83" />
+        <location filename="../window.py" line="85" />
         <source>Interrupt the reply now (Esc)</source>
         <translation>지금 답변 멈추기 (Esc)</translation>
     </message>
     <message>
-        <location filename="../window.py" line="85" />
+        <location filename="../window.py" line="87" />
         <source>Hold to talk</source>
         <translation>눌러서 말하기</translation>
     </message>
     <message>
-        <location filename="../window.py" line="86" />
+        <location filename="../window.py" line="88" />
         <source>Hold while you speak; release to get the answer</source>
         <translation>말하는 동안 누르고 있다가, 놓으면 답변을 들을 수 있어요</translation>
     </message>
     <message>
-        <location filename="../window.py" line="87" />
+        <location filename="../window.py" line="89" />
         <source>Hands-free</source>
         <translation>핸즈프리</translation>
     </message>
     <message>
-        <location filename="../window.py" line="89" />
+        <location filename="../window.py" line="91" />
         <source>Listen all the time; speak whenever you like</source>
         <translation>항상 듣고 있어요. 언제든 말씀하세요</translation>
     </message>
     <message>
-        <location filename="../window.py" line="111" />
+        <location filename="../window.py" line="114" />
         <source>loading…</source>
         <translation>불러오는 중…</translation>
     </message>
     <message>
-        <location filename="../window.py" line="133" />
+        <location filename="../window.py" line="137" />
         <source>Error while %s: %s</source>
         <translation>%s 중 오류: %s</translation>
     </message>
     <message>
-        <location filename="../window.py" line="202" />
+        <location filename="../window.py" line="210" />
         <source>no model loaded</source>
         <translation>불러온 모델 없음</translation>
     </message>
     <message>
-        <location filename="../window.py" line="203" />
+        <location filename="../window.py" line="211" />
         <source>Could not load the models: %s — choose others in Settings.</source>
         <translation>모델을 불러올 수 없어요: %s — 설정에서 다른 모델을 고르세요.</translation>
     </message>
     <message>
-        <location filename="../window.py" line="214" />
+        <location filename="../window.py" line="222" />
         <source>&lt;b&gt;No microphone&lt;/b&gt; — type your questions in the box below.</source>
         <translation>&lt;b&gt;마이크 없음&lt;/b&gt; — 아래 입력란에 질문을 입력하세요.</translation>
     </message>
     <message>
-        <location filename="../window.py" line="217" />
+        <location filename="../window.py" line="225" />
         <source>&lt;b&gt;No speaker&lt;/b&gt; — replies are shown but not heard.</source>
         <translation>&lt;b&gt;스피커 없음&lt;/b&gt; — 답변은 화면에만 보이고 들리지 않아요.</translation>
     </message>
@@ -369,6 +370,11 @@
     </message>
     <message>
         <location filename="../conversation.py" line="103" />
+        <source>%s skill</source>
+        <translation>%s 기능</translation>
+    </message>
+    <message>
+        <location filename="../conversation.py" line="105" />
         <source>interrupted</source>
         <translation>중단됨</translation>
     </message>
