@@ -178,6 +178,8 @@ class Diagnosis:
     """What keeps this process offline (``--offline``), if anything."""
     network_offline: str = ""
     """The guarantee a kiosk or ``--offline`` run gets on this machine (checked by starting one)."""
+    listening: str = ""
+    """How the assistant listens while it speaks (full duplex with an echo canceller, or half duplex)."""
     tier: Tier | None = None
     language: str = "en"
     advice: list[str] = field(default_factory=list)
@@ -195,6 +197,7 @@ class Diagnosis:
             },
             "onnxruntime_providers": self.onnx_providers,
             "whisper_cuda_devices": self.whisper_cuda_devices,
+            "listening": self.listening,
             "llm": {"backend": self.backend, "model": self.model.to_json() if self.model else None, "remote": self.remote},
             "network": {"this_run": self.network_now, "kiosk_and_offline_runs": self.network_offline},
             "recommended": asdict(self.tier) if self.tier else None,
@@ -245,6 +248,16 @@ def _native_check(model: Path) -> tuple[str, bool]:
     return f"extra buffer types off: {verdict.reason} ({when})", True
 
 
+def _duplex(config: Config) -> str:
+    """Which echo canceller runs here (it is started, as the engine would)."""
+    from .echo import choose_mode
+
+    mode, canceller = choose_mode(config.echo, config.audio.sample_rate)
+    if canceller is not None:
+        canceller.close()
+    return mode.describe()
+
+
 def diagnose(config: Config, hardware: Hardware | None = None) -> Diagnosis:
     hardware = hardware or detect()
     llm = config.llm
@@ -265,6 +278,7 @@ def diagnose(config: Config, hardware: Hardware | None = None) -> Diagnosis:
         backend=llm.backend,
         model=model,
         remote=_remote_status(llm) if llm.backend == "remote" else "",
+        listening=_duplex(config),
         tier=recommend(hardware),
         network_now=offline.guarantee().describe(),
         network_offline=offline.expected(config).describe(),
@@ -335,6 +349,7 @@ def format_diagnosis(d: Diagnosis) -> str:
         f"  onnxruntime (Piper, Silero VAD): {', '.join(d.onnx_providers)}",
         f"  CTranslate2 (Whisper): {d.whisper_cuda_devices} CUDA device(s), runs on "
         + ("the GPU" if d.whisper_cuda_devices else "the CPU (int8)"),
+        f"  while speaking: {d.listening}",
         f"LLM (backend: {d.backend})",
     ]
     if d.remote:

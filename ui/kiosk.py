@@ -31,6 +31,7 @@ from . import i18n
 from .conversation import ConversationView, TurnView
 from .kiosk_controller import KioskController, SourceOpener, microphone
 from .pinpad import PinPad
+from .status import duplex_hint
 from .timers import TimersPanel
 
 log = logging.getLogger(__name__)
@@ -148,7 +149,8 @@ class KioskWindow(QWidget):
         attract = self.kiosk.attract_text
         if attract == KioskConfig.attract_text:  # the default invitation is translated; the operator's own is not
             attract = self.tr("Hello! Ask me anything. Just start talking.")
-        self.attract = self._page(_label("attract", attract), _label("hint", hint))
+        self.hint = _label("hint", hint)
+        self.attract = self._page(_label("attract", attract), self.hint)
         self.conversation = self._new_conversation()
         self.notice = _label("notice")
         self.notice_page = self._page(self.notice)
@@ -207,6 +209,10 @@ class KioskWindow(QWidget):
         self.pages.setCurrentWidget(self.conversation if self.conversation.turns else self.attract)
 
     def _on_ready(self) -> None:
+        session = self.controller.session
+        if session is not None and session.engine is not None:
+            self.hint.setText(f"{self.hint.text()} {self.tr(duplex_hint(session.engine.duplex))}")
+            self.hint.setToolTip(session.engine.duplex.describe())
         self._show_main()
 
     def _on_load_failed(self, _message: str) -> None:
