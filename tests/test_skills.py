@@ -310,19 +310,23 @@ def test_timers_by_voice_from_a_wav(engines, tmp_path, capsys, monkeypatch):
     from assistant.corpus import speak_question, speech_bounds
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # timers.json of this test only
-    said = [speak_question(engines.tts, text, tail_s=2.5) for text in (
+    requests = [speak_question(engines.tts, text, tail_s=2.5) for text in (
         "Set a pasta timer for ten minutes.", "How long is left on the pasta timer?", "Set a timer for three seconds.")]
     question = tmp_path / "timers.wav"
-    save_wav(question, np.concatenate([*said, np.zeros(16000 * 6, np.float32)]), 16000)
+    save_wav(question, np.concatenate([*requests, np.zeros(16000 * 6, np.float32)]), 16000)
     answer = tmp_path / "answer.wav"
     capsys.readouterr()
     assert main(["chat", "--input", str(question), "--output", str(answer), "--json"]) == 0
     turns = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
-    assert [(t["source"], t["skill"]) for t in turns] == [("skill", "timers")] * 4
-    assert turns[0]["reply"] == "Pasta timer set for 10 minutes."
-    assert turns[1]["reply"].startswith("The pasta timer has 9 minutes and ")
-    assert turns[2]["reply"] == "Timer set for 3 seconds."
-    assert (turns[3]["transcript"], turns[3]["reply"]) == ("", "Your 3 second timer is done.")
+    heard = [(t["transcript"], t["source"], t["reply"]) for t in turns]
+    # (On a loaded machine a pause inside a request can split it into two turns; the
+    # timers' answers must still all be there, in order, and the ring last.)
+    said = [t["reply"] for t in turns if (t["source"], t["skill"]) == ("skill", "timers")]
+    assert len(said) == 4, heard
+    assert said[0] == "Pasta timer set for 10 minutes.", heard
+    assert said[1].startswith("The pasta timer has 9 minutes and "), heard
+    assert said[2] == "Timer set for 3 seconds.", heard
+    assert (turns[-1]["transcript"], turns[-1]["reply"]) == ("", "Your 3 second timer is done."), heard
     stored = json.loads((tmp_path / "data" / "offline-voice-assistant" / "timers.json").read_text())
     assert [t["name"] for t in stored] == ["pasta"]  # still running, for the next start
     assert speech_bounds(answer) is not None
