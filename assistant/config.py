@@ -8,18 +8,114 @@ point ever sees an argparse namespace.
 from __future__ import annotations
 
 import dataclasses
+import math
+import re
 import tomllib
+import typing
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from platformdirs import user_cache_dir, user_config_dir, user_data_dir
+
+from .keys import exit_keys_problem
 
 APP_NAME = "offline-voice-assistant"
 
 
 class ConfigError(ValueError):
     """A configuration file or value is invalid; the message names the key."""
+
+
+# The rules of a field are declared with it (``choice``, ``within``, ``rule``) and checked
+# by :func:`check`: the loaders, the kiosk and the settings dialog all call it.
+
+
+def choice(default: str, *others: str) -> Any:
+    """A field that takes one of a few names, the default first."""
+    return field(default=default, metadata={"choices": (default, *others)})
+
+
+def within(default: float, low: float | str | None = None, high: float | str | None = None, unit: str = "", *,
+           above: float | None = None, below: float | str | None = None) -> Any:
+    """A number from ``low`` to ``high`` (inclusive), or ``above``/``below`` (exclusive);
+    a bound may name another field of the same section."""
+    return field(default=default, metadata={"range": (low, high, above, below, unit)})
+
+
+def rule(default: Any, problem: Callable[[Any], str | None]) -> Any:
+    """A field whose value ``problem`` checks: why it cannot work, or None."""
+    return field(default=default, metadata={"rule": problem})
+
+
+def _not_empty(text: str) -> str | None:
+    return None if text.strip() else "must not be empty"
+
+
+def choices(section: type, name: str) -> tuple[str, ...]:
+    """The names a ``choice`` field of a section takes (for command-line choices)."""
+    return next(f.metadata["choices"] for f in fields(section) if f.name == name)
+
+
+def limits(section: type, name: str) -> tuple[float, float]:
+    """The (low, high) range a ``within`` field of a section declares (for spin boxes)."""
+    low, high, *_ = next(f.metadata["range"] for f in fields(section) if f.name == name)
+    return low, high
+
+
+def _range_problem(value: float, section: Any, bounds: tuple) -> str | None:
+    low, high, above, below, unit = bounds
+
+    def bound(b):
+        return getattr(section, b) if isinstance(b, str) else b
+
+    def named(b):
+        return f"{where(section)}.{b}" if isinstance(b, str) else f"{b:g}"
+
+    unit = f" {unit}" if unit else ""
+    if low is not None and high is not None and not bound(low) <= value <= bound(high):
+        return f"must be {named(low)} to {named(high)}{unit}"
+    if low is not None and high is None and value < bound(low):
+        return f"must be at least {named(low)}" + ("" if isinstance(low, str) else unit)
+    if above is not None and value <= above:
+        if below is not None:
+            return f"must be more than {named(above)} and less than {named(below)}"
+        return f"must be more than {named(above)}{unit}"
+    if below is not None and value >= bound(below):
+        return f"must be more than {named(above)} and less than {named(below)}"
+    return None
+
+
+def problem(section: Any, name: str) -> str | None:
+    """Why field ``name`` of a config section cannot work, or None."""
+    meta = next(f.metadata for f in fields(section) if f.name == name)
+    value = getattr(section, name)
+    if "choices" in meta and value not in meta["choices"]:
+        return f"must be {' or '.join(meta['choices'])}"
+    if "range" in meta:
+        return _range_problem(value, section, meta["range"])
+    if "rule" in meta:
+        return meta["rule"](value)
+    return None
+
+
+def where(section: Any) -> str:
+    """The TOML table of a config section (``vad`` for a VadConfig)."""
+    return next(f.name for f in fields(Config) if f.type == type(section).__name__)
+
+
+def check_section(section: Any) -> None:
+    """Raise :class:`ConfigError` for the first field of ``section`` that cannot work."""
+    for f in fields(section):
+        why = problem(section, f.name)
+        if why:
+            raise ConfigError(f"'{where(section)}.{f.name}' {why} (it is {getattr(section, f.name)!r})")
+
+
+def check(config: "Config") -> None:
+    """Raise :class:`ConfigError` naming the first setting that cannot work."""
+    for f in fields(config):
+        check_section(getattr(config, f.name))
 
 
 @dataclass(frozen=True)
@@ -30,9 +126,9 @@ class AudioConfig:
     """Length of one input frame; 32 ms = 512 samples, the Silero VAD window."""
     output_rate: int = 22050
     """Rate of the reply audio (output WAV and speaker)."""
-    input_device: str | None = None
+    input_device: str | int | None = None
     """sounddevice input device name or index; None is the system default."""
-    output_device: str | None = None
+    output_device: str | int | None = None
     """sounddevice output device name or index; None is the system default."""
 
     @property
@@ -43,9 +139,10 @@ class AudioConfig:
 
 @dataclass(frozen=True)
 class VadConfig:
-    threshold: float = 0.5
-    """Speech probability at or above which a frame counts as speech."""
-    endpoint_ms: int = 300
+    threshold: float = within(0.5, 0.2, 0.95)
+    """Speech probability at or above which a frame counts as speech. The endpointer leaves
+    speech 0.15 below it, so it stays above 0.2."""
+    endpoint_ms: int = within(300, 100, 3000, "ms")
     """Silence after speech that ends the user's turn."""
     min_speech_ms: int = 96
     """Speech shorter than this is a click or a cough, not a turn."""
@@ -53,25 +150,109 @@ class VadConfig:
     """Audio kept before the first speech frame so STT hears the onset."""
     early_silence_ms: int = 64
     """Silence after which STT starts speculatively (kept if the endpoint follows). A
-    pause inside a sentence wastes only the work started (on the JFK clip and the bench
-    corpus: 4 dropped starts in 20 utterances at 64 ms, 2 at 96-128 ms, 10 at 32 ms)."""
+    pause inside a sentence wastes only the work started (docs/tuning.md)."""
     speculative: bool = True
     """Start the reply (STT, LLM, TTS) at the early silence; it is heard only once the
     endpoint confirms the user finished, and dropped if they speak on."""
-    max_speech_s: float = 20.0
-    """A turn is cut after this much speech, so a noisy room can't hold the floor."""
+    max_speech_s: float = within(90.0, 1, 300, "seconds")
+    """A turn is cut after this much speech, so a noisy room can't hold the floor (a
+    minute-long story still is one turn; Whisper hears it in 30 s windows)."""
+
+
+@dataclass(frozen=True)
+class TurnConfig:
+    """When the user's turn is over (see :mod:`assistant.end_of_turn`)."""
+
+    mode: str = choice("semantic", "fixed")
+    """``semantic``: over after ``complete_ms`` of silence when the words are complete, up
+    to ``max_ms`` when they are not; ``fixed``: over after ``vad.endpoint_ms`` of silence."""
+    max_ms: int = within(2000, 500, 5000, "ms")
+    """Longest silence waited for a turn whose words sound unfinished ("what is the capital of")."""
+    complete_ms: int = within(150, 50, "statement_ms", "ms")
+    """Silence that ends a turn whose words are a complete question or request."""
+    statement_ms: int = within(1100, "complete_ms", "max_ms", "ms")
+    """Silence that ends a complete statement: someone telling a story ends sentences too,
+    and a fragment Whisper completed with a made-up word ("in the home.") is often one."""
+    unsure_ms: int = within(1200, "complete_ms", "max_ms", "ms")
+    """Silence that ends a turn the language model is unsure about."""
+    complete_log10: float = within(-5.5, "unfinished_log10", 0.0)
+    """log10 of the model's end-of-turn probability at or above which the words are complete."""
+    unfinished_log10: float = within(-8.0, -12.0, "complete_log10")
+    """...and below which they are unfinished (between the two: unsure)."""
+
+
+@dataclass(frozen=True)
+class EchoConfig:
+    """Listening while the assistant speaks, through a loudspeaker."""
+
+    canceller: str = choice("auto", "speex", "webrtc", "off")
+    """``speex`` (speexdsp, package ``pyaec``), ``webrtc`` (AEC3, package ``livekit``),
+    ``off``, or ``auto``: the first of speex and webrtc that can run. Without one the
+    assistant listens half duplex: only "stop" is heard while it speaks."""
+    tail_ms: int = within(192, 32, 1000, "ms")
+    """Longest echo speexdsp models: the speaker-to-microphone delay plus the room's
+    reverberation. Longer learns the room more slowly (on the room simulation: 128 ms
+    left a 100 ms delay's echo uncancelled, 256 ms had not learnt the room 2 s in)."""
+    noise_suppression: bool = False
+    """WebRTC only: its noise suppression on the microphone too (speexdsp's
+    preprocessor always suppresses noise and residual echo)."""
+    high_pass: bool = True
+    """WebRTC only: its high-pass filter (rumble and DC below ~80 Hz)."""
+    stream_delay_ms: int = within(0, 0, 500, "ms")
+    """WebRTC only: known delay from the speaker's output to the microphone beyond
+    what the output reports (AEC3 also finds the delay itself)."""
+    converge_s: float = within(2.0, 0, 10, "seconds")
+    """Seconds of reply the canceller hears before speech over a reply can pause it
+    (speexdsp cancels ~6 dB in its first second, ~35 dB once it has learnt the room);
+    until then only "stop" is heard while the assistant speaks."""
+    echo_tail_ms: int = within(150, 0, 1000, "ms")
+    """After the reply's last sound the room still rings this long; half duplex keeps
+    the microphone closed for it."""
+
+
+@dataclass(frozen=True)
+class BargeInConfig:
+    """When speech over the reply stops it."""
+
+    min_speech_ms: int = within(128, 32, 1000, "ms")
+    """Speech over the reply pauses it once it holds this much speech from its first
+    sound (a click is shorter; a cough that lasts pauses it, and the reply resumes:
+    it has no words); with the VAD's own delay the reply falls silent within ~300 ms
+    of the first sound."""
+    threshold: float = within(0.2, 0.15, 0.95)
+    """Speech probability that counts as the user's speech while the reply plays: the
+    canceller leaves the user's voice quieter and rougher then (Silero gives it
+    0.3-0.6 where it gives the clean voice 0.8-0.9)."""
+    kept_db: float = within(-25.0, -60, 0, "dB")
+    """A frame counts as the user's speech while the reply plays only if the canceller
+    kept at least this much of its energy (dB): echo it took out does not count (once
+    it has learnt the room it keeps -35 to -55 dB of the echo alone; of the user's
+    speech over the echo, -15 to 0 dB, with dips where its suppressor bites)."""
+    min_words: int = within(1, 1, 20)
+    """Words (not counting "mm-hm", "yeah", "okay"...) the paused speech must hold to
+    take the floor; with fewer, the reply resumes."""
+    resume_within_s: float = within(4.0, 0, 60, "seconds")
+    """A reply paused longer than this is not resumed but ends where it stopped."""
+    backchannels: tuple[str, ...] = (
+        "mm", "mmm", "hm", "hmm", "mhm", "mm-hm", "mm-hmm", "uh-huh", "uh", "um", "ah", "oh", "yeah", "yes",
+        "yep", "okay", "ok", "right", "sure", "aha", "i see",
+    )
+    """Words that say "go on" rather than take the floor."""
 
 
 @dataclass(frozen=True)
 class SttConfig:
-    engine: str = "whisper"
+    engine: str = choice("whisper", "vosk")
     """``whisper`` (faster-whisper on the segment) or ``vosk`` (streams partials)."""
-    language: str = "en"
+    language: str = rule("en", lambda code: None if re.fullmatch(r"[a-z]{2,3}", code) else "must be a language code like en, ko, de")
     """Language code of the speech."""
     whisper_model: str | None = None
     """Path to a CTranslate2 Whisper model folder; None finds the embedded tiny.en."""
     vosk_model: str | None = None
     """Path to a vosk model folder; None finds one for ``language``."""
+    vosk_fast: bool = False
+    """Decode vosk with a narrower search (max-active 1000, beam 8, lattice beam 1): less
+    CPU per second of speech, so a slow machine keeps up, for a few more errors."""
     threads: int = 2
     """CPU threads for the STT engine."""
     beam_size: int = 1
@@ -86,31 +267,40 @@ class SttConfig:
 class LlmConfig:
     model: str | None = None
     """Path to a GGUF file; None finds the embedded SmolLM2-135M-Instruct."""
-    system_prompt: str = (
+    system_prompt: str = rule(
         "You are a friendly voice assistant. Answer in one or two short spoken "
-        "sentences. No lists, no markdown."
+        "sentences. No lists, no markdown.",
+        _not_empty,
     )
     """System prompt; its evaluated tokens are kept in the KV cache across turns."""
+    few_shot: str = "auto"
+    """Example exchanges before the conversation (``data/few_shot.toml``): ``auto`` gives
+    them to models under a billion parameters, which answer far better for them; ``on``, ``off``."""
+    reply_language: str = "en"
+    """Language replies must stay in: a later sentence drifting into another ends the
+    reply (checked for ``en``; '' checks none). ``--language`` sets it with the speech's."""
     n_ctx: int = 2048
     """Context window in tokens."""
     history_tokens: int = 768
     """Token budget for past turns; older turns are dropped when it is exceeded."""
-    max_tokens: int = 80
+    max_tokens: int = within(80, 1)
     """Longest spoken reply, in tokens."""
-    temperature: float = 0.3
-    """Sampling temperature."""
+    temperature: float = 0.0
+    """Sampling temperature; 0 is greedy (the same question gets the same answer). With the
+    embedded model and its examples, greedy answered as many questions right as sampling at
+    0.3 and never less (docs/skills.md)."""
     top_p: float = 0.9
     """Nucleus sampling cutoff."""
-    repeat_penalty: float = 1.3
-    """Penalty for repeated tokens; stops tiny models from looping."""
+    repeat_penalty: float = 1.1
+    """Penalty for repeated tokens (1 is none). 1.3 made the embedded model's answers
+    worse; loops are ended by the reply guard instead (assistant/reply_guard.py)."""
     threads: int | None = None
     """CPU threads for generating tokens; None leaves one core free for speech synthesis,
-    which runs while tokens are generated (on 2 cores: 1). Threads fighting over cores
-    stall llama.cpp's barriers: 2 threads beside a busy core decoded 100x slower here."""
+    which runs while tokens are generated. Threads fighting over cores stall llama.cpp's
+    barriers (docs/tuning.md)."""
     first_chunk_all_cores: bool = True
     """Until a reply's first chunk goes to speech synthesis, decode on every core when
-    the speech engines are idle (2 cores: 9 instead of 14 ms per token); then on
-    ``threads``."""
+    the speech engines are idle; then on ``threads``."""
     batch_threads: int | None = None
     """CPU threads for evaluating a prompt (nothing else runs then); None uses every core."""
     n_gpu_layers: int | None = None
@@ -122,14 +312,14 @@ class LlmConfig:
     the path of a small GGUF with the same vocabulary used as a draft model."""
     draft_tokens: int = 6
     """Tokens drafted per step when ``draft`` is on."""
-    kv_type: str = "f16"
+    kv_type: str = choice("f16", "q8_0")
     """KV-cache precision: ``f16``, or ``q8_0`` (half the memory; the planner picks it when VRAM is short)."""
     prefill_partials: bool = True
     """With a streaming recognizer (vosk), evaluate the user's words as they are
     recognized, so the reply starts with only the last words left to evaluate."""
     prompt_cache: bool = True
     """Save the evaluated system prompt to disk so a restart skips its prefill."""
-    backend: str = "local"
+    backend: str = choice("local", "remote")
     """``local`` loads the GGUF with llama.cpp; ``remote`` streams from an OpenAI-compatible server."""
     remote_url: str = "http://127.0.0.1:8080"
     """Base URL of the remote server (llama.cpp server, vLLM, Ollama); ``/v1/chat/completions`` is appended."""
@@ -141,17 +331,16 @@ class LlmConfig:
 
 @dataclass(frozen=True)
 class TtsConfig:
-    engine: str = "piper"
+    engine: str = choice("piper", "system")
     """``piper`` (neural, onnxruntime) or ``system`` (pyttsx3: espeak-ng/SAPI5/NSSS)."""
     voice: str | None = None
     """Path to a Piper ``.onnx`` voice (with its ``.onnx.json``); None finds joe-medium."""
     threads: int = 2
-    """onnxruntime intra-op threads for Piper. 2 on a 2-core machine: the first chunk is
-    ready in ~88 ms instead of ~140 ms while the LLM decodes on the other core."""
+    """onnxruntime intra-op threads for Piper (docs/tuning.md)."""
     first_chunk_alone: bool = True
     """The LLM pauses while the first chunk of a reply is synthesized, so synthesis has
-    every core and the first sound comes sooner (2 cores: 82 instead of 156 ms); the rest
-    of the reply is still far ahead of playback. Only while the LLM runs on the CPU."""
+    every core and the first sound comes sooner; the rest of the reply is still far ahead
+    of playback. Only while the LLM runs on the CPU."""
     length_scale: float | None = None
     """Speaking rate (< 1 is faster); None keeps the voice's own."""
     volume: float = 1.0
@@ -164,7 +353,7 @@ class ChunkerConfig:
     """The first chunk is released at the first clause boundary after this many characters."""
     first_max_chars: int = 24
     """...or at a word boundary once this long, whatever the punctuation (about five
-    words: each token less is ~15 ms sooner, and a shorter chunk is synthesized sooner)."""
+    words: each token less comes sooner, and a shorter chunk is synthesized sooner)."""
     min_chars: int = 40
     """Later chunks are released at sentence ends once at least this long."""
 
@@ -186,46 +375,67 @@ class RepliesConfig:
 
 
 @dataclass(frozen=True)
+class SkillsConfig:
+    enabled: bool = True
+    """Answer timers, alarms, arithmetic, unit conversions, the time and date, and the
+    actions (stop, repeat, louder, quieter) exactly, before the instant replies and the LLM."""
+    disabled: tuple[str, ...] = ()
+    """Names of skills to leave out (``actions``, ``timers``, ``clock``, ``arithmetic``, ``units``)."""
+    locale: str = ""
+    """Locale of spoken times and dates (``en_US``, ``en_GB``, ``de_DE``…); '' follows the
+    system's (LC_TIME, LANG), else ``en_US``."""
+    timers_file: str | None = None
+    """Where running timers and alarms are kept across restarts; None is ``timers.json``
+    in the user data folder."""
+
+
+@dataclass(frozen=True)
 class KioskConfig:
     """An unattended public screen: full screen, locked, supervised, forgetting each visitor."""
 
     enabled: bool = False
     """``assistant`` starts the kiosk instead of the desktop app (as ``assistant kiosk`` does)."""
-    exit_keys: str = "Ctrl+Alt+Shift+E"
+    exit_keys: str = rule("Ctrl+Alt+Shift+E", exit_keys_problem)
     """The administrator's way out (Qt key notation, with a modifier); no other key leaves the kiosk."""
-    admin_pin: str = ""
+    admin_pin: str = rule("", lambda pin: None if pin == "" or (pin.isdigit() and 4 <= len(pin) <= 12)
+                          else "must be 4 to 12 digits (quoted, as a string), or '' for none")
     """Digits asked for after ``exit_keys`` (or five taps on the top-left corner); '' lets the keys alone exit."""
     hands_free: bool = True
     """Listen all the time; off, visitors tap the on-screen button to ask one question."""
-    idle_reset_s: float = 60.0
+    idle_reset_s: float = within(60.0, above=0, unit="seconds")
     """Seconds without a visitor after which the conversation (screen, LLM history and KV cache) is forgotten."""
-    attract_text: str = "Hello! Ask me anything. Just start talking."
+    attract_text: str = rule("Hello! Ask me anything. Just start talking.", _not_empty)
     """The attract screen's invitation, shown while nobody is talking."""
-    font_pt: int = 28
+    font_pt: int = within(28, 8, 200, "points")
     """Base font size of the kiosk screen, in points."""
-    hide_cursor_s: float = 3.0
+    hide_cursor_s: float = within(3.0, above=0, unit="seconds")
     """The mouse cursor hides after this many seconds without movement."""
     store_transcripts: bool = False
     """Keep what visitors said and the replies in ``transcripts.jsonl`` in ``log_dir``; off, nothing is stored."""
-    log_dir: str | None = None
+    log_dir: str | None = rule(None, lambda path: None if path is None or isinstance(path, str) else "must be a folder path")
     """Folder of the kiosk's logs; None is ``logs`` in the user data folder."""
-    log_max_bytes: int = 1_000_000
+    log_max_bytes: int = within(1_000_000, 4096)
     """A log file is rotated once it reaches this size."""
-    log_backups: int = 3
+    log_backups: int = within(3, 1)
     """Rotated files kept per log (older ones are deleted), so the logs never grow without bound."""
-    stage_timeout_s: float = 60.0
-    """A stage busy on one message longer than this is hung and the engine restarts; keep it above the longest spoken reply."""
-    watchdog_interval_s: float = 1.0
-    """How often the watchdog looks at the stages (and the idle timer)."""
-    engine_restarts: int = 3
+    stage_timeout_s: float = within(4.0, above=0, unit="seconds")
+    """A stage that makes no progress for this long (no frame, token, sentence or audio played) is hung:
+    inside a model call the app restarts (the model may be held), elsewhere the engine does.
+    Keep it above the longest single model call (a long prompt, a 20 s utterance: 1-2 s on a small CPU)."""
+    watchdog_interval_s: float = within(0.25, above=0, below="stage_timeout_s", unit="seconds")
+    """How often the watchdog looks at the stages (and the microphone and the idle timer)."""
+    gui_timeout_s: float = within(5.0, above=0, unit="seconds")
+    """The app's GUI thread silent this long (no heartbeat) is hung: the supervisor restarts the app."""
+    engine_restarts: int = within(3, 0)
     """Engine restarts allowed within ``restart_window_s``; one more restarts the whole app."""
-    restart_window_s: float = 600.0
+    restart_window_s: float = within(600.0, above=0, unit="seconds")
     """The window over which ``engine_restarts`` is counted."""
-    restart_backoff_s: float = 1.0
-    """Wait before the app is started again after it died; doubled after each quick failure."""
-    restart_backoff_max_s: float = 60.0
+    restart_backoff_s: float = within(1.0, above=0, unit="seconds")
+    """Wait before the app is started again after a quick failure; doubled after each one
+    (an app that ran a while is started again at once)."""
+    restart_backoff_max_s: float = within(60.0, "restart_backoff_s", unit="seconds")
     """The longest wait between app restarts (an app that ran longer than this starts the backoff over)."""
-    max_memory_mb: int = 0
+    max_memory_mb: int = within(0, 0)
     """Restart the app (between visitors) once its resident memory passes this many MB; 0 never does."""
 
 
@@ -233,11 +443,15 @@ class KioskConfig:
 class Config:
     audio: AudioConfig = field(default_factory=AudioConfig)
     vad: VadConfig = field(default_factory=VadConfig)
+    echo: EchoConfig = field(default_factory=EchoConfig)
+    barge_in: BargeInConfig = field(default_factory=BargeInConfig)
+    turn: TurnConfig = field(default_factory=TurnConfig)
     stt: SttConfig = field(default_factory=SttConfig)
     llm: LlmConfig = field(default_factory=LlmConfig)
     tts: TtsConfig = field(default_factory=TtsConfig)
     chunker: ChunkerConfig = field(default_factory=ChunkerConfig)
     replies: RepliesConfig = field(default_factory=RepliesConfig)
+    skills: SkillsConfig = field(default_factory=SkillsConfig)
     kiosk: KioskConfig = field(default_factory=KioskConfig)
 
 
@@ -259,6 +473,7 @@ def default_config_path() -> Path:
 
 def _build(cls: type, values: Mapping[str, Any], where: str) -> Any:
     known = {f.name: f for f in fields(cls)}
+    hints = typing.get_type_hints(cls)
     kwargs: dict[str, Any] = {}
     for key, value in values.items():
         if key not in known:
@@ -269,13 +484,22 @@ def _build(cls: type, values: Mapping[str, Any], where: str) -> Any:
                 raise ConfigError(f"'{where}{key}' must be a table")
             kwargs[key] = _build(type(default), value, f"{where}{key}.")
             continue
-        kwargs[key] = _coerce(value, default, f"{where}{key}")
+        kinds = [kind for kind in typing.get_args(hints[key]) if kind is not type(None)]
+        kwargs[key] = _coerce(value, default, f"{where}{key}", kinds)
     return cls(**kwargs)
 
 
-def _coerce(value: Any, default: Any, key: str) -> Any:
-    if default is None or value is None:
+def _coerce(value: Any, default: Any, key: str, kinds: list[type] = ()) -> Any:
+    """``value`` as the type of ``default`` (or, for a field that may be None, one of ``kinds``)."""
+    if value is None:
         return value
+    if default is None:
+        for kind in kinds:
+            number = kind in (int, float) and isinstance(value, (int, float)) and not isinstance(value, bool)
+            if number or isinstance(value, kind) and kind is not int:
+                return _coerce(value, kind(), key)
+        wanted = " or ".join(dict.fromkeys("a string" if k is str else "a number" for k in kinds))
+        raise ConfigError(f"'{key}' must be {wanted or 'left out'}, not {value!r}")
     if isinstance(default, bool):
         if not isinstance(value, bool):
             raise ConfigError(f"'{key}' must be true or false, not {value!r}")
@@ -283,15 +507,27 @@ def _coerce(value: Any, default: Any, key: str) -> Any:
     if isinstance(default, (int, float)) and not isinstance(default, bool):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ConfigError(f"'{key}' must be a number, not {value!r}")
+        if not math.isfinite(value):
+            raise ConfigError(f"'{key}' must be a finite number, not {value!r}")
         return type(default)(value)
+    if isinstance(default, tuple):
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"'{key}' must be a list of strings, not {value!r}")
+        return tuple(value)
     if isinstance(default, str) and not isinstance(value, str):
         raise ConfigError(f"'{key}' must be a string, not {value!r}")
+    if isinstance(default, tuple):
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"'{key}' must be a list of strings, not {value!r}")
+        return tuple(value)
     return value
 
 
 def from_mapping(values: Mapping[str, Any]) -> Config:
     """Build a Config from nested tables, naming the exact key that is wrong."""
-    return _build(Config, values, "")
+    config = _build(Config, values, "")
+    check(config)
+    return config
 
 
 def load(path: Path | None = None) -> Config:
@@ -301,7 +537,7 @@ def load(path: Path | None = None) -> Config:
         return Config()
     try:
         values = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"cannot read config {path}: {exc}") from exc
     return from_mapping(values)
 
@@ -331,9 +567,8 @@ def save(config: Config, path: Path | None = None) -> Path:
     """Write the config atomically, so a crash mid-write never loses the old file."""
     import tomli_w
 
+    from . import atomic
+
     path = path or default_config_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".toml.tmp")
-    tmp.write_text(tomli_w.dumps(to_mapping(config)), encoding="utf-8")
-    tmp.replace(path)
+    atomic.write_text(path, tomli_w.dumps(to_mapping(config)))
     return path

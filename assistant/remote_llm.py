@@ -19,6 +19,8 @@ from urllib.parse import urlsplit
 
 from .config import LlmConfig
 from .llm import GenerationStats, History, LlmError
+from .prompt import examples_for
+from .reply_guard import ReplyGuard
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +49,10 @@ class RemoteLlm:
         base = base.removesuffix("/chat/completions").removesuffix("/v1")
         self._path = f"{base}/v1/chat/completions"
         self.name = f"{config.remote_model} at {self.url}"
-        self.history = History(config.history_tokens, _approx_tokens)
+        self.path = None
+        self.quantization = ""
+        self.build_note = None
+        self.history = History(config.history_tokens, _approx_tokens, examples=examples_for(config, None))
         self._lock = threading.Lock()
 
     def _connect(self) -> http.client.HTTPConnection:
@@ -87,7 +92,8 @@ class RemoteLlm:
             conn = self._connect()
             try:
                 with self._errors():
-                    yield from self._exchange(conn, user, stats)
+                    limit, guard = self.config.max_tokens, ReplyGuard(self.config.reply_language)
+                    yield from guard.filter(self._exchange(conn, user, stats), lambda: stats.tokens >= limit)
             finally:
                 conn.close()
 
@@ -142,6 +148,21 @@ class RemoteLlm:
 
     def reset(self) -> None:
         self.history.clear()
+
+    def count_tokens(self, text: str) -> int:
+        return _approx_tokens(text)
+
+    def prefill(self, partial: str) -> int:  # noqa: ARG002 - protocol
+        return 0  # the server evaluates the whole prompt with each request
+
+    def all_cores(self, on: bool) -> None:
+        pass  # the server's threads are its own
+
+    def end_of_turn(self, user: str) -> float | None:  # noqa: ARG002 - protocol
+        return None  # a chat server does not give the probability of its end-of-turn token
+
+    on_cpu = True
+    """The server may share this machine's cores (a local llama.cpp server)."""
 
 
 def _events(response: http.client.HTTPResponse) -> Iterator[str]:

@@ -9,10 +9,8 @@ passed. The same command checks a source checkout, an installed wheel and the bu
 
 from __future__ import annotations
 
-import importlib
 import json
 import logging
-import os
 import platform
 import sys
 import tempfile
@@ -24,13 +22,14 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import models, resources
+from . import launcher, models, resources
 from .audio import SameClockWavSink, load_wav
 from .config import Config
 from .events import Event, EventType, TurnResult
-from .session import Engines, build_engine, load_engines
+from .session import LoadedModels, build_engine, load_models
 from .timeline import Mark
 from .vad import SileroVad
+from .waiting import wait_until
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +104,7 @@ def find_models(config: Config) -> dict[str, dict[str, str]]:
     """Where each configured model was found (raises ModelError when one is missing)."""
     found = {"llm": models.find_llm(config.llm.model)} if config.llm.backend == "local" else {}
     if config.stt.engine == "whisper":
-        found["stt"] = models.find_whisper(config.stt.whisper_model)
+        found["stt"] = models.find_whisper(config.stt.whisper_model, config.stt.language)
     else:
         found["stt"] = models.find_vosk(config.stt.vosk_model, config.stt.language)
     if config.tts.engine == "piper":
@@ -140,9 +139,8 @@ def check_portaudio(report: Report) -> None:
     report.check("portaudio", True, f"{sounddevice.get_portaudio_version()[1]} {library}; {devices} devices")
 
 
-def run_turn(engines: Engines, config: Config, wav: Path, report: Report) -> TurnResult | None:
+def run_turn(engines: LoadedModels, config: Config, wav: Path, report: Report) -> TurnResult | None:
     """One typed question, answered into ``wav`` the way ``assistant chat --text`` does."""
-    from .cli import wait_until
     from .replies import load_replies
 
     output = SameClockWavSink(wav, config.audio.output_rate)
@@ -177,7 +175,7 @@ def run_turn(engines: Engines, config: Config, wav: Path, report: Report) -> Tur
     return result
 
 
-def check_wav(engines: Engines, wav: Path, reply: str, language: str, report: Report) -> dict[str, Any]:
+def check_wav(engines: LoadedModels, wav: Path, reply: str, language: str, report: Report) -> dict[str, Any]:
     """The reply WAV holds speech (Silero VAD), and the STT hears the reply in it.
 
     The hearing check runs when the STT listens for English, the language of the embedded
@@ -213,28 +211,12 @@ def check_wav(engines: Engines, wav: Path, reply: str, language: str, report: Re
 
 
 def check_gui(report: Report) -> dict[str, Any] | None:
-    """Qt loads with a platform plugin (offscreen by default here) and the GUI modules import."""
-    try:
-        from PySide6 import QtCore
-    except ImportError as exc:
-        report.check("gui", False if resources.is_frozen() else None, f"PySide6 not available: {exc}")
-        return None
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    wanted = os.environ["QT_QPA_PLATFORM"].split(":")[0]
-    folders = [Path(p) / "platforms" for p in QtCore.QCoreApplication.libraryPaths()]
-    plugins = sorted({p.name for folder in folders if folder.is_dir() for p in folder.iterdir()})
-    info: dict[str, Any] = {"qt": QtCore.qVersion(), "platform_plugins": plugins}
-    if not any(wanted in name for name in plugins):
-        # Creating the application now would abort the process; say why instead.
-        report.check("gui", False, f"Qt platform plugin '{wanted}' not found in {[str(f) for f in folders]}")
-        return info
-    from ui.app import application
-
-    app = application()
-    importlib.import_module("ui.window")
-    info["platform"] = app.platformName()
-    report.check("gui", True, f"Qt {info['qt']} on '{info['platform']}'")
-    return info
+    """Qt loads with a platform plugin and the GUI modules import."""
+    qt = launcher.check_qt()
+    if qt.ok is None and resources.is_frozen():
+        qt.ok = False  # a bundle must carry Qt
+    report.check("gui", qt.ok, qt.detail)
+    return qt.info
 
 
 def run_self_test(config: Config, output: Path | None = None) -> int:
@@ -255,7 +237,7 @@ def run_self_test(config: Config, output: Path | None = None) -> int:
     found = report.data["models"] is not None
     if found:
         report.check("models", True, ", ".join(f"{role}: {m['origin']}" for role, m in report.data["models"].items()))
-    engines = report.attempt("engines", lambda: load_engines(config)) if found else None
+    engines = report.attempt("engines", lambda: load_models(config)) if found else None
     ready = time.perf_counter()
     if engines is not None:
         report.data["load_s"].update(engines.load_s)

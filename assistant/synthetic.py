@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from .config import cache_dir
-from .models import ModelError
+from .errors import ModelError
 
 log = logging.getLogger(__name__)
 

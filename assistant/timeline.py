@@ -17,6 +17,9 @@ from typing import Any
 class Mark(str, Enum):
     SPEECH_START = "speech_start"
     """The first speech sample of the utterance (audio clock)."""
+    VOICE_END = "voice_end"
+    """The last audible sample of the user's words (amplitude, audio clock): where a
+    listener hears them stop, before the VAD's speech end."""
     SPEECH_END = "speech_end"
     """The last speech sample before the endpoint silence (audio clock)."""
     ENDPOINT = "endpoint"
@@ -37,6 +40,8 @@ class Mark(str, Enum):
     """The first synthesized audio of the reply is ready."""
     AUDIO_OUT_START = "audio_out_start"
     """The first reply sample reaches the output (speaker or same-clock WAV)."""
+    REPLY_SOUND = "reply_sound"
+    """The first audible sample of the reply (amplitude, output clock)."""
     TURN_END = "turn_end"
     """The last reply sample was played, or the turn was dropped."""
 
@@ -51,6 +56,8 @@ CAUSAL_CHAINS = (
     (Mark.SPEECH_END, Mark.STT_START, Mark.STT_FINAL, Mark.LLM_START, Mark.LLM_FIRST_TOKEN,
      Mark.FIRST_CHUNK, Mark.TTS_FIRST_AUDIO, Mark.AUDIO_OUT_START),
     (Mark.LLM_FIRST_TOKEN, Mark.LLM_END),
+    (Mark.VOICE_END, Mark.REPLY_SOUND),
+    (Mark.AUDIO_OUT_START, Mark.REPLY_SOUND),
 )
 
 
@@ -108,8 +115,10 @@ class Timeline:
     def latency_ms(self) -> dict[str, float | None]:
         """Derived figures: the names every consumer (meter, JSON, bench) shares.
 
-        ``voice_to_voice`` is what the user waits; the others are how long each stage
-        took, which may overlap the endpoint wait when the reply started speculatively.
+        ``heard`` is what the user waits: the last audible sample of their words to the
+        first of the reply (spoken turns). ``voice_to_voice`` starts at the VAD's speech
+        end instead. The others are how long each stage took, which may overlap the
+        endpoint wait when the reply started speculatively.
         """
         tokens = self.counts.get("tokens", 0)
         decode = self.span_ms(Mark.LLM_FIRST_TOKEN, Mark.LLM_END)
@@ -118,6 +127,7 @@ class Timeline:
         # Typed turns have no speech: they start when the text is known.
         start = Mark.SPEECH_END if Mark.SPEECH_END in self.marks else Mark.STT_FINAL
         figures = {
+            "heard": self.span_ms(Mark.VOICE_END, Mark.REPLY_SOUND),
             "voice_to_voice": self.span_ms(start, Mark.AUDIO_OUT_START),
             "endpoint_wait": self.span_ms(Mark.SPEECH_END, Mark.ENDPOINT),
             "stt": self.span_ms(Mark.STT_START, Mark.STT_FINAL),
@@ -127,6 +137,18 @@ class Timeline:
             "llm_total": self.span_ms(Mark.LLM_START, Mark.LLM_END),
         }
         return {k: (round(v, 1) if v is not None else None) for k, v in figures.items()}
+
+    @property
+    def spoken(self) -> bool:
+        """The turn was spoken (not typed)."""
+        return Mark.SPEECH_START in self.marks
+
+    def decision(self) -> str | None:
+        """The end-of-turn decision, e.g. "complete at 160 ms of silence"."""
+        verdict, silence = self.counts.get("turn_decision"), self.counts.get("turn_silence_ms")
+        if verdict is None or silence is None:
+            return None
+        return f"{verdict} at {silence:.0f} ms of silence"
 
     def in_order(self) -> bool:
         """True when the marks present respect :data:`CAUSAL_CHAINS` (cache hits skip the LLM)."""

@@ -1,20 +1,21 @@
 """Text to speech: Piper (neural, onnxruntime) and the system voice (pyttsx3).
 
 ``synthesize`` yields audio sentence by sentence so playback can start on the first.
-Engines are not shared between threads: the TTS worker owns its engine.
+LoadedModels are not shared between threads: the TTS worker owns its engine.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
 import tempfile
 from pathlib import Path
 from typing import Iterator, Protocol
 
 import numpy as np
 
-from .config import TtsConfig
+from .config import TtsConfig, choices
 from .models import ModelError, find_piper_voice
 
 log = logging.getLogger(__name__)
@@ -34,6 +35,26 @@ class Tts(Protocol):
         """Mono float32 at ``rate``, one array per sentence."""
 
 
+LEAD_IN_DBFS = -45.0
+"""Audio before the first 5 ms window this loud is the voice's lead-in: pure waiting."""
+LEAD_IN_KEEP_MS = 5.0
+"""Kept before the onset so the first sound does not start with a click."""
+
+
+def trim_lead_in(pcm: np.ndarray, rate: int) -> np.ndarray:
+    """``pcm`` without its leading near-silence (all of it when it is all quiet)."""
+    window = max(1, round(rate * 0.005))
+    count = pcm.size // window
+    if count == 0:
+        return pcm
+    rms = np.sqrt(np.mean(pcm[: count * window].astype(np.float64).reshape(count, window) ** 2, axis=1))
+    loud = np.flatnonzero(rms >= 10 ** (LEAD_IN_DBFS / 20))
+    if loud.size == 0:
+        return pcm
+    start = max(0, loud[0] * window - round(rate * LEAD_IN_KEEP_MS / 1000))
+    return pcm[start:]
+
+
 def onnx_providers() -> list[str]:
     """CUDA when onnxruntime-gpu is installed and sees a GPU, else CPU."""
     import onnxruntime as ort
@@ -42,17 +63,68 @@ def onnx_providers() -> list[str]:
     return [p for p in ("CUDAExecutionProvider", "CPUExecutionProvider") if p in available]
 
 
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def read_voice_config(path: Path):
+    """The ``.onnx.json`` beside a Piper voice, checked field by field (a bad value would
+    otherwise fail mid-sentence, or crash onnxruntime), as a ``piper.config.PiperConfig``."""
+    from piper.config import PhonemeType, PiperConfig
+
+    json_path = Path(f"{path}.json")
+    try:
+        data = json.loads(json_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ModelError(f"cannot read the Piper voice config {json_path}: {' '.join(str(exc).split())}") from exc
+
+    def need(ok: bool, key: str, what: str) -> None:
+        if not ok:
+            raise ModelError(f"the Piper voice config {json_path} is invalid: '{key}' {what}")
+
+    need(isinstance(data, dict), "(top level)", "must be a JSON object")
+    audio, espeak, inference = data.get("audio"), data.get("espeak"), data.get("inference", {})
+    rate = audio.get("sample_rate") if isinstance(audio, dict) else None
+    need(_whole(rate) and 8000 <= rate <= 192000, "audio.sample_rate", "must be 8000 to 192000 (Hz)")
+    symbols, speakers = data.get("num_symbols"), data.get("num_speakers")
+    need(_whole(symbols) and 0 < symbols <= 100_000, "num_symbols", "must be a whole number above 0")
+    need(_whole(speakers) and 0 < speakers <= 100_000, "num_speakers", "must be a whole number above 0")
+    need(str(data.get("phoneme_type", "espeak")) in {t.value for t in PhonemeType}, "phoneme_type",
+         f"must be one of {', '.join(t.value for t in PhonemeType)}")
+    need(isinstance(espeak, dict) and isinstance(espeak.get("voice"), str) and bool(espeak["voice"]),
+         "espeak.voice", "must be a voice name")
+    ids = data.get("phoneme_id_map")
+    need(isinstance(ids, dict) and {"^", "$", "_"} <= set(ids) and all(
+        isinstance(v, list) and v and all(_whole(i) and 0 <= i < symbols for i in v) for v in ids.values()),
+        "phoneme_id_map", f"must give ^, $, _ and each phoneme a list of ids below num_symbols ({symbols})")
+    need(isinstance(inference, dict) and all(_number(v) and 0 <= v <= 100 for v in inference.values()),
+         "inference", "must hold numbers from 0 to 100")
+    speaker_ids = data.get("speaker_id_map", {})
+    need(isinstance(speaker_ids, dict) and all(_whole(v) and 0 <= v < speakers for v in speaker_ids.values()),
+         "speaker_id_map", f"must map names to ids below num_speakers ({speakers})")
+    for key in ("hop_length", "default_speaker_id"):
+        need(key not in data or _whole(data[key]) and data[key] >= 0, key, "must be a whole number")
+    clusters = data.get("vowel_clusters", [])
+    need(isinstance(clusters, list) and all(isinstance(c, list) and all(isinstance(p, str) for p in c)
+                                             for c in clusters), "vowel_clusters", "must be lists of phonemes")
+    return PiperConfig.from_dict(data)
+
+
 class PiperTts:
     def __init__(self, config: TtsConfig, voice_path: Path | None = None):
         try:
             import onnxruntime as ort
             from piper import PiperVoice
-            from piper.config import PiperConfig, SynthesisConfig
+            from piper.config import SynthesisConfig
         except ImportError as exc:
             raise TtsError("piper-tts is not installed: pip install piper-tts") from exc
         path = voice_path or find_piper_voice(config.voice).path
+        voice_config = read_voice_config(path)
         try:
-            voice_config = PiperConfig.from_dict(json.loads(Path(f"{path}.json").read_text(encoding="utf-8")))
             options = ort.SessionOptions()
             options.intra_op_num_threads = config.threads
             options.inter_op_num_threads = 1
@@ -67,13 +139,18 @@ class PiperTts:
         self._syn = SynthesisConfig(length_scale=config.length_scale, volume=config.volume)
         self.rate = voice_config.sample_rate
         self.name = f"piper ({path.stem})"
-        self.voice_id = f"piper:{path.stem}:{path.stat().st_size}:{config.length_scale}:{config.volume}"
-        for _ in self.synthesize("Ready."):  # warm-up: the first run allocates
-            pass
+        self.voice_id = f"piper:{path.stem}:{path.stat().st_size}:{config.length_scale}:{config.volume}:trimmed"
+        try:
+            for _ in self.synthesize("Ready."):  # warm-up: the first run allocates
+                pass
+        except Exception as exc:  # espeak-ng or onnxruntime refusing what the config asks for
+            raise ModelError(f"the Piper voice {path} cannot speak: {' '.join(str(exc).split())}") from exc
 
     def synthesize(self, text: str) -> Iterator[np.ndarray]:
-        for chunk in self._voice.synthesize(text, self._syn):
-            yield chunk.audio_float_array
+        """The first sentence starts at its first sound: Piper begins each text with
+        30-50 ms of near-silence, which would only add to the wait."""
+        for index, chunk in enumerate(self._voice.synthesize(text, self._syn)):
+            yield trim_lead_in(chunk.audio_float_array, self.rate) if index == 0 else chunk.audio_float_array
 
 
 class SystemTts:
@@ -95,7 +172,7 @@ class SystemTts:
         self._volume = config.volume
         self._tmp = Path(tempfile.mkdtemp(prefix="assistant-tts-"))
         self.name = "system (pyttsx3)"
-        self.voice_id = f"system:{self._engine.getProperty('voice')}:{config.volume}"
+        self.voice_id = f"system:{self._engine.getProperty('voice')}:{config.volume}:trimmed"
         first = next(self._render("Ready."), None)
         self.rate = first[1] if first else 22050
 
@@ -117,7 +194,7 @@ class SystemTts:
         from .audio import resample
 
         for pcm, rate in self._render(text):
-            yield resample(pcm, rate, self.rate)
+            yield trim_lead_in(resample(pcm, rate, self.rate), self.rate)
 
 
 def load_tts(config: TtsConfig) -> Tts:
@@ -125,4 +202,4 @@ def load_tts(config: TtsConfig) -> Tts:
         return PiperTts(config)
     if config.engine == "system":
         return SystemTts(config)
-    raise TtsError(f"unknown TTS engine '{config.engine}' (choose piper or system)")
+    raise TtsError(f"unknown TTS engine '{config.engine}' (choose {' or '.join(choices(TtsConfig, 'engine'))})")

@@ -96,13 +96,38 @@ class Endpointer:
         self._silence_run = 0.0
         self._early_sent = False
 
-    def process(self, seconds: float, probability: float) -> list[VadEvent]:
+    @property
+    def speech_start_s(self) -> float:
+        """Stream position where the current (or last) utterance started."""
+        return self._speech_start
+
+    @property
+    def speech_s(self) -> float:
+        """Length of the utterance up to its last speech frame."""
+        return self._speech_end - self._speech_start
+
+    @property
+    def silence_s(self) -> float:
+        """Silence since the last speech frame (0 while the user speaks)."""
+        return self._silence_run if self.in_speech else 0.0
+
+    def end_turn(self) -> VadEvent | None:
+        """End the utterance now, in a pause (a turn detector decided it is over)."""
+        if not self.in_speech or self._silence_run == 0.0:
+            return None
+        return self._end(self._speech_end)
+
+    def process(self, seconds: float, probability: float, threshold: float | None = None) -> list[VadEvent]:
+        """One frame of ``seconds`` with its speech probability; ``threshold`` replaces the
+        configured one for this frame (the listener uses a lower one while the reply plays:
+        the echo canceller leaves the user's speech quieter then)."""
         cfg = self.config
+        threshold = cfg.threshold if threshold is None else threshold
         start_of_frame = self.position
         self.position += seconds
         events: list[VadEvent] = []
         if not self.in_speech:
-            if probability >= cfg.threshold:
+            if probability >= threshold:
                 if self._candidate_start is None:
                     self._candidate_start = start_of_frame
                 self._candidate_run += seconds
@@ -118,7 +143,7 @@ class Endpointer:
                 self._candidate_run = 0.0
             return events
 
-        if probability >= cfg.threshold - self.HYSTERESIS:
+        if probability >= threshold - self.HYSTERESIS:
             if self._early_sent:
                 events.append(VadEvent(VadEventType.SPEECH_RESUMED, self.position))
             self._speech_end = self.position
@@ -135,6 +160,10 @@ class Endpointer:
         if self._silence_run * 1000 >= cfg.endpoint_ms:
             events.append(self._end(self._speech_end))
         return events
+
+    def abandon(self) -> None:
+        """Forget the speech in progress without an endpoint (its audio was not the user's)."""
+        self._end(self._speech_end)
 
     def _end(self, speech_end: float) -> VadEvent:
         self.in_speech = False

@@ -22,6 +22,18 @@ def isolated_user_dirs(tmp_path_factory):
     yield root
 
 
+@pytest.fixture(autouse=True)
+def no_exit_for_restart(monkeypatch):
+    """A watchdog that gives up in a test reports it instead of ending the test process;
+    the test then fails on what it expected to happen."""
+    import logging
+
+    from assistant import watchdog
+
+    monkeypatch.setattr(watchdog, "exit_for_restart",
+                        lambda reason: logging.getLogger("tests").error("the app would restart: %s", reason))
+
+
 @pytest.fixture(scope="session")
 def default_config():
     from assistant.config import Config
@@ -32,9 +44,9 @@ def default_config():
 @pytest.fixture(scope="session")
 def engines(default_config):
     """The embedded default models, loaded and warmed once (Whisper tiny.en, SmolLM2, Piper joe)."""
-    from assistant.session import load_engines
+    from assistant.session import load_models
 
-    return load_engines(default_config)
+    return load_models(default_config)
 
 
 @pytest.fixture(autouse=True)
@@ -64,3 +76,23 @@ def speak(engines, question_dir):
 @pytest.fixture
 def jfk_wav() -> Path:
     return DATA / "jfk.wav"
+
+
+@pytest.fixture
+def make_kiosk_session():
+    """make_kiosk_session(config, llm=..., open_source=..., vad=...) -> a started :class:`fakes.Kiosk`."""
+    from fakes import Kiosk
+
+    made = []
+
+    def make(config, **kwargs):
+        kiosk = Kiosk(config, **kwargs)
+        made.append(kiosk)
+        kiosk.session.start()
+        return kiosk
+
+    yield make
+    for kiosk in made:
+        if kiosk.llm.block is not None:
+            kiosk.llm.block.set()
+        kiosk.session.close()

@@ -1,14 +1,19 @@
-"""Fakes that record what they received (unit-level logic only)."""
+"""Fakes that record what they received (unit-level logic only), and the helpers the
+tests share."""
 
 from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import numpy as np
 
+from assistant.config import Config, KioskConfig, LlmConfig
+from assistant.events import EventType
 from assistant.llm import GenerationStats
+from assistant.waiting import wait_until
 
 
 class FakeUtterance:
@@ -22,12 +27,17 @@ class FakeUtterance:
 
     def transcribe(self):
         self.stt.transcribed += 1
+        if self.stt.transcripts:
+            return self.stt.transcripts.pop(0) if len(self.stt.transcripts) > 1 else self.stt.transcripts[0]
         return self.stt.transcript
 
 
 @dataclass
 class FakeStt:
     transcript: str = "hello there"
+    transcripts: list[str] = field(default_factory=list)
+    """Successive transcriptions return these in turn (the last one repeats): the words
+    heard at a pause may differ from those at the endpoint."""
     name: str = "fake-stt"
     streaming: bool = False
     transcribed: int = 0
@@ -50,10 +60,18 @@ class FakeLlm:
     crash: bool = False
     """Raise :class:`ThreadCrash`, which no stage catches: the stage's thread dies."""
     name: str = "fake-llm"
+    config: LlmConfig = field(default_factory=LlmConfig)
+    path: Path | None = None
+    quantization: str = ""
+    build_note: str | None = None
+    on_cpu: bool = True
     calls: list[str] = field(default_factory=list)
     remembered: list[tuple[str, str]] = field(default_factory=list)
     closed: threading.Event = field(default_factory=threading.Event)
     produced: int = 0
+    end_of_turn_p: float | None = None
+    """What :meth:`end_of_turn` answers (None: not known, as a chat server)."""
+    weighed: list[str] = field(default_factory=list)
 
     def stream(self, user: str, stats: GenerationStats):
         self.calls.append(user)
@@ -77,6 +95,19 @@ class FakeLlm:
 
     def reset(self) -> None:
         self.remembered.clear()
+
+    def count_tokens(self, text: str) -> int:
+        return len(text.split())
+
+    def prefill(self, partial: str) -> int:  # noqa: ARG002 - protocol
+        return 0
+
+    def all_cores(self, on: bool) -> None:
+        pass
+
+    def end_of_turn(self, user: str) -> float | None:
+        self.weighed.append(user)
+        return self.end_of_turn_p
 
 
 @dataclass
@@ -132,3 +163,85 @@ class RecordingSink:
 
     def close(self):
         pass
+
+
+class StallingSink(RecordingSink):
+    """A speaker whose first ``play`` hangs until ``release`` is set (a stalled audio
+    driver): a stage stuck outside any model call."""
+
+    def __init__(self, rate: int = 16000):
+        super().__init__(rate)
+        self.release = threading.Event()
+        self.stalls = 0
+
+    def play(self, pcm):
+        if self.stalls == 0:
+            self.stalls += 1
+            self.release.wait()
+        return super().play(pcm)
+
+
+class Recorder:
+    """An engine listener: every event, and the turns' results as they end."""
+
+    def __init__(self):
+        self.events = []
+        self.results = []
+        self.ended = threading.Event()
+
+    def __call__(self, event):
+        self.events.append(event)
+        if event.type is EventType.TURN_END:
+            self.results.append(event.data)
+            self.ended.set()
+
+    def of(self, kind):
+        return [e for e in self.events if e.type is kind]
+
+    def wait_turns(self, n=1, timeout=10.0):
+        assert wait_until(lambda: len(self.results) >= n, timeout), f"only {len(self.results)} of {n} turns ended"
+
+
+def kiosk_config(tmp_path: Path, **kiosk_values) -> Config:
+    """A kiosk configuration with quick timers and logs under ``tmp_path``."""
+    values = dict(hands_free=False, idle_reset_s=30.0, stage_timeout_s=0.5, watchdog_interval_s=0.05,
+                  log_dir=str(tmp_path / "logs"))
+    values.update(kiosk_values)
+    return replace(Config(), kiosk=KioskConfig(enabled=True, **values))
+
+
+class Kiosk:
+    """A KioskSession on fakes, recording what it reports."""
+
+    def __init__(self, config: Config, llm: FakeLlm | None = None, open_source=None, vad=None, output=None):
+        from assistant.kiosk.session import KioskSession
+        from assistant.pipeline import Engine
+
+        self.llm = llm or FakeLlm(reply="Short answer.")
+        self.events: list = []
+        self.statuses: list = []
+        self.resets = 0
+        self.gave_up: list[str] = []
+
+        def make(listener):
+            return Engine(config, stt=FakeStt(), llm=self.llm, tts=FakeTts(), vad=vad or FakeVad(),
+                          output=output or RecordingSink(), on_event=listener)
+
+        self.session = KioskSession(
+            config, self.llm, make, open_source=open_source,
+            on_event=lambda generation, event: self.events.append((generation, event)),
+            on_status=lambda status, why: self.statuses.append((status, why)),
+            on_reset=self._reset, on_give_up=self.gave_up.append,
+        )
+
+    def _reset(self) -> None:
+        self.resets += 1
+
+    def ends(self) -> list:
+        return [event.data for _, event in self.events if event.type is EventType.TURN_END]
+
+    def ask(self, text: str, timeout: float = 10.0):
+        before = len(self.ends())
+        self.session.engine.submit_text(text)
+        assert wait_until(lambda: len(self.ends()) > before, timeout), "the turn did not end"
+        return self.ends()[-1]

@@ -151,3 +151,36 @@ def test_conversation_only_run_asks_the_default_questions(tmp_path):
     assert [p["turn"] for p in series] == [1, 2]
     # every turn after the first evaluates only its question: the history was evaluated in between
     assert series[1]["prompt_reused"] > series[0]["prompt_tokens"]
+
+
+@pytest.mark.slow
+def test_real_time_bench_reports_heard_latency_and_turn_taking(tmp_path):
+    """The real-time path behind the headline: paced input, same-clock output, the heard
+    wait read off the audio, and the small turn-taking corpus through the pipeline."""
+    from assistant.cli import main
+
+    json_path = tmp_path / "report.json"
+    code = main([
+        "bench", "--modes", "streaming", "--questions", "1", "--phrases", "1", "--turns", "0",
+        "--turn-taking", "small", "--out", str(tmp_path / "out"), "--json", str(json_path),
+    ])
+    assert code == 0
+    report = json.loads(json_path.read_text(encoding="utf-8"))
+    assert report["meta"]["real_time"] is True
+    summary = report["modes"]["streaming"]["summary"]
+    assert summary["heard_voice_to_voice"]["n"] == 1
+    # heard: from the last audible sample; the timeline starts later, at the VAD's speech end
+    llm_turn = next(t for t in report["modes"]["streaming"]["turns"] if t["source"] == "llm")
+    assert 0 < llm_turn["figures"]["heard_voice_to_voice"] < 3000
+    assert llm_turn["figures"]["heard_voice_to_voice"] >= llm_turn["figures"]["voice_to_voice"] - 60
+    assert (tmp_path / "out" / "audio" / "streaming").is_dir()
+
+    turn_taking = report["turn_taking"]
+    assert set(turn_taking["signals"]) == {"fixed silence", "words only", "model only", "words + model"}
+    taking = turn_taking["summary"]
+    assert taking["thinking_pause_takes"] >= 3
+    assert taking["premature_in_thinking_pauses"] == 0, taking["premature_takes"]
+    assert taking["mean_wait_ms"] is not None and taking["mean_wait_ms"] < 1500
+    for row in turn_taking["takes"]:
+        assert len(row["turns"]) == 1, row  # each take is one turn: no split, no premature answer
+        assert row["turns"][0]["decision"] in ("complete", "unsure", "unfinished"), row

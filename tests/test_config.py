@@ -11,24 +11,17 @@ def test_defaults_round_trip_through_toml(tmp_path):
     assert cfg.load(path) == original
 
 
-def test_unknown_key_is_named(tmp_path):
+@pytest.mark.parametrize("text, message", [
+    ("[vad]\nendpoint_msec = 300\n", "unknown key 'vad.endpoint_msec'"),
+    ('[llm]\nmax_tokens = "many"\n', "'llm.max_tokens' must be a number"),
+    ("[llm]\nmax_tokens = 0\n", "'llm.max_tokens' must be at least 1"),
+    ('[stt]\nengine = "dragon"\n', "'stt.engine' must be whisper or vosk"),
+    ("[vad\n", "cannot read config"),
+])
+def test_a_bad_file_is_refused_naming_the_key(tmp_path, text, message):
     path = tmp_path / "assistant.toml"
-    path.write_text("[vad]\nendpoint_msec = 300\n")
-    with pytest.raises(ConfigError, match="vad.endpoint_msec"):
-        cfg.load(path)
-
-
-def test_wrong_type_is_named(tmp_path):
-    path = tmp_path / "assistant.toml"
-    path.write_text('[llm]\nmax_tokens = "many"\n')
-    with pytest.raises(ConfigError, match="llm.max_tokens"):
-        cfg.load(path)
-
-
-def test_broken_toml_is_a_config_error(tmp_path):
-    path = tmp_path / "assistant.toml"
-    path.write_text("[vad\n")
-    with pytest.raises(ConfigError, match="cannot read config"):
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=message):
         cfg.load(path)
 
 

@@ -5,23 +5,23 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from assistant import native_probe
 from assistant.config import LlmConfig
-from assistant.llm import GenerationStats, GgufDraft, LlamaLlm, make_draft
+from assistant.draft import GgufDraft, make_draft
+from assistant.llm import GenerationStats, LlamaLlm
 from assistant.models import ModelError, find_llm
 
 pytestmark = pytest.mark.slow
 
 
 def test_off_by_default():
-    assert make_draft(LlmConfig()) is None
+    assert make_draft(LlmConfig(), threads=1) is None
 
 
 def test_gguf_draft_proposes_the_greedy_continuation():
     path = find_llm(None).path
     draft = GgufDraft(path, tokens=4, threads=1)
-    import llama_cpp
-
-    target = llama_cpp.Llama(model_path=str(path), n_ctx=512, verbose=False)
+    target = native_probe.load(path, n_ctx=512, verbose=False)
     prompt = target.tokenize(b"The capital of France is")
     proposed = draft(np.array(prompt, dtype=np.intc))
     assert 0 < len(proposed) <= 4
@@ -45,4 +45,4 @@ def test_generation_with_a_draft_answers(draft, tmp_path, monkeypatch):
 
 def test_bad_draft_path_is_a_clear_error(tmp_path):
     with pytest.raises(ModelError, match="does not exist"):
-        make_draft(LlmConfig(draft=str(tmp_path / "missing.gguf")))
+        make_draft(LlmConfig(draft=str(tmp_path / "missing.gguf")), threads=1)

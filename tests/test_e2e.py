@@ -11,6 +11,7 @@ import pytest
 import soundfile as sf
 from rapidfuzz import fuzz
 
+from assistant.bench.heard import heard_latency_files
 from assistant.corpus import speech_bounds
 from assistant.timeline import CAUSAL_CHAINS
 
@@ -55,6 +56,15 @@ def test_spoken_question_gets_a_spoken_answer_on_the_same_clock(speak, tmp_path)
     reply_at = q_end + turn["latency_ms"]["voice_to_voice"] / 1000
     assert abs(a_bounds[0] - reply_at) < 0.25  # speech onset within the reply's first syllable
     assert sf.info(str(out)).duration >= sf.info(str(question)).duration
+    # The heard wait the timeline gives is the one read off the two WAV files.
+    heard = heard_latency_files(question, out)
+    assert turn["latency_ms"]["heard"] == pytest.approx(heard.ms, abs=40)
+    assert turn["counts"]["turn_decision"] in ("complete", "unsure", "unfinished")
+
+
+def test_fast_mode_refuses_a_same_clock_output(speak, tmp_path):
+    code, turns, err = chat("--input", speak("Hello."), "--output", tmp_path / "x.wav", "--fast")
+    assert code == 2 and "--fast" in err and turns == []
 
 
 def test_typed_question_is_spoken_to_a_file(tmp_path):
@@ -82,7 +92,7 @@ def test_two_questions_in_one_file_reuse_the_prompt_cache(engines, tmp_path):
 
 
 def test_real_human_speech(jfk_wav, tmp_path):
-    code, turns, err = chat("--input", jfk_wav, "--output", tmp_path / "jfk_out.wav", "--json",
+    code, turns, err = chat("--input", jfk_wav, "--no-audio", "--json", "--turn", "fixed",
                             "--endpoint-ms", "1200", "--fast")
     assert code == 0, err
     heard = " ".join(t["transcript"] for t in turns).lower()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 import time
 
 import numpy as np
@@ -13,30 +12,9 @@ from assistant.config import Config, VadConfig
 from assistant.events import EventType
 from assistant.pipeline import Engine
 from assistant.timeline import Mark
+from assistant.waiting import wait_until
 
-from fakes import FakeLlm, FakeStt, FakeTts, FakeUtterance, FakeVad, RecordingSink
-
-
-class Recorder:
-    def __init__(self):
-        self.events = []
-        self.ended = threading.Event()
-        self.results = []
-
-    def __call__(self, event):
-        self.events.append(event)
-        if event.type is EventType.TURN_END:
-            self.results.append(event.data)
-            self.ended.set()
-
-    def of(self, kind):
-        return [e for e in self.events if e.type is kind]
-
-    def wait_turns(self, n, timeout=10):
-        deadline = time.time() + timeout
-        while len(self.results) < n and time.time() < deadline:
-            time.sleep(0.01)
-        assert len(self.results) >= n, f"only {len(self.results)} of {n} turns ended"
+from fakes import FakeLlm, FakeStt, FakeTts, FakeUtterance, FakeVad, Recorder, RecordingSink
 
 
 @pytest.fixture
@@ -46,7 +24,9 @@ def make_engine():
     def make(stt=None, llm=None, tts=None, config=None):
         recorder = Recorder()
         parts = dict(stt=stt or FakeStt(), llm=llm or FakeLlm(), tts=tts or FakeTts())
-        engine = Engine(config or Config(), vad=FakeVad(), output=RecordingSink(), on_event=recorder, **parts)
+        parts["out"] = RecordingSink()
+        engine = Engine(config or Config(), vad=FakeVad(), output=parts["out"], on_event=recorder,
+                        stt=parts["stt"], llm=parts["llm"], tts=parts["tts"])
         engines.append(engine)
         return engine, recorder, parts
 
@@ -70,6 +50,7 @@ def test_typed_turn_streams_reply_in_chunks_and_marks_the_timeline(make_engine):
                  Mark.TTS_FIRST_AUDIO, Mark.AUDIO_OUT_START, Mark.TURN_END):
         assert tl.get(mark) is not None, mark
     assert tl.in_order()
+    assert wait_until(lambda: parts["llm"].remembered, 2)  # the history is written as the turn closes
     assert parts["llm"].remembered == [("what is up", parts["llm"].reply.strip())]
 
 
@@ -77,15 +58,13 @@ def test_interrupt_stops_generation_and_playback_and_the_next_turn_works(make_en
     slow = FakeLlm(reply=" ".join(f"word{i}." for i in range(200)), delay_s=0.01)
     engine, rec, parts = make_engine(llm=slow)
     engine.submit_text("tell me a long story")
-    deadline = time.time() + 5
-    while not parts["tts"].spoken and time.time() < deadline:
-        time.sleep(0.005)
+    wait_until(lambda: bool(parts["tts"].spoken), 5)
     engine.interrupt()
     rec.wait_turns(1)
     assert rec.results[0].interrupted
     assert slow.closed.wait(2), "generation kept running after the interrupt"
     assert slow.produced < 200
-    assert engine.output.out.flushes >= 1
+    assert parts["out"].flushes >= 1
     slow.reply, slow.delay_s = "Short answer.", 0.0
     engine.submit_text("again")
     rec.wait_turns(2)
@@ -153,27 +132,122 @@ def test_audio_turn_marks_speech_end_on_the_audio_clock(make_engine):
     assert tl.get(Mark.AUDIO_OUT_START) >= tl.get(Mark.ENDPOINT)  # nothing heard before the endpoint
 
 
-def test_speaking_on_after_a_pause_drops_the_speculative_reply(make_engine):
-    config = Config(vad=VadConfig(endpoint_ms=400, early_silence_ms=96, min_speech_ms=64))
-    llm = FakeLlm(reply="One two three four five six seven eight nine ten.", delay_s=0.01)
-    engine, rec, parts = make_engine(llm=llm, config=config)
-    rate = 16000
-    pcm = np.concatenate([
+class EchoLlm(FakeLlm):
+    """Replies with the words it was given, so each attempt's reply is its own."""
+
+    def stream(self, user, stats):
+        self.reply = f"Reply {len(self.calls) + 1}: you asked {user}. That is a fine question."
+        yield from super().stream(user, stats)
+
+
+class MarkingTts(FakeTts):
+    """Each chunk's audio has a level of its own, so what was played can be traced to its text."""
+
+    def __init__(self):
+        super().__init__()
+        self.levels: dict[str, float] = {}
+
+    def synthesize(self, text):
+        self.spoken.append(text)
+        level = self.levels.setdefault(text, 0.05 + 0.01 * len(self.levels))
+        yield np.full(int(self.rate * 0.05 * max(1, len(text.split()))), level, np.float32)
+
+
+def _paused_speech(pause_s: float, rate: int = 16000) -> np.ndarray:
+    return np.concatenate([
         np.zeros(int(0.3 * rate), np.float32), np.full(int(0.5 * rate), 0.3, np.float32),
-        np.zeros(int(0.25 * rate), np.float32),  # a pause: longer than early silence, shorter than the endpoint
+        np.zeros(int(pause_s * rate), np.float32),
         np.full(int(0.5 * rate), 0.3, np.float32), np.zeros(int(0.8 * rate), np.float32),
     ])
-    engine.listen(PacedWavSource(pcm, rate, 512, realtime=True))
+
+
+def test_speaking_on_after_a_pause_drops_the_speculative_reply(make_engine):
+    config = Config(vad=VadConfig(early_silence_ms=96, min_speech_ms=64))
+    llm = EchoLlm(delay_s=0.01)
+    stt = FakeStt(transcripts=["what is the capital of", "what is the capital of France"])
+    tts = MarkingTts()
+    engine, rec, parts = make_engine(stt=stt, llm=llm, tts=tts, config=config)
+    engine.listen(PacedWavSource(_paused_speech(0.7), 16000, 512, realtime=True))  # a thinking pause
     rec.wait_turns(1)
     engine.stop_listening()
     assert len(rec.results) == 1
-    tl = rec.results[0].timeline
+    result = rec.results[0]
+    tl = result.timeline
     assert tl.counts["speculation_dropped"] == 1
-    assert len(llm.calls) == 2  # the dropped attempt and the committed one
-    assert llm.remembered == [(parts["stt"].transcript, llm.reply)]  # only the committed reply is history
-    assert len(rec.of(EventType.TRANSCRIPT)) == 1
+    assert llm.calls == ["what is the capital of", "what is the capital of France"]  # dropped, then committed
+    assert wait_until(lambda: llm.remembered, 2)  # the history is written as the turn closes
+    assert llm.remembered == [("what is the capital of France", llm.reply)]  # only the committed reply is history
+    assert [e.data for e in rec.of(EventType.TRANSCRIPT)] == ["what is the capital of France"]
     assert "".join(e.data for e in rec.of(EventType.REPLY_TEXT)).strip() == llm.reply
-    assert tl.in_order()
+    assert tl.counts["turn_decision"] == "complete" and tl.in_order()
+    # the dropped reply's audio stayed out of what was played
+    committed = {level for text, level in tts.levels.items() if not text.startswith("Reply 1")}
+    dropped = {level for text, level in tts.levels.items() if text.startswith("Reply 1")}
+    assert dropped, "the dropped reply was synthesized (and must not be heard)"
+    played = {round(float(pcm[0]), 4) for pcm in parts["out"].played}
+    assert played and played <= {round(v, 4) for v in committed}
+    assert not played & {round(v, 4) for v in dropped}
+
+
+def test_a_thinking_pause_is_not_the_end_of_the_turn_but_complete_words_end_it_soon(make_engine):
+    config = Config(vad=VadConfig(min_speech_ms=64))
+    stt = FakeStt(transcripts=["what is the capital of", "what is the capital of France?"])
+    engine, rec, _ = make_engine(stt=stt, config=config)
+    engine.listen(PacedWavSource(_paused_speech(1.0), 16000, 512, realtime=True))
+    rec.wait_turns(1)
+    engine.stop_listening()
+    assert len(rec.results) == 1 and rec.results[0].transcript == "what is the capital of France?"
+    tl = rec.results[0].timeline
+    wait_ms = (tl.get(Mark.ENDPOINT) - tl.get(Mark.SPEECH_END)) * 1000
+    assert tl.counts["turn_decision"] == "complete"
+    assert config.turn.complete_ms <= wait_ms < config.turn.unsure_ms  # soon, not at a fixed maximum
+    assert tl.decision().startswith("complete at ")
+
+
+def test_unfinished_words_are_answered_after_the_longest_wait(make_engine):
+    from dataclasses import replace
+
+    config = replace(Config(vad=VadConfig(min_speech_ms=64)), turn=replace(Config().turn, max_ms=900, unsure_ms=900,
+                                                                            statement_ms=700))
+    stt = FakeStt(transcripts=["can you tell me, um"])
+    engine, rec, parts = make_engine(stt=stt, config=config)
+    engine.listen(PacedWavSource(_speech(0.6, tail=1.5), 16000, 512, realtime=True))
+    rec.wait_turns(1)
+    engine.stop_listening()
+    tl = rec.results[0].timeline
+    assert tl.counts["turn_decision"] == "unfinished" and tl.counts["turn_silence_ms"] >= 900
+    assert parts["llm"].calls == ["can you tell me, um"]  # one sensible turn, answered in the end
+
+
+def test_an_empty_transcript_at_the_pause_is_transcribed_again_at_the_endpoint(make_engine):
+    config = Config(vad=VadConfig(min_speech_ms=64))
+    stt = FakeStt(transcripts=["", "hello there"])  # nothing at the pause (a breath), the words at the end
+    engine, rec, parts = make_engine(stt=stt, config=config)
+    engine.listen(PacedWavSource(_speech(0.6, tail=2.6), 16000, 512, realtime=True))
+    rec.wait_turns(1)
+    engine.stop_listening()
+    result = rec.results[0]
+    assert result.transcript == "hello there" and result.reply and not result.errors
+    assert result.timeline.counts["speculative"] is False
+    assert parts["llm"].calls == ["hello there"]
+
+
+def test_a_later_transcript_that_differs_wins_over_the_pause_one(make_engine):
+    config = Config(vad=VadConfig(min_speech_ms=64))
+    llm = EchoLlm()
+    # the words at the pause sound unfinished, so the turn waits; at the endpoint the words are longer
+    stt = FakeStt(transcripts=["tell me about the", "tell me about the moon"])
+    engine, rec, _ = make_engine(stt=stt, llm=llm, config=config)
+    engine.listen(PacedWavSource(_speech(0.6, tail=2.6), 16000, 512, realtime=True))
+    rec.wait_turns(1)
+    engine.stop_listening()
+    result = rec.results[0]
+    tl = result.timeline
+    assert tl.counts["rechecked"] and tl.counts["recheck_changed"]
+    assert result.transcript == "tell me about the moon"
+    assert llm.remembered == [("tell me about the moon", llm.reply)]
+    assert [e.data for e in rec.of(EventType.TRANSCRIPT)] == ["tell me about the moon"]
+    assert "the moon" in result.reply and tl.in_order()
 
 
 def test_silence_only_makes_no_turn(make_engine):
@@ -344,10 +418,7 @@ def test_the_llm_keeps_to_its_threads_while_the_recognizer_is_behind(make_engine
 
 
 def test_an_llm_off_the_cpu_does_not_pause_for_the_first_chunk(make_engine):
-    class GpuLlm(FakeLlm):
-        on_cpu = False
-
-    llm = GpuLlm()
+    llm = FakeLlm(on_cpu=False)
     tts = SlowFirstChunkTts(llm)
     engine, rec, _ = make_engine(llm=llm, tts=tts)
     engine.submit_text("what is up")

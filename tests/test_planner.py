@@ -198,7 +198,7 @@ def test_loader_applies_the_plan(monkeypatch):
     from assistant import session
 
     loaded = []
-    monkeypatch.setattr(session.local_llm, "load_llm", lambda config: loaded.append(config) or "llm")
+    monkeypatch.setattr(session.local_llm, "LlamaLlm", lambda config: loaded.append(config) or "llm")
     monkeypatch.setattr(session, "plan_for", lambda config, path: replace(plan(LLAMA_8B, machine(5)), n_ctx=1024))
     assert session.load_llm(LlmConfig()) == "llm"
     (config,) = loaded
@@ -209,7 +209,7 @@ def test_loader_refuses_a_model_too_big(monkeypatch):
     from assistant import session
     from assistant.models import ModelError
 
-    monkeypatch.setattr(session.local_llm, "load_llm", lambda config: pytest.fail("must not load"))
+    monkeypatch.setattr(session.local_llm, "LlamaLlm", lambda config: pytest.fail("must not load"))
     monkeypatch.setattr(session, "plan_for", lambda config, path: plan(QWEN_14B, machine(ram_gb=4)))
     with pytest.raises(ModelError, match="too big for this machine: does not fit"):
         session.load_llm(LlmConfig())

@@ -21,6 +21,7 @@ from assistant.models import find_llm
 from assistant.pipeline import Engine
 from assistant.remote_llm import RemoteLlm
 from assistant.timeline import Mark
+from assistant.waiting import wait_until
 
 from fakes import FakeStt, FakeTts, FakeVad, RecordingSink
 
@@ -33,15 +34,6 @@ def free_port() -> int:
 
 def remote(url: str, timeout_s: float = 30.0, **kw) -> RemoteLlm:
     return RemoteLlm(LlmConfig(backend="remote", remote_url=url, remote_timeout_s=timeout_s, **kw))
-
-
-def wait_for(condition, timeout: float) -> bool:
-    deadline = time.perf_counter() + timeout
-    while time.perf_counter() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 # ---------------------------------------------------------------- small local servers
@@ -169,7 +161,7 @@ def test_closing_the_iterator_hangs_up_so_the_server_stops():
         stream = llm.stream("tell me a long story", GenerationStats())
         assert next(stream).startswith("word0")
         stream.close()
-        assert wait_for(server.client_gone.is_set, timeout=10)
+        assert wait_until(server.client_gone.is_set, timeout=10)
         # the lock is free again: the next turn streams
         server.events = [delta("again"), "[DONE]"]
         assert list(llm.stream("again", GenerationStats())) == ["again"]
@@ -211,7 +203,7 @@ def test_loader_picks_the_backend():
 
     llm = load_llm(LlmConfig(backend="remote", remote_url="http://127.0.0.1:9", remote_model="qwen"))
     assert isinstance(llm, RemoteLlm) and llm.name == "qwen at http://127.0.0.1:9"
-    with pytest.raises(ConfigError, match="unknown llm.backend 'cloud'"):
+    with pytest.raises(ConfigError, match="'llm.backend' must be local or remote"):
         load_llm(LlmConfig(backend="cloud"))
 
 
@@ -242,13 +234,13 @@ def test_engine_survives_the_server_being_down_then_answers():
     engine, turns = engine_with(remote(f"http://127.0.0.1:{port}"))
     try:
         engine.submit_text("are you there?")
-        assert wait_for(lambda: len(turns.results) == 1, timeout=20)
+        assert wait_until(lambda: len(turns.results) == 1, timeout=20)
         assert not engine.busy
         assert any("is not reachable" in e for e in turns.errors), turns.errors
         assert turns.results[0].reply == ""
         with ScriptedServer([delta("Yes,"), delta(" I am here."), "[DONE]"], port=port):
             engine.submit_text("are you there now?")
-            assert wait_for(lambda: len(turns.results) == 2, timeout=20)
+            assert wait_until(lambda: len(turns.results) == 2, timeout=20)
         result = turns.results[1]
         assert result.reply == "Yes, I am here." and not result.errors
         assert result.timeline.get(Mark.LLM_FIRST_TOKEN) is not None
@@ -260,6 +252,18 @@ def test_engine_survives_the_server_being_down_then_answers():
 # ---------------------------------------------------------------- a real llama.cpp server
 
 
+SERVER = """
+import runpy, sys
+from pathlib import Path
+from assistant import native_probe
+model = sys.argv[1]
+sys.argv = ["llama_cpp.server", "--model", model, *sys.argv[2:]]
+with native_probe.model_params(native_probe.check(Path(model)).extra_bufts):
+    runpy.run_module("llama_cpp.server", run_name="__main__")
+"""
+"""llama.cpp's own server, loading the model as this build and CPU allow (as the assistant does)."""
+
+
 @pytest.fixture(scope="module")
 def llama_server(tmp_path_factory):
     pytest.importorskip("llama_cpp.server.app", reason="needs fastapi, uvicorn, sse-starlette (the test extra)")
@@ -267,7 +271,7 @@ def llama_server(tmp_path_factory):
     log = tmp_path_factory.mktemp("server") / "server.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "llama_cpp.server", "--model", str(find_llm(None).path),
+            [sys.executable, "-c", SERVER, str(find_llm(None).path),
              "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "2048", "--n_threads", "2"],
             stdout=out, stderr=subprocess.STDOUT,
         )
@@ -282,7 +286,7 @@ def llama_server(tmp_path_factory):
             return False
 
     try:
-        if not wait_for(ready, timeout=180) or proc.poll() is not None:
+        if not wait_until(ready, timeout=180) or proc.poll() is not None:
             pytest.fail(f"llama.cpp server did not start: {log.read_text(errors='replace')[-2000:]}")
         yield url
     finally:
@@ -313,7 +317,7 @@ def test_real_server_turn_in_the_engine_with_an_early_hang_up(llama_server):
     engine, turns = engine_with(llm)
     try:
         engine.submit_text("What is the capital of France?")
-        assert wait_for(lambda: len(turns.results) == 1, timeout=120)
+        assert wait_until(lambda: len(turns.results) == 1, timeout=120)
         result = turns.results[0]
         assert result.source == "llm" and result.reply and not result.errors
         assert result.timeline.get(Mark.LLM_FIRST_TOKEN) is not None

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -13,7 +12,6 @@ import numpy as np
 import pytest
 
 from assistant.config import Config, ConfigError, RepliesConfig
-from assistant.events import EventType
 from assistant.pipeline import Engine
 from assistant.replies import (
     AudioCache,
@@ -27,8 +25,9 @@ from assistant.replies import (
     load_table,
     normalize,
 )
+from assistant.waiting import wait_until
 
-from fakes import FakeLlm, FakeStt, FakeTts, FakeVad, RecordingSink
+from fakes import FakeLlm, FakeStt, FakeTts, FakeVad, Recorder, RecordingSink
 
 OUTPUT_RATE = 22050
 
@@ -95,7 +94,9 @@ def test_normalize(said, normalized):
         ("What time is it?", "It's {time}.", None),
         ("What's today's date?", "Today is {date}.", None),
         ("고마워요.", "천만에요.", None),
-        ("안녕!", "안녕하세요!", None),
+        ("안녕!", "안녕하세요! 무엇을 도와드릴까요?", None),
+        ("지금 몇 시예요?", "지금은 {ko_time}이에요.", None),
+        ("다시 말해 줘", "아직 아무 말도 하지 않았어요.", "repeat"),
     ],
 )
 def test_matches_despite_stt_noise(matcher, said, text, action):
@@ -354,40 +355,28 @@ def test_filler_only_when_enabled_and_the_answer_is_predicted_slow(user_dirs, tm
 # ------------------------------------------------------------------ in the engine
 
 
-class Recorder:
-    def __init__(self):
-        self.results = []
-        self.ended = threading.Event()
-
-    def __call__(self, event):
-        if event.type is EventType.TURN_END:
-            self.results.append(event.data)
-            self.ended.set()
-
-    def wait(self, n=1, timeout=10.0):
-        deadline = time.perf_counter() + timeout
-        while len(self.results) < n and time.perf_counter() < deadline:
-            time.sleep(0.01)
-        assert len(self.results) >= n
-
-
 def engine_with(replies, llm, sink, recorder) -> Engine:
     return Engine(Config(), stt=FakeStt(), llm=llm, tts=FakeTts(), vad=FakeVad(), output=sink,
                   replies=replies, on_event=recorder)
 
 
-def test_cache_hit_plays_the_prerendered_audio_without_the_llm(user_dirs):
-    replies = loaded(FakeTts(), background=True)
-    llm, sink, recorder = FakeLlm(), RecordingSink(OUTPUT_RATE), Recorder()
+def two_turns(replies, llm, first: str, second: str):
+    """Ask ``first``, then ``second`` once the first turn ended; (the sink, both results)."""
+    sink, recorder = RecordingSink(OUTPUT_RATE), Recorder()
     engine = engine_with(replies, llm, sink, recorder)
     try:
-        engine.submit_text("Thank you!")
-        recorder.wait()
-        engine.submit_text("stop")
-        recorder.wait(2)
+        engine.submit_text(first)
+        recorder.wait_turns()
+        engine.submit_text(second)
+        recorder.wait_turns(2)
     finally:
         engine.close()
-    thanks, stop = recorder.results
+    return sink, recorder.results
+
+
+def test_cache_hit_plays_the_prerendered_audio_without_the_llm(user_dirs):
+    replies, llm = loaded(FakeTts(), background=True), FakeLlm()
+    sink, (thanks, stop) = two_turns(replies, llm, "Thank you!", "stop")
     assert (thanks.source, thanks.reply) == ("cache", "You're welcome!")
     assert thanks.timeline.counts["cache_hit"] is True
     assert "llm_start" not in thanks.timeline.marks_ms()
@@ -403,11 +392,9 @@ def test_stop_interrupts_a_reply_in_progress_and_says_nothing(user_dirs):
     engine = engine_with(replies, llm, sink, recorder)
     try:
         engine.submit_text("tell me a long story")
-        deadline = time.perf_counter() + 5
-        while not sink.played and time.perf_counter() < deadline:
-            time.sleep(0.01)
+        wait_until(lambda: bool(sink.played), 5)
         engine.submit_text("Stop!")
-        recorder.wait(2)
+        recorder.wait_turns(2)
     finally:
         engine.close()
     story, stop = sorted(recorder.results, key=lambda r: r.turn_id)
@@ -420,16 +407,8 @@ def test_stop_interrupts_a_reply_in_progress_and_says_nothing(user_dirs):
 
 def test_filler_plays_before_a_slow_llm_answer(user_dirs):
     replies = loaded(FakeTts(), RepliesConfig(filler=True, filler_min_words=5))
-    llm, sink, recorder = FakeLlm(reply="Tides come from the moon."), RecordingSink(OUTPUT_RATE), Recorder()
-    engine = engine_with(replies, llm, sink, recorder)
-    try:
-        engine.submit_text("why does the ocean have tides at all")
-        recorder.wait()
-        engine.submit_text("why is it blue")
-        recorder.wait(2)
-    finally:
-        engine.close()
-    slow, quick = recorder.results
+    llm = FakeLlm(reply="Tides come from the moon.")
+    sink, (slow, quick) = two_turns(replies, llm, "why does the ocean have tides at all", "why is it blue")
     assert slow.source == "llm" and slow.timeline.counts["filler"] == "Let me think."
     assert np.array_equal(sink.played[0], replies.filler("why does the ocean have tides at all").audio)
     assert "filler" not in quick.timeline.counts

@@ -10,16 +10,20 @@ import logging
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 
 from assistant import config as config_mod
-from assistant.audio import AudioError, AudioOut, MicSource, NullSink, check_device
+from assistant.audio import AudioError, AudioOut, NullSink, check_device
+from assistant.microphone import MicSource
 from assistant.config import Config
+from assistant.end_of_turn import longest_silence_ms
 from assistant.events import Event, EventType
+from assistant.llm import Llm
 from assistant.pipeline import Engine
-from assistant.session import Engines, build_engine, load_engines, load_llm
+from assistant.session import LoadedModels, build_engine, load_models, load_llm
 from assistant.stt import load_stt
 from assistant.tts import load_tts
+from assistant.voices import with_script_voices
 
 from .host import EngineHost
 from .mic import MicGate
@@ -41,13 +45,10 @@ def audio_problems(config: Config) -> tuple[str | None, str | None]:
     return problems[0], problems[1]
 
 
-def use_system_prompt(llm, prompt: str):
+def use_system_prompt(llm: Llm, prompt: str) -> None:
     """Give the loaded model a new system prompt (the conversation starts over)."""
-    if hasattr(llm, "config") and hasattr(llm, "reset"):
-        llm.config = replace(llm.config, system_prompt=prompt)
-        llm.reset()
-        return llm
-    return None
+    llm.config = replace(llm.config, system_prompt=prompt)
+    llm.reset()
 
 
 class Controller(EngineHost):
@@ -66,15 +67,10 @@ class Controller(EngineHost):
     """Something the user should know that stops nothing (e.g. a broken phrase table)."""
     _mic_finished = Signal(object)
 
-    def __init__(
-        self,
-        config: Config,
-        engines: Engines | None = None,
-        output: AudioOut | None = None,
-        config_path: Path | None = None,
-        parent: QObject | None = None,
-    ):
-        super().__init__(config, engines, output, parent)
+    def __init__(self, *host_args, config_path: Path | None = None, **host_kwargs):
+        """``host_args``: those of :class:`~ui.host.EngineHost`; ``config_path``: where
+        applied settings are saved (None: the platform's config file)."""
+        super().__init__(*host_args, **host_kwargs)
         self.config_path = config_path
         self.engine: Engine | None = None
         self.generation = 0
@@ -100,7 +96,7 @@ class Controller(EngineHost):
         self.audio_checked.emit(self.mic_problem, self.speaker_problem)
         try:
             if self.engines is None:
-                self.engines = load_engines(self.config, progress=self._progress())
+                self.engines = load_models(self.config, progress=self._progress())
             if self.output is None:
                 self.output = self._open_output(self.config)
             self.offload = offload_text(self.engines.llm, self.config)
@@ -114,7 +110,7 @@ class Controller(EngineHost):
         self.ready.emit()
 
     def _progress(self):
-        """load_engines reports each model as it starts loading (in parallel): name them all."""
+        """load_models reports each model as it starts loading (in parallel): name them all."""
         names: list[str] = []
 
         def report(text: str) -> None:
@@ -137,9 +133,11 @@ class Controller(EngineHost):
 
     def _build_engine(self, config: Config) -> None:
         replies = self.instant_replies(config, self.engines, self.output)
+        skills = self.skills_for(config, replies, self.output)
         self.generation += 1
         self.engine = build_engine(
-            config, self.engines, self.output, replies=replies, on_event=self.bridge.listener(self.generation)
+            config, self.engines, self.output, replies=replies, skills=skills,
+            on_event=self.bridge.listener(self.generation),
         )
 
     def _close_engine(self) -> None:
@@ -156,6 +154,7 @@ class Controller(EngineHost):
         self._want_mic = False
         self.worker.shutdown()  # drops queued work, waits for the running task
         self._close_engine()
+        self.close_skills()
         self.close_output()
 
     # ------------------------------------------------------------ what the GUI calls
@@ -207,7 +206,7 @@ class Controller(EngineHost):
             self.mic_mode = "unavailable"
             self.mic_changed.emit(self.mic_mode)
             return
-        gate = MicGate(source, tail_ms=self.config.vad.endpoint_ms + 200)
+        gate = MicGate(source, tail_ms=longest_silence_ms(self.config) + 200)
         gate.on_finished = lambda: self._mic_finished.emit(gate)
         self._gate = gate
         engine.listen(gate)
@@ -262,7 +261,7 @@ class Controller(EngineHost):
         try:
             engines, output = self._load_changed(new, changed)
             llm = engines.llm
-            if hasattr(llm, "count_tokens") and llm.count_tokens(new.llm.system_prompt) > new.llm.n_ctx // 2:
+            if llm.count_tokens(new.llm.system_prompt) > new.llm.n_ctx // 2:
                 raise SettingsError(f"the system prompt is too long for a {new.llm.n_ctx}-token context")
             config_mod.save(new, self.config_path)
         except Exception as exc:  # anything: the old engines keep running
@@ -274,8 +273,8 @@ class Controller(EngineHost):
             return
         resume = self.mic_mode == "hands-free" and self._want_mic
         self._close_engine()
-        if "system_prompt" in changed and use_system_prompt(engines.llm, new.llm.system_prompt) is None:
-            engines = replace(engines, llm=load_llm(new.llm))
+        if "system_prompt" in changed:
+            use_system_prompt(engines.llm, new.llm.system_prompt)
         if output is not self.output and self._own_output and self.output is not None:
             self.output.close()
         self.config, self.engines, self.output = new, engines, output
@@ -291,9 +290,9 @@ class Controller(EngineHost):
             self.mic_mode = "off"
             self.mic_changed.emit("off")
 
-    def _load_changed(self, new: Config, changed: set[str]) -> tuple[Engines, AudioOut]:
+    def _load_changed(self, new: Config, changed: set[str]) -> tuple[LoadedModels, AudioOut]:
         if "all" in changed:
-            engines = load_engines(new, progress=self._progress())
+            engines = load_models(new, progress=self._progress())
         else:
             engines = self.engines
             if "llm" in changed:
@@ -304,7 +303,7 @@ class Controller(EngineHost):
                 engines = replace(engines, stt=load_stt(new.stt))
             if "tts" in changed:
                 self.loading.emit("loading the voice")
-                engines = replace(engines, tts=load_tts(new.tts))
+                engines = replace(engines, tts=with_script_voices(load_tts(new.tts), new.tts))
         self.mic_problem, speaker_problem = audio_problems(new)
         output = self.output
         if self._own_output and (output is None or "output" in changed):

@@ -6,7 +6,7 @@ visitor it is all forgotten and the attract screen returns. Closing the window, 
 Alt+F4, Ctrl+Q and the like do nothing: only the administrator's ``exit_keys`` (and the
 PIN, when one is set) leave. The mouse cursor hides when it is not moved.
 
-The engine side is :class:`assistant.kiosk.KioskSession`; everything here only paints.
+The engine side is :class:`assistant.kiosk.session.KioskSession`; everything here only paints.
 """
 
 from __future__ import annotations
@@ -14,20 +14,25 @@ from __future__ import annotations
 import logging
 import time
 
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QCursor, QKeySequence
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QPushButton, QStackedWidget, QVBoxLayout, QWidget
 
+from assistant import offline
+from assistant.heartbeat import BEAT_S, Heartbeat
 from assistant.audio import AudioOut
-from assistant.config import Config
+from assistant.config import Config, KioskConfig
 from assistant.events import Event, EventType, State
-from assistant.kiosk import KioskStatus
-from assistant.session import Engines
+from assistant.kiosk.session import KioskStatus
+from assistant.session import LoadedModels
 
 from .app import application
+from . import i18n
 from .conversation import ConversationView, TurnView
 from .kiosk_controller import KioskController, SourceOpener, microphone
 from .pinpad import PinPad
+from .status import duplex_hint
+from .timers import TimersPanel
 
 log = logging.getLogger(__name__)
 
@@ -46,18 +51,27 @@ def style(pt: int) -> str:
     QDialog#pinpad {{ background: #f6f8fa; border: 2px solid #57606a; border-radius: 12px; }}
     """
 STATE_TEXT = {
-    State.LOADING: "One moment…",
+    State.LOADING: QT_TRANSLATE_NOOP("KioskWindow", "One moment…"),
     State.IDLE: "",
-    State.LISTENING: "Listening…",
-    State.HEARING: "I'm listening…",
-    State.THINKING: "Thinking…",
-    State.SPEAKING: "Speaking…",
+    State.LISTENING: QT_TRANSLATE_NOOP("KioskWindow", "Listening…"),
+    State.HEARING: QT_TRANSLATE_NOOP("KioskWindow", "I'm listening…"),
+    State.THINKING: QT_TRANSLATE_NOOP("KioskWindow", "Thinking…"),
+    State.SPEAKING: QT_TRANSLATE_NOOP("KioskWindow", "Speaking…"),
 }
 CORNER_PX = 80
 """Five taps in this top-left square within CORNER_TAP_S open the PIN pad (touch screens)."""
 CORNER_TAPS = 5
 CORNER_TAP_S = 3.0
+REFERENCE_SCREEN = (1280, 800)
+"""``kiosk.font_pt`` is the base font size on a screen of this size; it scales with the screen."""
 BLOCKED_MODIFIERS = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.MetaModifier
+
+
+def font_for_screen(font_pt: int, width: int, height: int) -> int:
+    """The base font size that keeps the kiosk's text on screen: ``font_pt`` on a
+    1280×800 screen, scaled with the smaller side's ratio (down to 800×480, up to 4K)."""
+    scale = min(width / REFERENCE_SCREEN[0], height / REFERENCE_SCREEN[1])
+    return max(9, round(font_pt * min(max(scale, 0.4), 2.5)))
 
 
 def _label(name: str, text: str = "") -> QLabel:
@@ -75,7 +89,7 @@ class KioskWindow(QWidget):
     def __init__(
         self,
         config: Config,
-        engines: Engines | None = None,
+        engines: LoadedModels | None = None,
         output: AudioOut | None = None,
         open_source: SourceOpener | None = None,
         *,
@@ -84,15 +98,16 @@ class KioskWindow(QWidget):
         super().__init__(None, Qt.WindowType.Window | Qt.WindowType.FramelessWindowHint
                          | Qt.WindowType.WindowStaysOnTopHint)
         self.kiosk = config.kiosk
+        self.screen_language, font_problem = i18n.setup(QApplication.instance(), config.stt.language)
+        if font_problem:
+            log.warning("%s", font_problem)
         if open_source is None and use_microphone:
             open_source = microphone(config)
-        self.controller = KioskController(config, engines, output, open_source, parent=self)
+        self.controller = KioskController(config, engines, output, open_source=open_source, parent=self)
         self.setWindowTitle("Assistant")
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.NoContextMenu)
-        self.setStyleSheet(style(self.kiosk.font_pt))
-        font = self.font()
-        font.setPointSize(self.kiosk.font_pt)
-        self.setFont(font)
+        self.font_pt = self.kiosk.font_pt
+        self._apply_font(self.kiosk.font_pt)
         self.cursor_hidden = False
         self._leaving = False
         self._first_generation = 0
@@ -106,15 +121,36 @@ class KioskWindow(QWidget):
         self._cursor_timer.timeout.connect(self._hide_cursor)
         self._cursor_timer.start()
         QApplication.instance().installEventFilter(self)
-        self._show_notice("One moment…")
+        self._show_notice(self.tr("One moment…"))
         QTimer.singleShot(0, self.controller.start)
 
     # ------------------------------------------------------------ layout
 
+    def _apply_font(self, pt: int) -> None:
+        self.font_pt = pt
+        self.setStyleSheet(style(pt))
+        font = self.font()
+        font.setPointSize(pt)
+        self.setFont(font)
+
+    def fill_screen(self) -> None:
+        """Cover the whole screen whatever the window manager, or with none: the geometry is
+        set to the screen's (a bare X server ignores the full-screen request) and full
+        screen is asked for as well; the type follows the screen's size."""
+        screen = (self.windowHandle().screen() if self.windowHandle() else None) or QApplication.primaryScreen()
+        area = screen.geometry()
+        self._apply_font(font_for_screen(self.kiosk.font_pt, area.width(), area.height()))
+        self.setGeometry(area)
+        self.showFullScreen()
+
     def _build(self) -> None:
-        hint = ("Just start talking, or tap the button." if self.kiosk.hands_free
-                else "Tap the button, then ask your question.")
-        self.attract = self._page(_label("attract", self.kiosk.attract_text), _label("hint", hint))
+        hint = (self.tr("Just start talking, or tap the button.") if self.kiosk.hands_free
+                else self.tr("Tap the button, then ask your question."))
+        attract = self.kiosk.attract_text
+        if attract == KioskConfig.attract_text:  # the default invitation is translated; the operator's own is not
+            attract = self.tr("Hello! Ask me anything. Just start talking.")
+        self.hint = _label("hint", hint)
+        self.attract = self._page(_label("attract", attract), self.hint)
         self.conversation = self._new_conversation()
         self.notice = _label("notice")
         self.notice_page = self._page(self.notice)
@@ -122,17 +158,20 @@ class KioskWindow(QWidget):
         for page in (self.attract, self.conversation, self.notice_page):
             self.pages.addWidget(page)
         self.state = _label("state")
-        self.talk = QPushButton("Tap to talk")
+        self.timers = TimersPanel(self.controller.timers)
+        self.talk = QPushButton(self.tr("Tap to talk"))
         self.talk.setObjectName("talk")
         self.talk.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        bottom = QHBoxLayout()
-        bottom.addWidget(self.state, 1)
-        bottom.addWidget(self.talk)
-        bottom.addStretch(1)
+        button_row = QHBoxLayout()
+        button_row.addStretch(1)
+        button_row.addWidget(self.talk)
+        button_row.addStretch(1)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(40, 30, 40, 30)
+        layout.setContentsMargins(24, 16, 24, 16)
         layout.addWidget(self.pages, 1)
-        layout.addLayout(bottom)
+        layout.addWidget(self.timers)
+        layout.addWidget(self.state)
+        layout.addLayout(button_row)
 
     @staticmethod
     def _page(*labels: QLabel) -> QWidget:
@@ -170,17 +209,21 @@ class KioskWindow(QWidget):
         self.pages.setCurrentWidget(self.conversation if self.conversation.turns else self.attract)
 
     def _on_ready(self) -> None:
+        session = self.controller.session
+        if session is not None and session.engine is not None:
+            self.hint.setText(f"{self.hint.text()} {self.tr(duplex_hint(session.engine.duplex))}")
+            self.hint.setToolTip(session.engine.duplex.describe())
         self._show_main()
 
     def _on_load_failed(self, _message: str) -> None:
-        self._show_notice("Sorry, this assistant is out of order right now.")
+        self._show_notice(self.tr("Sorry, this assistant is out of order right now."))
         self.talk.hide()
 
     def _on_status(self, status: KioskStatus, _reason: str) -> None:
         if status is KioskStatus.RESTARTING:
-            self._show_notice("One moment…")
+            self._show_notice(self.tr("One moment…"))
         elif status is KioskStatus.NO_MICROPHONE:
-            self.state.setText("I can't hear right now. Please tell a member of staff.")
+            self.state.setText(self.tr("I can't hear right now. Please tell a member of staff."))
         else:
             if self.showing() == "notice":
                 self._show_main()
@@ -219,9 +262,9 @@ class KioskWindow(QWidget):
         key = (generation, event.turn_id)
         kind = event.type
         if kind is EventType.STATE:
-            self.state.setText(STATE_TEXT.get(event.data, ""))
+            self.state.setText(self.tr(STATE_TEXT.get(event.data, "")) if STATE_TEXT.get(event.data) else "")
             stop = event.data in (State.THINKING, State.SPEAKING)
-            self.talk.setText("■  Stop" if stop else "Tap to talk")
+            self.talk.setText(self.tr("■  Stop") if stop else self.tr("Tap to talk"))
             self.talk.setProperty("stop", stop)
             self.talk.style().polish(self.talk)
         elif kind is EventType.SPEECH_START:
@@ -250,7 +293,7 @@ class KioskWindow(QWidget):
             return
         if self.pin_pad is not None and self.pin_pad.isVisible():
             return
-        self.pin_pad = PinPad(self.kiosk.admin_pin, self)
+        self.pin_pad = PinPad(self.kiosk.admin_pin, self, status=offline.guarantee().summary)
         self.pin_pad.accepted.connect(self.leave)
         self.pin_pad.open()
 
@@ -317,13 +360,20 @@ class KioskWindow(QWidget):
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.WindowStateChange and self.isMinimized() and not self._leaving:
-            QTimer.singleShot(0, self.showFullScreen)
+            QTimer.singleShot(0, self.fill_screen)
 
 
-def main(config: Config) -> int:
+def main(config: Config, beat: Heartbeat | None = None) -> int:
     app = application()
     app.setQuitOnLastWindowClosed(False)
+    if beat is not None:  # the supervisor restarts the app when the GUI thread stops beating
+        timer = QTimer(app, interval=round(BEAT_S * 1000))
+        timer.timeout.connect(beat.beat)
+        timer.start()
+        beat.beat()
     window = KioskWindow(config)
     window.admin_exit.connect(app.quit)
-    window.showFullScreen()
+    window.fill_screen()
+    screen = app.primaryScreen()
+    screen.geometryChanged.connect(lambda _area: window.fill_screen())
     return app.exec()

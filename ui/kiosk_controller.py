@@ -1,17 +1,18 @@
 """The kiosk's engine, seen from the screen: loads the models on the worker thread, then
-runs an :class:`assistant.kiosk.KioskSession` and turns what it reports into signals."""
+runs an :class:`assistant.kiosk.session.KioskSession` and turns what it reports into signals."""
 
 from __future__ import annotations
 
 import logging
 from typing import Callable
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import Signal
 
-from assistant.audio import AudioIn, AudioOut, MicSource
+from assistant.audio import AudioIn
+from assistant.microphone import MicSource
 from assistant.config import Config
-from assistant.kiosk import KioskSession, engine_factory
-from assistant.session import Engines, load_engines
+from assistant.kiosk.session import KioskSession, engine_factory
+from assistant.session import load_models
 
 from .host import EngineHost
 
@@ -33,18 +34,13 @@ class KioskController(EngineHost):
     ready = Signal()
     load_failed = Signal(str)
     status = Signal(object, str)
-    """(assistant.kiosk.KioskStatus, reason)."""
+    """(assistant.kiosk.session.KioskStatus, reason)."""
     visitor_forgotten = Signal()
 
-    def __init__(
-        self,
-        config: Config,
-        engines: Engines | None = None,
-        output: AudioOut | None = None,
-        open_source: SourceOpener | None = None,
-        parent: QObject | None = None,
-    ):
-        super().__init__(config, engines, output, parent)
+    def __init__(self, *host_args, open_source: SourceOpener | None = None, **host_kwargs):
+        """``host_args``: those of :class:`~ui.host.EngineHost`; ``open_source`` opens the
+        microphone (None: no microphone)."""
+        super().__init__(*host_args, **host_kwargs)
         self.open_source = open_source
         self.session: KioskSession | None = None
 
@@ -54,11 +50,12 @@ class KioskController(EngineHost):
     def _start(self) -> None:
         try:
             if self.engines is None:
-                self.engines = load_engines(self.config)
+                self.engines = load_models(self.config)
             if self.output is None:
                 self.output = self.open_speaker(self.config)
             replies = self.instant_replies(self.config, self.engines, self.output)
-            make_engine = engine_factory(self.config, self.engines, self.output, replies)
+            skills = self.skills_for(self.config, replies, self.output)
+            make_engine = engine_factory(self.config, self.engines, self.output, replies, skills)
             self.session = KioskSession(
                 self.config, self.engines.llm, make_engine, open_source=self.open_source,
                 on_event=self.bridge.event.emit, on_status=self.status.emit,
@@ -85,4 +82,5 @@ class KioskController(EngineHost):
         if self.session is not None:
             self.session.close()
             self.session = None
+        self.close_skills()
         self.close_output()

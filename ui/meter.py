@@ -52,6 +52,17 @@ class TurnFigures:
     overlap: bool
     """The stages add up to more than the total: the reply started before the endpoint."""
     cached: bool
+    spoken: bool = True
+    """A spoken turn; typed turns are counted apart (they have no speech to wait after)."""
+    heard: float | None = None
+    """The wait a listener heard: last audible sample of the words to the first of the reply."""
+    decision: str | None = None
+    """How the end of turn was decided ("complete at 160 ms of silence")."""
+
+    @property
+    def headline(self) -> float | None:
+        """The figure shown big: the heard wait when known, else the timeline's."""
+        return self.heard if self.heard is not None else self.total
 
     @classmethod
     def from_timeline(cls, timeline: Timeline) -> "TurnFigures":
@@ -64,7 +75,8 @@ class TurnFigures:
         known = sum(ms for _, ms in stages if ms is not None)
         other = max(0.0, total - known) if total is not None else 0.0
         overlap = total is not None and known > total + 0.5
-        return cls(total, stages, other, overlap, bool(timeline.counts.get("cache_hit")))
+        return cls(total, stages, other, overlap, bool(timeline.counts.get("cache_hit")), timeline.spoken,
+                   latency.get("heard"), timeline.decision())
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -77,19 +89,25 @@ def percentile(values: list[float], q: float) -> float | None:
 
 
 class LatencyHistory:
-    """Session statistics over the turns that produced sound."""
+    """Session statistics over the spoken turns that produced sound; typed turns apart."""
 
     def __init__(self, spark_turns: int = 30):
         self.spark_turns = spark_turns
         self.turns: list[TurnFigures] = []
+        self.typed: list[TurnFigures] = []
 
     def add(self, figures: TurnFigures) -> None:
-        if figures.total is not None:
-            self.turns.append(figures)
+        if figures.headline is not None:
+            (self.turns if figures.spoken else self.typed).append(figures)
 
     @property
     def totals(self) -> list[float]:
-        return [t.total for t in self.turns if t.total is not None]
+        """Spoken turns: the heard wait where known."""
+        return [t.headline for t in self.turns if t.headline is not None]
+
+    @property
+    def typed_totals(self) -> list[float]:
+        return [t.headline for t in self.typed if t.headline is not None]
 
     def median(self) -> float | None:
         return percentile(self.totals, 50)
@@ -108,6 +126,8 @@ class LatencyMeter(QWidget):
         super().__init__(parent)
         self.history = LatencyHistory()
         self.last: TurnFigures | None = None
+        self.voices: list[str] = []
+        """The voices that spoke the last turn."""
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setMinimumHeight(138)
         self.setAccessibleName("latency meter")
@@ -118,20 +138,27 @@ class LatencyMeter(QWidget):
     def show_turn(self, timeline: Timeline) -> None:
         """Show a turn in progress (its first sound has been heard)."""
         self.last = TurnFigures.from_timeline(timeline)
+        self.voices = []
         self.update()
 
-    def add_turn(self, timeline: Timeline) -> None:
-        """A finished turn: show it and count it in the session figures."""
+    def add_turn(self, timeline: Timeline, voices: list[str] | tuple[str, ...] = ()) -> None:
+        """A finished turn: show it (with the voices that spoke it) and count it in the session figures."""
         self.last = TurnFigures.from_timeline(timeline)
+        self.voices = list(voices)
         self.history.add(self.last)
         self._update_tooltip()
         self.update()
 
     def _update_tooltip(self) -> None:
-        if self.last and self.last.total is not None:
-            parts = [f"{label}: {fmt_ms(ms)}" for (key, ms), (_, label, _) in zip(self.last.stages, STAGES)]
-            parts.append(f"other: {fmt_ms(self.last.other)}")
-            self.setToolTip(f"voice to voice {fmt_ms(self.last.total)}\n" + "\n".join(parts))
+        last = self.last
+        if last and last.total is not None:
+            parts = [f"{label}: {fmt_ms(ms)}" for (key, ms), (_, label, _) in zip(last.stages, STAGES)]
+            parts.append(f"other: {fmt_ms(last.other)}")
+            head = [f"heard {fmt_ms(last.heard)}"] if last.heard is not None else []
+            head.append(f"voice to voice {fmt_ms(last.total)} (timeline)")
+            if last.decision:
+                head.append(f"end of turn: {last.decision}")
+            self.setToolTip("\n".join(head + parts))
 
     # ------------------------------------------------------------ painting
 
@@ -156,25 +183,39 @@ class LatencyMeter(QWidget):
     def _paint_last(self, p: QPainter, r: QRectF) -> None:
         p.setFont(self._font(-1))
         p.setPen(MUTED)
-        p.drawText(QRectF(r.left(), r.top(), r.width(), 18), Qt.AlignmentFlag.AlignLeft, "LAST TURN · voice to voice")
         last = self.last
-        if last is None or last.total is None:
+        title = self.tr("LAST TURN") + " · " + (
+            self.tr("typed: text to first sound") if last and not last.spoken
+            else self.tr("heard voice to voice") if last and last.heard is not None else self.tr("voice to voice"))
+        if last is not None and self.voices:
+            title += " · " + self.tr("spoken by %s") % ", ".join(self.voices)
+        p.drawText(QRectF(r.left(), r.top(), r.width(), 18), Qt.AlignmentFlag.AlignLeft, title)
+        if last is None or last.headline is None:
             p.setFont(self._font(0))
-            text = "no turns yet — ask something" if last is None else "no reply audio in the last turn"
+            text = self.tr("no turns yet — ask something") if last is None else self.tr("no reply audio in the last turn")
             p.drawText(QRectF(r.left(), r.top() + 26, r.width(), 24), Qt.AlignmentFlag.AlignLeft, text)
             return
         p.setFont(self._font(5, bold=True))
-        p.setPen(grade(last.total))
+        p.setPen(grade(last.headline))
         total_rect = QRectF(r.left(), r.top() + 16, r.width(), 28)
-        p.drawText(total_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, fmt_ms(last.total))
+        p.drawText(total_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, fmt_ms(last.headline))
+        x = r.left() + p.fontMetrics().horizontalAdvance(fmt_ms(last.headline)) + 10
         if last.cached:
-            width = p.fontMetrics().horizontalAdvance(fmt_ms(last.total))
-            self._badge(p, QPointF(r.left() + width + 10, r.top() + 22), "instant reply (cache)")
+            x += self._badge(p, QPointF(x, r.top() + 22), "instant reply (cache)") + 8
+        notes = [f"timeline {fmt_ms(last.total)}"] if last.heard is not None and last.total is not None else []
+        if last.decision:
+            notes.append(last.decision)
+        if notes:
+            p.setFont(self._font(-1.5))
+            p.setPen(MUTED)
+            p.drawText(QRectF(x, r.top() + 16, r.right() - x, 28), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                       " · ".join(notes))
         bar = QRectF(r.left(), r.top() + 60, r.width(), 16)
         self._paint_bar(p, bar, last)
         self._paint_legend(p, QRectF(r.left(), bar.bottom() + 8, r.width(), 16), last)
 
-    def _badge(self, p: QPainter, at: QPointF, text: str) -> None:
+    def _badge(self, p: QPainter, at: QPointF, text: str) -> float:
+        """Draws a rounded label at ``at``; returns its width."""
         p.setFont(self._font(-1.5, bold=True))
         width = p.fontMetrics().horizontalAdvance(text) + 12
         box = QRectF(at.x(), at.y(), width, 17)
@@ -183,6 +224,7 @@ class LatencyMeter(QWidget):
         p.drawRoundedRect(box, 8, 8)
         p.setPen(QColor("#0969da"))
         p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+        return width
 
     def _paint_bar(self, p: QPainter, bar: QRectF, last: TurnFigures) -> None:
         stacked = sum(ms for _, ms in last.stages if ms) + last.other
@@ -240,7 +282,10 @@ class LatencyMeter(QWidget):
         p.setFont(self._font(-1))
         p.setPen(MUTED)
         count = len(history.totals)
-        title = f"SESSION · {count} turn{'s' if count != 1 else ''}"
+        title = self.tr("SESSION · %n spoken turn(s)", "", count)
+        typed = history.typed_totals
+        if typed:
+            title += " · " + self.tr("typed %s, median %s") % (len(typed), fmt_ms(percentile(typed, 50)))
         p.drawText(QRectF(r.left(), r.top(), r.width(), 18), Qt.AlignmentFlag.AlignLeft, title)
         median, p95 = history.median(), history.p95()
         x = r.left()
@@ -264,7 +309,7 @@ class LatencyMeter(QWidget):
         if not turns:
             return
         inner = r.adjusted(6, 5, -6, -5)
-        top_ms = max(SLOW_MS * 1.2, max(t.total for t in turns) * 1.1)
+        top_ms = max(SLOW_MS * 1.2, max(t.headline for t in turns) * 1.1)
 
         def y(ms: float) -> float:
             return inner.bottom() - min(ms, top_ms) / top_ms * inner.height()
@@ -273,7 +318,7 @@ class LatencyMeter(QWidget):
             p.setPen(QPen(color, 1, Qt.PenStyle.DotLine))
             p.drawLine(QPointF(inner.left(), y(limit)), QPointF(inner.right(), y(limit)))
         step = inner.width() / max(1, self.history.spark_turns - 1)
-        points = [QPointF(inner.left() + i * step, y(t.total)) for i, t in enumerate(turns)]
+        points = [QPointF(inner.left() + i * step, y(t.headline)) for i, t in enumerate(turns)]
         if len(points) > 1:
             path = QPainterPath(points[0])
             for point in points[1:]:
@@ -282,7 +327,7 @@ class LatencyMeter(QWidget):
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawPath(path)
         for point, turn in zip(points, turns):
-            color = grade(turn.total)
+            color = grade(turn.headline)
             if turn.cached:  # instant replies: a hollow diamond
                 p.setPen(QPen(color, 1.8))
                 p.setBrush(QColor("#ffffff"))

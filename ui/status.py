@@ -4,46 +4,58 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP
+
 from assistant.config import Config
+from assistant.llm import Llm
 
 
-def llm_text(llm) -> str:
-    quantization = getattr(llm, "quantization", "")
-    return f"{llm.name} · {quantization}" if quantization else llm.name
+def llm_text(llm: Llm) -> str:
+    return f"{llm.name} · {llm.quantization}" if llm.quantization else llm.name
 
 
-def offload_text(llm, config: Config) -> tuple[str, str]:
+def offload_text(llm: Llm, config: Config) -> tuple[str, str]:
     """(short, detailed) text of where the model's layers run.
 
-    The model's own plan if it carries one, else the planner's plan for its file,
-    else the configured layer count. Probes the hardware: call it off the GUI thread.
+    The planner's plan for the model's file, else the layer count it runs with. Probes
+    the hardware: call it off the GUI thread.
     """
-    plan = getattr(llm, "plan", None)
-    path = getattr(llm, "path", None)
-    if plan is None and path is not None:
+    if llm.path is not None:
         try:
             from assistant.planner import plan_for
 
-            plan = plan_for(getattr(llm, "config", config.llm), Path(path))
+            plan = plan_for(llm.config, Path(llm.path))
         except Exception:  # no planner, or a header it cannot read: fall back to the setting
             plan = None
-    if plan is not None and hasattr(plan, "layers_on_gpu"):
-        gpu, total = plan.layers_on_gpu, plan.block_count
-        short = f"{gpu}/{total} layers on GPU" + (f", {total - gpu} on CPU" if gpu < total else "")
-        return short, plan.summary
-    layers = getattr(getattr(llm, "config", None), "n_gpu_layers", config.llm.n_gpu_layers)
+        if plan is not None:
+            gpu, total = plan.layers_on_gpu, plan.block_count
+            short = f"{gpu}/{total} layers on GPU" + (f", {total - gpu} on CPU" if gpu < total else "")
+            return short, plan.summary
+    layers = llm.config.n_gpu_layers
     if not layers:
         return "CPU only", f"n_gpu_layers = {layers}"
     short = "all layers on GPU" if layers < 0 else f"{layers} layers on GPU, the rest on CPU"
     return short, f"n_gpu_layers = {layers}"
 
 
+def duplex_text(engine) -> tuple[str, str]:
+    """(short, detailed) text of how the engine listens while it speaks."""
+    mode = engine.duplex
+    return ("talk over it" if mode.full else "half duplex"), mode.describe()
+
+
+def duplex_hint(mode) -> str:
+    """What a kiosk visitor needs to know about talking while the assistant speaks."""
+    return "You can interrupt me any time." if mode.full else "To interrupt me, say \u201cstop\u201d."
+
+
 MIC_TEXT = {
-    "off": "mic off",
-    "push-to-talk": "mic on (push-to-talk)",
-    "hands-free": "mic on (hands-free)",
-    "unavailable": "no microphone",
+    "off": QT_TRANSLATE_NOOP("MainWindow", "mic off"),
+    "push-to-talk": QT_TRANSLATE_NOOP("MainWindow", "mic on (push-to-talk)"),
+    "hands-free": QT_TRANSLATE_NOOP("MainWindow", "mic on (hands-free)"),
+    "unavailable": QT_TRANSLATE_NOOP("MainWindow", "no microphone"),
 }
+"""English texts, marked for translation; the window shows them through its ``tr()``."""
 
 
 def device_problem(message: str) -> str:

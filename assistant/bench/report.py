@@ -8,7 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from .runner import BenchResult
-from .stats import METRICS, TurnRecord, median_stages, stages_ms, summarize, turn_figures, word_edits, word_error_rate
+from .stats import (
+    METRICS, TurnRecord, median_stages, overlapped_stages, stages_ms, summarize, turn_figures, word_edits,
+    word_error_rate,
+)
 
 
 def _turn_json(record: TurnRecord) -> dict[str, Any]:
@@ -20,6 +23,7 @@ def _turn_json(record: TurnRecord) -> dict[str, Any]:
         expected=record.expected,
         figures=turn_figures(record),
         stages_ms=stages_ms(record.timeline),
+        stages_overlapped=overlapped_stages(record.timeline),
         first_audio_s=round(record.first_audio_s, 3) if record.first_audio_s else None,
     )
     if record.expected:
@@ -33,11 +37,22 @@ def _mode_json(records: list[TurnRecord], peak_rss_mb: float | None) -> dict[str
     return {
         "summary": {m.name: summarize(f[m.name] for f in figures) for m in METRICS},
         "stages_ms": median_stages(records),
+        "stages_overlapped": _overlap_counts(records),
         "word_error_rate": word_error_rate(records),
         "turns_by_source": {s: sum(r.result.source == s for r in records) for s in ("llm", "cache", "")},
         "peak_rss_mb": peak_rss_mb,
         "turns": [_turn_json(r) for r in records],
     }
+
+
+def _overlap_counts(records: list[TurnRecord]) -> dict[str, int]:
+    """LLM turns in which each stage was done during an earlier one (counted as 0 ms)."""
+    counts: dict[str, int] = {}
+    for record in records:
+        if record.result.source == "llm":
+            for name in overlapped_stages(record.timeline):
+                counts[name] = counts.get(name, 0) + 1
+    return counts
 
 
 def _conversation_json(records: list[TurnRecord]) -> dict[str, Any]:
@@ -129,8 +144,8 @@ def format_table(report: dict[str, Any]) -> str:
         f"{meta.get('items')} utterances × {meta['repeat']} repeat(s) per mode",
         "",
     ]
-    head = f"{'metric':<22}{'unit':>6}"
-    sub = " " * 28
+    head = f"{'metric':<28}{'unit':>6}"
+    sub = " " * 34
     for name in names:
         head += f" │ {name:^30}"
         sub += f" │ {'n':>3}{'median':>9}{'p95':>9}{'max':>9}"
@@ -139,7 +154,7 @@ def format_table(report: dict[str, Any]) -> str:
         sub += " │ streaming"
     lines += [head, sub, "─" * len(sub)]
     for metric, info in report["metrics"].items():
-        row = f"{metric:<22}{info['unit']:>6}"
+        row = f"{metric:<28}{info['unit']:>6}"
         for name in names:
             s = modes[name]["summary"][metric]
             row += f" │ {s['n']:>3}{_cell(s['median'], 9)}{_cell(s['p95'], 9)}{_cell(s['max'], 9)}"
@@ -153,10 +168,48 @@ def format_table(report: dict[str, Any]) -> str:
         stages = " + ".join(f"{k} {v:.0f}" for k, v in modes[name]["stages_ms"].items())
         lines.append(f"{name:>10}: WER {wer_text}; peak RSS {modes[name]['peak_rss_mb']} MB")
         lines.append(f"{'':>10}  median stages (ms): {stages or '–'}")
+        overlapped = modes[name].get("stages_overlapped") or {}
+        if overlapped:
+            done = ", ".join(f"{stage} in {n}" for stage, n in overlapped.items())
+            lines.append(f"{'':>10}  counted as 0, done during an earlier stage (turns): {done}")
     if "conversation" in report:
         lines += ["", _conversation_table(report["conversation"], names)]
+    if "turn_taking" in report:
+        lines += ["", _turn_taking_table(report["turn_taking"])]
     if report["missed"]:
         lines += ["", f"no answer in: {', '.join(report['missed'])}"]
+    return "\n".join(lines)
+
+
+def _turn_taking_table(turn_taking: dict[str, Any]) -> str:
+    summary = turn_taking["summary"]
+    lines = [
+        "turn taking (the corpus replayed pause by pause; compute time not counted):",
+        f"{'decided by':<16}{'premature in thinking pauses':>30}{'other pauses':>14}{'mean wait':>11}{'median':>8}{'waits >= 1 s':>14}",
+    ]
+    for name, score in turn_taking["signals"].items():
+        lines.append(
+            f"{name:<16}{score['premature_in_thinking_pauses']:>20} of {score['thinking_pauses']:<7}"
+            f"{score['premature'] - score['premature_in_thinking_pauses']:>6} of {score['other_pauses']:<5}"
+            f"{_cell(score['mean_wait_ms'], 9)} ms{_cell(score['median_wait_ms'], 6)} ms"
+            f"{score['slow_turns']:>8} of {score['finished_turns']}"
+        )
+    lines += [
+        "",
+        f"turn taking in real time ({turn_taking['mode']} mode, {summary['takes']} takes): "
+        f"premature commits in {summary['premature_in_thinking_pauses']} of {summary['thinking_pause_takes']} "
+        f"takes with a thinking pause; on {summary['complete_takes']} complete questions the turn was taken "
+        f"{_cell(summary['mean_wait_ms'], 0)} ms (mean, median {_cell(summary['median_wait_ms'], 0)} ms) after "
+        f"the last word; heard voice-to-voice median {_cell(summary['heard_median_ms'], 0)} ms",
+    ]
+    for label, key in (("monologue", "monologue"), ("trailing 'um'", "trailing_um"), ("noise", "noise")):
+        for take in summary[key]:
+            lines.append(f"  {label}: {take['turns']} turn(s), taken {_cell(take['wait_ms'], 0)} ms after the last "
+                         f"word: {take['transcript'][-70:]!r}")
+    if summary["premature_takes"]:
+        lines.append(f"  premature: {', '.join(summary['premature_takes'])}")
+    if summary["split_turns"]:
+        lines.append(f"  heard as more or fewer than one turn: {', '.join(summary['split_turns'])}")
     return "\n".join(lines)
 
 

@@ -9,26 +9,27 @@ both modes report the same figures.
 from __future__ import annotations
 
 import logging
-import time
 
 import numpy as np
 
-from ..audio import resample
+from ..audio import wait_until_heard
 from ..chunker import speakable
 from ..config import Config
 from ..events import TurnResult
 from ..llm import GenerationStats
 from ..replies import InstantReply, Replies
-from ..session import Engines
+from ..session import LoadedModels
 from ..timeline import Mark, Timeline
-from ..vad import Endpointer, VadEventType
+from ..pipeline.listen import Segmenter
+from ..pipeline.output import speech
+from ..vad import VadEventType
 from .takes import Take
 
 log = logging.getLogger(__name__)
 
 
 class SerialChain:
-    def __init__(self, engines: Engines, config: Config, replies: Replies | None):
+    def __init__(self, engines: LoadedModels, config: Config, replies: Replies | None):
         self.engines = engines
         self.config = config
         self.replies = replies
@@ -40,7 +41,7 @@ class SerialChain:
         The take runs on a thread of its own that ends with it: OpenMP keeps worker
         threads for every thread that used the model, and libgomp spins less once it
         manages more threads than there are cores, which would slow the streaming takes
-        that come after (TTFT 57 -> 88 ms measured)."""
+        that come after (docs/tuning.md)."""
         from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="serial-take") as pool:
@@ -66,16 +67,11 @@ class SerialChain:
     # ------------------------------------------------------------ hearing
 
     def _listen(self, take: Take) -> tuple[Timeline, np.ndarray] | None:
-        """Feed the take through VAD and endpointer, as the pipeline's listener does,
+        """Feed the take through the pipeline's segmenter (VAD, endpointer, pre-roll)
         until the endpoint; the turn's timeline and all its audio (with pre-roll)."""
-        cfg = self.config.vad
-        source, vad = take.source, self.engines.vad
-        endpointer = Endpointer(cfg)
-        vad.reset()
-        frame_s = source.frame_samples / source.rate
-        keep = max(1, round(cfg.speech_pad_ms / 1000 / frame_s)) + round(cfg.min_speech_ms / 1000 / frame_s) + 2
-        grace_s = (cfg.endpoint_ms + 200) / 1000
-        recent: list[np.ndarray] = []
+        source = take.source
+        segmenter = Segmenter(self.engines.vad, self.config.vad, source.frame_samples / source.rate)
+        grace_s = (self.config.vad.endpoint_ms + 200) / 1000
         speech: list[np.ndarray] = []
         timeline: Timeline | None = None
         frames = source.frames()
@@ -83,24 +79,17 @@ class SerialChain:
             for index, (frame, captured) in enumerate(frames):
                 if index == 0:
                     take.sink.start(captured)
-                frame_start = endpointer.position
-                events = endpointer.process(frame_s, vad.probability(frame))
-                recent.append(frame)
-                del recent[:-keep]
-                started_now = False
-                for event in events:
-                    at = captured + (event.at - frame_start)
-                    if event.type is VadEventType.SPEECH_START and timeline is None:
+                for heard in segmenter.push(frame, captured):
+                    if heard.event is VadEventType.SPEECH_START and timeline is None:
                         timeline = Timeline(1)
-                        timeline.mark(Mark.SPEECH_START, at)
-                        speech = [np.concatenate(recent)]
-                        started_now = True
-                    elif event.type is VadEventType.ENDPOINT and timeline is not None:
-                        timeline.mark(Mark.SPEECH_END, at)
+                        timeline.mark(Mark.SPEECH_START, heard.at)
+                        speech = [heard.pcm]
+                    elif heard.event is None and timeline is not None:
+                        speech.append(heard.pcm)
+                    elif heard.event is VadEventType.ENDPOINT and timeline is not None:
+                        timeline.mark(Mark.SPEECH_END, heard.at)
                         timeline.mark(Mark.ENDPOINT)
                         return timeline, np.concatenate(speech)
-                if timeline is not None and endpointer.in_speech and not started_now:
-                    speech.append(frame)
                 if timeline is None and take.input_over(grace_s):
                     return None
         finally:
@@ -144,9 +133,7 @@ class SerialChain:
         pieces: list[str] = []
         timeline.mark(Mark.LLM_START)
         # Nothing else runs while a serial chain generates: it decodes on every core.
-        all_cores = getattr(llm, "all_cores", None)
-        if all_cores:
-            all_cores(True)
+        llm.all_cores(True)
         stream = llm.stream(result.transcript, stats)
         try:
             for piece in stream:
@@ -154,12 +141,9 @@ class SerialChain:
                 pieces.append(piece)
         finally:
             stream.close()
-            if all_cores:
-                all_cores(False)
+            llm.all_cores(False)
             timeline.mark(Mark.LLM_END)
-            timeline.set("tokens", stats.tokens)
-            timeline.set("prompt_tokens", stats.prompt_tokens)
-            timeline.set("prompt_reused", stats.reused_tokens)
+            stats.record(timeline)
         result.reply = "".join(pieces).strip()
         if result.reply:
             llm.remember(result.transcript, result.reply)
@@ -171,19 +155,11 @@ class SerialChain:
         return self._synthesize(timeline, spoken)
 
     def _synthesize(self, timeline: Timeline, text: str) -> list[np.ndarray]:
-        tts = self.engines.tts
-        audio = []
-        for pcm in tts.synthesize(text):
-            timeline.mark(Mark.TTS_FIRST_AUDIO)
-            timeline.add("tts_audio_s", pcm.size / tts.rate)
-            audio.append(resample(pcm, tts.rate, self.config.audio.output_rate))
-        return audio
+        return list(speech(self.engines.tts, text, timeline, self.config.audio.output_rate))
 
     def _play(self, timeline: Timeline, audio: list[np.ndarray], take: Take) -> None:
         """Play everything, then wait until it has been heard."""
         for pcm in audio:
             timeline.mark(Mark.AUDIO_OUT_START, take.sink.play(pcm))
-        end = take.sink.busy_until()
-        while time.perf_counter() < end:
-            time.sleep(min(0.02, max(0.0, end - time.perf_counter())))
+        end = wait_until_heard(take.sink)
         timeline.mark(Mark.TURN_END, end if audio else None)

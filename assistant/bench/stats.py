@@ -23,15 +23,18 @@ class Metric:
 
 
 METRICS = [
-    Metric("voice_to_voice", "ms", "end of speech to first reply sound (LLM turns)"),
+    Metric("heard_voice_to_voice", "ms", "last audible sample of the question to the first of the answer, "
+           "off the same-clock WAVs (LLM turns)"),
+    Metric("heard_cache_voice_to_voice", "ms", "the same, instant-reply turns"),
+    Metric("voice_to_voice", "ms", "timeline: VAD speech end to first reply sample (LLM turns)"),
     Metric("endpoint_wait", "ms", "end of speech to the endpoint decision"),
-    Metric("stt", "ms", "endpoint to final transcript"),
+    Metric("stt", "ms", "transcription of the answered words (at the first pause when speculative)"),
     Metric("ttft", "ms", "generation requested to first token"),
     Metric("tpot", "ms", "time per output token after the first"),
     Metric("tokens_per_s", "tok/s", "decode speed (1000 / tpot)"),
     Metric("tts_first_chunk", "ms", "text handed to TTS to its first audio"),
     Metric("tts_rtf", "x", "TTS real-time factor: synthesis time of the first audio / its length"),
-    Metric("cache_voice_to_voice", "ms", "end of speech to first reply sound (instant-reply turns)"),
+    Metric("cache_voice_to_voice", "ms", "timeline: VAD speech end to first reply sample (instant-reply turns)"),
 ]
 
 # The way from speech end to the first reply sound, stage by stage, each named for the
@@ -61,6 +64,8 @@ class TurnRecord:
     conversation_turn: int | None = None
     first_audio_s: float | None = None
     """Length of the first reply audio played (for the TTS real-time factor)."""
+    heard_ms: float | None = None
+    """The wait heard on the same-clock WAVs (real time only)."""
 
     @property
     def timeline(self) -> Timeline:
@@ -78,6 +83,8 @@ def turn_figures(record: TurnRecord) -> dict[str, float | None]:
     if tts_first is not None and record.first_audio_s:
         rtf = round(tts_first / 1000 / record.first_audio_s, 3)
     return {
+        "heard_voice_to_voice": record.heard_ms if llm else None,
+        "heard_cache_voice_to_voice": record.heard_ms if source == "cache" else None,
         "voice_to_voice": latency["voice_to_voice"] if llm else None,
         "endpoint_wait": latency["endpoint_wait"],
         "stt": latency["stt"],
@@ -90,8 +97,24 @@ def turn_figures(record: TurnRecord) -> dict[str, float | None]:
     }
 
 
+def overlapped_stages(timeline: Timeline) -> list[str]:
+    """Stages that finished before the stage ahead of them did (work started early, at
+    the first pause): :func:`stages_ms` counts them as 0, and the report says which."""
+    marks = timeline.marks
+    if Mark.SPEECH_END not in marks or Mark.AUDIO_OUT_START not in marks:
+        return []
+    early, reached = [], marks[Mark.SPEECH_END]
+    for mark, name in STAGES.items():
+        if mark in marks:
+            if marks[mark] < reached:
+                early.append(name)
+            reached = max(reached, marks[mark])
+    return early
+
+
 def stages_ms(timeline: Timeline) -> dict[str, float]:
-    """The wait each stage adds between speech end and the first reply sound."""
+    """The wait each stage adds between speech end and the first reply sound (0 for a
+    stage already done when the one before it ended: see :func:`overlapped_stages`)."""
     marks = timeline.marks
     if Mark.SPEECH_END not in marks or Mark.AUDIO_OUT_START not in marks:
         return {}

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..audio import AudioOut, NullSink, PacedWavSource, SameClockWavSink
+from ..audio import AudioOut, PacedWavSource, SameClockWavSink
+from .heard import HeardLatency, heard_latency
 
 FRAME_SAMPLES = 512
 
@@ -83,6 +84,13 @@ class Take:
         """The samples and ``grace_s`` of silence after them have been fed."""
         return self.source.input_over(grace_s)
 
+    def heard(self) -> HeardLatency | None:
+        """The wait a listener heard, off the input and the same-clock reply (real time only)."""
+        inner = self.sink.inner
+        if not isinstance(inner, SameClockWavSink):
+            return None
+        return heard_latency(self.source.samples, self.source.rate, inner.render(), inner.rate)
+
     def close(self) -> None:
         """Stop the input and write the reply WAV, if there is one."""
         self.source.stop()
@@ -94,9 +102,9 @@ class Take:
 
 
 def open_take(samples: np.ndarray, rate: int, output_rate: int, *, fast: bool, wav: Path | None) -> Take:
-    """A take of ``samples``; the reply goes to the same-clock WAV ``wav`` when given
-    (real time only), else nowhere."""
+    """A take of ``samples``. In real time the reply is played on the input's clock (kept
+    in memory for the heard latency) and written to ``wav`` when given."""
     if fast:
         return Take(PacedWavSource(samples, rate, FRAME_SAMPLES, realtime=False), RecordingSink(InstantSink(output_rate)))
-    sink: AudioOut = SameClockWavSink(wav, output_rate) if wav else NullSink(output_rate)
+    sink = SameClockWavSink(wav, output_rate)
     return Take(PacedWavSource(samples, rate, FRAME_SAMPLES, realtime=True), RecordingSink(sink))

@@ -1,0 +1,13 @@
+"""The streaming engine: listen → transcription → responder (instant reply or LLM) →
+synthesis → playback.
+
+Each stage is a small class with one ``process()`` method, its own inbox and thread
+(:mod:`.stage`). Messages carry a ``turn_id``; the :class:`~.conductor.Conductor` keeps
+the turns (:mod:`.turns`) and, when a turn is interrupted, flushes the inboxes; every
+stage drops stale messages, so nothing waits for abandoned work to finish.
+"""
+
+from .engine import Engine
+from .stage import Stage
+
+__all__ = ["Engine", "Stage"]

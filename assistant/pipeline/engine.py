@@ -1,0 +1,177 @@
+"""The engine: the stages wired together, and the few calls the front ends make."""
+
+from __future__ import annotations
+
+import threading
+from typing import Callable
+
+from ..audio import AudioIn, AudioOut
+from ..bargein import Action, Overlap, decide, words
+from ..config import Config
+from ..echo import DuplexMode, SpeakerEcho
+from ..events import Announcement, Event, State
+from ..llm import Llm
+from ..replies import Replies
+from ..skills import SkillReply, Skills
+from ..stt import Stt
+from ..timeline import Mark, Timeline
+from ..tts import Tts
+from ..vad import Vad
+from .bus import EventBus
+from .conductor import Conductor, Links
+from .listen import ListenStage
+from .output import PlaybackStage, SynthesisStage
+from .responder import ResponderStage
+from .stage import Stage
+from .transcription import TranscriptionStage
+
+
+class Engine:
+    """listen → transcription → responder → synthesis → playback, each a stage on its own
+    thread; the conductor keeps the turns."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        stt: Stt,
+        llm: Llm,
+        tts: Tts,
+        vad: Vad,
+        output: AudioOut,
+        replies: Replies | None = None,
+        skills: Skills | None = None,
+        on_event: Callable[[Event], None] | None = None,
+        echo: SpeakerEcho | None = None,
+    ):
+        self.config = config
+        self.skills = skills
+        self._unsaid: list[SkillReply] = []
+        self._retry: threading.Timer | None = None
+        self._announcing = threading.Lock()
+        self.bus = EventBus(on_event)
+        self.echo = echo or SpeakerEcho(config.echo, config.audio.sample_rate, config.audio.frame_samples)
+        """What the speaker played, and the echo canceller that takes it out of the microphone
+        (one given here outlives the engine: it keeps what it learnt of the room)."""
+        self._own_echo = echo is None
+        self.replies = replies
+        turns = self.turns = Conductor(self.bus, prefill_partials=config.llm.prefill_partials)
+        self.playback = PlaybackStage(turns, self.bus, self.echo.monitor(output))
+        self.synthesis = SynthesisStage(turns, tts, self.playback)
+        self.transcription = TranscriptionStage(turns, self.bus, stt, speculative=config.vad.speculative,
+                                                at_pauses=config.turn.mode == "semantic")
+        self.responder = ResponderStage(turns, config, llm, replies, transcription=self.transcription,
+                                        synthesis=self.synthesis, playback=self.playback, skills=skills)
+        self.hearing = ListenStage(turns, self.bus, vad, config.vad, transcription=self.transcription,
+                                   start_output_clock=self.playback.start_clock, echo=self.echo,
+                                   barge_in=config.barge_in, replying=lambda: self.playback.replying,
+                                   pause_reply=self.playback.pause, turn=config.turn)
+        answering = (self.responder, self.synthesis, self.playback)
+        turns.connect(Links(
+            responder=self.responder, playback=self.playback, hush=self.playback.hush, answering=answering,
+            turn_stages=(self.transcription, *answering), idle_state=self._idle_state,
+            hear_words=self.hearing.hear, heard=self.playback.heard, verdict=self._verdict,
+            resume=self.playback.resume, end_paused=self.playback.end_paused,
+        ))
+        self.stages: list[Stage] = [self.hearing, self.transcription, *answering]
+        for stage in self.stages:
+            stage.start()
+        if skills is not None:
+            skills.subscribe(self.announce)
+
+    def _idle_state(self) -> State:
+        return State.LISTENING if self.hearing.listening else State.IDLE
+
+    def _verdict(self, overlap: Overlap, text: str) -> Action:
+        """What the words heard over the reply do to it."""
+        if self.replies is not None:
+            hit = self.replies.lookup(text)
+            is_stop = hit is not None and hit.action == "stop"
+        else:
+            is_stop = words(text) == ["stop"]
+        paused_for = self.playback.paused_for() if overlap.paused else None
+        return decide(self.config.barge_in, full_duplex=overlap.full_duplex, transcript=text,
+                      played_text=self.playback.recent_text(), is_stop=is_stop, paused_for_s=paused_for)
+
+    # ------------------------------------------------------------ for the front ends
+
+    @property
+    def state(self) -> State:
+        return self.bus.state
+
+    @property
+    def duplex(self) -> DuplexMode:
+        """How the engine listens while it speaks (full duplex with a canceller, or half)."""
+        return self.echo.mode
+
+    @property
+    def busy(self) -> bool:
+        return self.turns.current is not None or self.hearing.in_speech
+
+    def add_listener(self, listener: Callable[[Event], None]) -> None:
+        self.bus.add_listener(listener)
+
+    def is_current(self, turn_id: int) -> bool:
+        return self.turns.is_current(turn_id)
+
+    def timeline(self, turn_id: int) -> Timeline:
+        return self.turns.timeline(turn_id)
+
+    def begin_turn(self) -> int:
+        """Start a turn; a reply still in progress is interrupted (barge-in)."""
+        return self.turns.begin()
+
+    def interrupt(self) -> None:
+        """Stop the current turn at once: generation, synthesis and playback."""
+        self.turns.interrupt()
+
+    def submit_text(self, text: str) -> int:
+        """A typed question: the turn starts with its transcript."""
+        turn = self.turns.begin()
+        self.timeline(turn).mark(Mark.STT_START)
+        self.timeline(turn).mark(Mark.STT_FINAL)
+        self.turns.transcript(turn, text.strip())
+        return turn
+
+    def announce(self, reply: SkillReply) -> None:
+        """Say what a skill announces (a timer ran out) in a turn of its own: its sound,
+        then its words. While someone speaks or a reply plays, it waits its turn."""
+        with self._announcing:
+            begun = None if self.busy else self.turns.begin_unasked()
+            if begun is None:
+                self._unsaid.append(reply)
+                if self._retry is None:
+                    self._retry = threading.Timer(0.5, self._announce_unsaid)
+                    self._retry.daemon = True
+                    self._retry.start()
+                return
+        turn, attempt = begun
+        self.responder.send(Announcement(turn, reply, attempt=attempt))
+
+    def _announce_unsaid(self) -> None:
+        with self._announcing:
+            unsaid, self._unsaid, self._retry = self._unsaid, [], None
+        for reply in unsaid:
+            self.announce(reply)
+
+    def listen(self, source: AudioIn) -> None:
+        """Start hands-free listening on ``source`` (microphone or paced WAV)."""
+        self.hearing.listen(source)
+        self.bus.set_state(State.LISTENING, self.turns.current or 0)
+
+    def stop_listening(self) -> None:
+        self.hearing.stop_listening()
+        self.bus.set_state(State.IDLE, self.turns.current or 0)
+
+    def close(self) -> None:
+        if self.skills is not None:
+            self.skills.unsubscribe(self.announce)
+        with self._announcing:
+            if self._retry is not None:
+                self._retry.cancel()
+        self.stop_listening()
+        self.interrupt()
+        for stage in self.stages:
+            stage.stop()
+        if self._own_echo:
+            self.echo.close()

@@ -1,0 +1,327 @@
+"""Listening: input frames through the VAD and the endpointer, into turns.
+
+:class:`Segmenter` is the thread-free part (VAD, endpointer, pre-roll, mapping stream
+positions onto the capture clock) that the serial bench chain also uses;
+:class:`ListenStage` is the stage that turns what it hears into turns and messages for
+the transcription stage.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass, replace
+from typing import Callable
+
+import numpy as np
+
+from ..audible import VoiceEnd
+from ..audio import AudioIn
+from ..bargein import Action, Overlap, UserSpeech
+from ..config import BargeInConfig, TurnConfig, VadConfig
+from ..echo import Cleaned, SpeakerEcho
+from ..end_of_turn import Decision, TurnDetector, TurnSignals, Verdict
+from ..events import (
+    AudioFrame, EarlySilence, EndOfSpeech, EventType, Message, SpeechAudio, SpeechResumed, SpeechStarted, State,
+    WordsAtPause,
+)
+from ..timeline import Mark
+from ..vad import Endpointer, Vad, VadEventType
+from .bus import EventBus
+from .conductor import Conductor
+from .stage import Stage
+
+log = logging.getLogger(__name__)
+
+QUEUED_FRAMES = 4
+"""A source faster than real time waits while this many frames are queued (a
+microphone never has to)."""
+
+
+@dataclass(frozen=True)
+class Heard:
+    """What one input frame brought."""
+
+    event: VadEventType | None
+    """None for a frame of speech (between a start and its endpoint)."""
+    pcm: np.ndarray | None = None
+    """The speech start's audio with the pre-roll, or the frame of speech."""
+    at: float | None = None
+    """perf_counter time of a speech start or speech end, on the capture clock."""
+    pause: int = 0
+    """The pause an early silence starts."""
+    decision: Decision | None = None
+    """How the end of the turn was decided (an endpoint the turn detector gave)."""
+    voice_end: float | None = None
+    """At an endpoint: the last audible sample of the words, on the capture clock."""
+
+
+class Segmenter:
+    """Frames in, speech segments out: VAD probabilities into the endpointer, a pre-roll
+    kept for the speech start, stream positions mapped onto the capture clock.
+
+    With a :class:`~assistant.end_of_turn.TurnDetector` the detector ends each turn (fed
+    the silence frame by frame and the words at each pause through :meth:`hear`); without
+    one the endpointer's fixed silence does.
+    """
+
+    NO_ENDPOINT_MS = 10**9
+
+    def __init__(self, vad: Vad, config: VadConfig, frame_s: float, detector: TurnDetector | None = None):
+        self.vad = vad
+        self.frame_s = frame_s
+        self.detector = detector
+        self.endpointer = Endpointer(config if detector is None else replace(config, endpoint_ms=self.NO_ENDPOINT_MS))
+        pad_frames = max(1, round(config.speech_pad_ms / 1000 / frame_s))
+        self._keep = pad_frames + round(config.min_speech_ms / 1000 / frame_s) + 2
+        self._recent: list[np.ndarray] = []
+        self.reset()
+
+    @property
+    def in_speech(self) -> bool:
+        return self.endpointer.in_speech
+
+    def reset(self) -> None:
+        self.endpointer.reset()
+        self.vad.reset()
+        self._recent = []
+        self._voice: VoiceEnd | None = None
+        self._clock = (0.0, 0.0)
+        self.pause = 0
+        self.last_was_speech = False
+        """The last frame was speech (at the threshold in force for it)."""
+        if self.detector:
+            self.detector.reset()
+
+    def _at(self, position: float) -> float:
+        """A stream position on the capture clock (of the latest frame)."""
+        captured, frame_start = self._clock
+        return captured + (position - frame_start)
+
+    def push(self, frame: np.ndarray, captured: float,
+             judge: Callable[[float], tuple[float, float | None]] | None = None) -> list[Heard]:
+        """One frame, captured at ``captured`` (perf_counter). ``judge`` turns the VAD's
+        probability into the one the endpointer gets and its threshold (while the reply
+        plays, see :class:`~assistant.bargein.UserSpeech`)."""
+        frame_start = self.endpointer.position
+        self._clock = (captured, frame_start)
+        if self._voice is None:
+            self._voice = VoiceEnd(round(frame.size / self.frame_s))
+        self._voice.push(frame, frame_start, self.endpointer.in_speech)
+        probability, threshold = self.vad.probability(frame), None
+        if judge is not None:
+            probability, threshold = judge(probability)
+        events = self.endpointer.process(self.frame_s, probability, threshold)
+        self.last_was_speech = probability >= (self.endpointer.config.threshold if threshold is None else threshold)
+        self._recent.append(frame)
+        del self._recent[: -self._keep]
+        heard: list[Heard] = []
+        for event in events:
+            at = self._at(event.at)
+            if event.type is VadEventType.SPEECH_START:
+                heard.append(Heard(event.type, np.concatenate(self._recent), at))
+            elif event.type is VadEventType.EARLY_SILENCE:
+                self.pause += 1
+                if self.detector:
+                    self.detector.pause()
+                heard.append(Heard(event.type, at=at, pause=self.pause))
+            elif event.type is VadEventType.SPEECH_RESUMED:
+                if self.detector:
+                    self.detector.resume()
+                heard.append(Heard(event.type, at=at))
+            else:
+                heard.append(self._endpoint(event.at))
+        if self.in_speech and not any(e.type is VadEventType.SPEECH_START for e in events):
+            heard.append(Heard(None, frame))
+        return heard + self._decide()
+
+    def hear(self, pause: int, signals: TurnSignals) -> list[Heard]:
+        """What is known of the words at ``pause``; the endpoint if that ends the turn now."""
+        if self.detector is None or pause != self.pause:
+            return []
+        self.detector.hear(signals)
+        return self._decide()
+
+    def _decide(self) -> list[Heard]:
+        if self.detector is None or not self.in_speech:
+            return []
+        decision = self.detector.update(self.endpointer.silence_s)
+        if decision is None:
+            return []
+        event = self.endpointer.end_turn()
+        return [self._endpoint(event.at, decision)] if event else []
+
+    def _endpoint(self, speech_end: float, decision: Decision | None = None) -> Heard:
+        voice = self._voice.last_s if self._voice else None
+        return Heard(VadEventType.ENDPOINT, at=self._at(speech_end), decision=decision,
+                     voice_end=None if voice is None else float(self._at(voice)))
+
+
+class ListenStage(Stage):
+    """Starts a turn at each speech start and sends its audio, pauses and endpoint on.
+
+    Frames go through the echo canceller first, with what the speaker played as the
+    reference. Speech that starts while a reply plays begins an *overlap* turn: it is
+    transcribed beside the reply, pauses it once it holds enough speech (full duplex),
+    and its transcript decides whether it interrupts the reply (the conductor's verdict).
+    """
+
+    name = "listen"
+
+    def __init__(self, turns: Conductor, bus: EventBus, vad: Vad, config: VadConfig, *,
+                 transcription: Stage, start_output_clock: Callable[[float], None], echo: SpeakerEcho,
+                 barge_in: BargeInConfig, replying: Callable[[], bool], pause_reply: Callable[[], bool],
+                 turn: TurnConfig | None = None):
+        super().__init__(turns)
+        self.bus = bus
+        self.vad = vad
+        self.config = config
+        self.turn_config = turn or TurnConfig()
+        self.transcription = transcription
+        self.start_output_clock = start_output_clock
+        self.echo = echo
+        self.barge_in = barge_in
+        self.replying = replying
+        """A reply is sounding or paused."""
+        self.pause_reply = pause_reply
+        self.segmenter: Segmenter | None = None
+        self._listening = 0
+        self._source: AudioIn | None = None
+        self._pump: threading.Thread | None = None
+        self._turn: int | None = None
+        self._first = False
+        self._audible_until = float("-inf")
+        """End (capture clock) of the last frame in which the reply could be heard."""
+
+    @property
+    def listening(self) -> bool:
+        return self._source is not None
+
+    @property
+    def in_speech(self) -> bool:
+        segmenter = self.segmenter
+        return segmenter is not None and segmenter.in_speech
+
+    def listen(self, source: AudioIn) -> None:
+        """Start taking frames from ``source`` (microphone or paced WAV)."""
+        self._listening += 1
+        detector = TurnDetector(self.turn_config, fixed_ms=self.config.endpoint_ms)
+        self.segmenter = Segmenter(self.vad, self.config, source.frame_samples / source.rate, detector)
+        self._user = UserSpeech(self.barge_in)
+        self._turn = None
+        self._first = True
+        self._source = source
+        self._pump = threading.Thread(target=self._take, args=(source, self._listening), name="audio-in", daemon=True)
+        self._pump.start()
+
+    def stop_listening(self) -> None:
+        self._listening += 1  # frames still queued are dropped
+        source, pump = self._source, self._pump
+        if source:
+            source.stop()
+        if pump:
+            pump.join(timeout=2)
+        self._source = self._pump = None
+        self.flush()
+
+    def accepts(self, message: Message) -> bool:
+        if isinstance(message, WordsAtPause):
+            return self.turns.is_live(message) and message.turn_id == self._turn
+        return isinstance(message, AudioFrame) and message.listening == self._listening
+
+    def hear(self, message: WordsAtPause) -> None:
+        """The words at a pause: taken ahead of the queued frames (they decide the endpoint)."""
+        self.inbox.put(message, urgent=True)
+
+    def _take(self, source: AudioIn, listening: int) -> None:
+        try:
+            for pcm, captured in source.frames():
+                self.send(AudioFrame(0, pcm, captured, listening=listening))
+                while not self.inbox.wait_below(QUEUED_FRAMES, 0.5) and listening == self._listening:
+                    pass
+        except Exception as exc:  # a dead microphone must not take the engine down
+            log.exception("audio input failed")
+            self.bus.emit(EventType.ERROR, 0, f"audio input stopped: {exc}")
+
+    def process(self, message: AudioFrame | WordsAtPause) -> None:
+        if isinstance(message, WordsAtPause):
+            for heard in self.segmenter.hear(message.pause, message.signals):
+                self._act(heard)
+            return
+        if self._first:
+            self.start_output_clock(message.captured)  # sample 0 of the output = sample 0 of the input
+            self.echo.filter.restart()  # ... and of the canceller's reference
+            self._first = False
+        with self.model_call():
+            cleaned = self.echo.filter.process(message.pcm, message.captured)
+            if cleaned.reply_audible:
+                self._audible_until = cleaned.captured + self.segmenter.frame_s
+            heard_now = self.segmenter.push(cleaned.pcm, cleaned.captured, lambda p: self._user.judge(p, cleaned))
+        for heard in heard_now:
+            self._act(heard, cleaned)
+        self._barge_in(cleaned)
+
+    def _barge_in(self, cleaned: Cleaned) -> None:
+        """Speech over the reply: pause it once it holds enough speech."""
+        overlap = self.turns.overlap(self._turn) if self._turn is not None else None
+        if overlap is None:
+            return
+        if not overlap.full_duplex and cleaned.converged:
+            self._end_unheard(self._turn)  # the canceller has learnt the room: listen afresh
+            return
+        frame_end = cleaned.captured + self.segmenter.frame_s
+        if overlap.frame(frame_end, self.segmenter.last_was_speech) is Action.PAUSE:
+            log.info("speech over the reply for %.0f ms: pausing it", overlap.speech_s * 1000)
+            self.turns.pause_reply(self._turn, self.pause_reply)
+
+    def _act(self, heard: Heard, cleaned: Cleaned | None = None) -> None:
+        turns, event = self.turns, heard.event
+        if event is VadEventType.SPEECH_START:
+            sounding = heard.at <= self._audible_until
+            if sounding or self.replying():  # over a reply, sounding or between two of its chunks
+                # Speech that began in a silence of the reply holds no echo: it may pause it.
+                full_duplex = not sounding or (cleaned is not None and cleaned.converged and self.echo.mode.full)
+                turn = self._turn = turns.begin_overlap(Overlap(self.barge_in, full_duplex, heard.at))
+                log.info("speech began over the reply (%s duplex)", "full" if full_duplex else "half")
+            else:
+                turn = self._turn = turns.begin()
+                self.bus.emit(EventType.SPEECH_START, turn)
+                self.bus.set_state(State.HEARING, turn)
+            turns.timeline(turn).mark(Mark.SPEECH_START, heard.at)
+            self.transcription.send(SpeechStarted(turn, heard.pcm))
+            return
+        turn = self._turn
+        if turn is None:
+            return
+        if event is None:
+            self.transcription.send(SpeechAudio(turn, heard.pcm))
+        elif event is VadEventType.EARLY_SILENCE:
+            self.transcription.send(EarlySilence(turn, pause=heard.pause))
+        elif event is VadEventType.SPEECH_RESUMED:
+            self.transcription.send(SpeechResumed(turn))
+        elif event is VadEventType.ENDPOINT:
+            if turns.is_heard(turn):
+                self._mark_endpoint(turns.timeline(turn), heard)
+            settled = heard.decision is not None and heard.decision.verdict is Verdict.COMPLETE
+            self.transcription.send(EndOfSpeech(turn, settled=settled))
+            self._turn = None
+
+    @staticmethod
+    def _mark_endpoint(timeline, heard: Heard) -> None:
+        if heard.voice_end is not None:
+            timeline.mark(Mark.VOICE_END, heard.voice_end)
+        timeline.mark(Mark.SPEECH_END, heard.at)
+        timeline.mark(Mark.ENDPOINT)
+        decision = heard.decision
+        if decision is not None:
+            timeline.set("turn_decision", decision.verdict.value)
+            timeline.set("turn_silence_ms", round(decision.silence_ms, 1))
+            timeline.set("turn_reason", decision.reason)
+            log.debug("turn %d: %s (%s)", timeline.turn_id, decision.describe(), decision.reason)
+
+    def _end_unheard(self, turn: int) -> None:
+        """End the speech in progress at once (it held the echo the canceller had not
+        learnt to take out); its transcript still goes to the verdict."""
+        self.segmenter.endpointer.abandon()
+        self.transcription.send(EndOfSpeech(turn))
+        self._turn = None

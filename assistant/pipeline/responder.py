@@ -1,0 +1,229 @@
+"""The responder: a transcript in, a reply out (instant reply, or the LLM's token stream
+cut into speakable chunks)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from ..chunker import Chunker
+from ..config import Config
+from ..end_of_turn import TurnSignals, words_for_model
+from ..events import (
+    Announcement, Commit, EndOfReply, EventType, Message, PartialText, PlayAudio, Remember, ReplyMessage, SpeakText,
+    UserText,
+)
+from ..llm import GenerationStats, Llm
+from ..replies import InstantReply, Replies
+from ..skills import SkillReply, Skills
+from ..timeline import Mark
+from ..voices import voices_for
+from .conductor import Conductor
+from .output import PlaybackStage
+from .stage import Stage
+
+log = logging.getLogger(__name__)
+
+PREFILL_MAX_QUEUED = 2
+"""The LLM evaluates partial transcripts only while the recognizer has at most this
+many audio frames waiting (it is keeping up with the speech)."""
+
+FIRST_CHUNK_WAIT_S = 1.0
+"""Longest the LLM pauses for the first chunk's synthesis (a slow system voice)."""
+
+
+class ResponderStage(Stage):
+    """Answers a transcript from the instant-reply table or the LLM token stream."""
+
+    name = "responder"
+
+    def __init__(self, turns: Conductor, config: Config, llm: Llm, replies: Replies | None, *,
+                 transcription: Stage, synthesis: Stage, playback: PlaybackStage, skills: Skills | None = None):
+        super().__init__(turns)
+        self.config = config
+        self.llm = llm
+        self.replies = replies
+        self.skills = skills
+        self.transcription = transcription
+        self.synthesis = synthesis
+        self.playback = playback
+        self.last_reply = ""
+        self._parked: tuple[UserText, InstantReply | SkillReply] | None = None
+        self._answered: tuple[int, int] | None = None
+
+    def accepts(self, message: Message) -> bool:
+        """The history of a finished turn is taken whatever turn is current now."""
+        return isinstance(message, Remember) or super().accepts(message)
+
+    def process(self, message: Message) -> None:
+        if isinstance(message, Remember):
+            self.remember(message.user, message.reply)
+            return
+        if isinstance(message, PartialText):
+            self._prefill(message)
+            return
+        if isinstance(message, Announcement):
+            self._instant(message, message.reply)
+            return
+        if isinstance(message, Commit):
+            parked, self._parked = self._parked, None
+            if parked and parked[0].turn_id == message.turn_id and parked[0].attempt == message.attempt:
+                self._instant(*parked)
+            return
+        if not isinstance(message, UserText):
+            return
+        self._answered = (message.turn_id, message.attempt)
+        hit = self.skills.match(message.text) if self.skills else None
+        if hit is None and self.replies:
+            hit = self.replies.lookup(message.text)
+        if message.pause is not None:
+            self._weigh(message, hit is not None)
+        if hit is None:
+            self._generate(message)
+        elif self.turns.is_committed(message.turn_id):
+            self._instant(message, hit)
+        else:
+            # Cached audio is instant anyway; actions (stop, louder) must wait for the endpoint.
+            self._parked = (message, hit)
+
+    def _weigh(self, message: UserText, instant: bool) -> None:
+        """Tell the turn detector what is known of the words at a pause: an instant-reply
+        phrase, or the model's end-of-turn probability (its evaluation of the words is the
+        start of the reply's prompt evaluation, which reuses it)."""
+        probability = None
+        if not instant and self.config.turn.mode == "semantic":
+            probability = self.llm.end_of_turn(words_for_model(message.text))
+            if probability is not None:
+                self.turns.timeline(message.turn_id).set("end_of_turn_p", probability)
+        self.turns.more_about_words(message, TurnSignals(message.text, end_of_turn=probability, instant=instant))
+
+    def _prefill(self, message: PartialText) -> None:
+        """Evaluate the user's words so far (the turn is not answered yet)."""
+        if self._answered == (message.turn_id, message.attempt):
+            return
+        if self.inbox.holds(PartialText, UserText):
+            return  # newer words are queued: evaluate those instead
+        if self.transcription.backlog > PREFILL_MAX_QUEUED:
+            log.debug("prefill skipped: the recognizer is %d frames behind", self.transcription.backlog)
+            return  # leave it the CPU
+        with self.model_call():
+            tokens = self.llm.prefill(message.text)
+        log.debug("prefilled %d tokens of %r", tokens, message.text)
+        if tokens:
+            self.turns.timeline(message.turn_id).add("prefill_tokens", tokens)
+
+    def _instant(self, message: ReplyMessage, hit: InstantReply | SkillReply) -> None:
+        turns, turn = self.turns, message.turn_id
+        timeline = turns.timeline(turn)
+        turns.result(turn).source = hit.source
+        if isinstance(hit, SkillReply):
+            turns.result(turn).skill = hit.skill
+            if hit.effect is not None:
+                hit.effect()
+        else:
+            timeline.set("cache_hit", True)
+        if hit.action == "stop":
+            turns.finish(turn)
+            return
+        if hit.action in ("louder", "quieter"):
+            self.playback.change_volume(+1 if hit.action == "louder" else -1)
+        text = hit.words(self.last_reply)
+        if isinstance(hit, SkillReply) and not hit.action and text:
+            self.last_reply = text  # "repeat" after a skill's answer (or a timer's ring) says it again
+        turns.result(turn).reply = text
+        turns.emit_reply(message, EventType.REPLY_TEXT, text)
+        timeline.mark(Mark.FIRST_CHUNK)
+        if hit.prerecorded is not None:
+            timeline.mark(Mark.TTS_FIRST_AUDIO)
+            turns.result(turn).add_voices(voices_for(self.synthesis.tts, text))
+            self.playback.send(PlayAudio(turn, hit.prerecorded, attempt=message.attempt, text=text))
+        else:
+            if isinstance(hit, SkillReply) and hit.sound is not None:
+                self.playback.send(PlayAudio(turn, hit.sound, attempt=message.attempt))
+            # In chunks, as a generated reply: the first words are heard before the rest is synthesized.
+            chunker = Chunker(self.config.chunker)
+            for chunk in [*chunker.push(text), *chunker.flush()]:
+                self.synthesis.send(SpeakText(turn, chunk, attempt=message.attempt))
+        self.synthesis.send(EndOfReply(turn, attempt=message.attempt))
+
+    def _generate(self, message: UserText) -> None:
+        turns, turn, attempt = self.turns, message.turn_id, message.attempt
+        timeline = turns.timeline(turn)
+        result = turns.result(turn)
+        result.source = "llm"
+        chunker = Chunker(self.config.chunker)
+        stats = GenerationStats()
+        reply: list[str] = []
+        spoken = 0
+        self._mask_latency(message)
+        timeline.mark(Mark.LLM_START)
+        burst = self._all_cores(True)
+        with self.model_call():
+            stream = self.llm.stream(message.text, stats)
+        try:
+            for piece in self.watched(stream):
+                if not turns.is_live(message):
+                    break  # (a dropped attempt must not leave its marks)
+                timeline.mark(Mark.LLM_FIRST_TOKEN)
+                reply.append(piece)
+                turns.emit_reply(message, EventType.REPLY_TEXT, piece)
+                for chunk in chunker.push(piece):
+                    if burst:
+                        burst = self._all_cores(False)
+                    self._speak(message, chunk, first=not spoken)
+                    spoken += 1
+        finally:
+            stream.close()
+            if burst:
+                self._all_cores(False)
+            if turns.is_live(message):
+                timeline.mark(Mark.LLM_END)
+                stats.record(timeline)
+        text = "".join(reply).strip()
+        if not turns.is_live(message):
+            return  # dropped or interrupted: the history gets what was heard when the turn closes
+        result.reply = text
+        for chunk in chunker.flush():
+            self._speak(message, chunk)
+        self.synthesis.send(EndOfReply(turn, attempt=attempt))
+
+    def _all_cores(self, on: bool) -> bool:
+        """Let the LLM decode on every core while nothing else needs one (the first
+        chunk is the critical path); returns whether it now does."""
+        if not self.config.llm.first_chunk_all_cores:
+            return False
+        if on and (self.transcription.backlog or not self.synthesis.idle):
+            return False  # the recognizer or the synthesizer is working
+        self.llm.all_cores(on)
+        return on
+
+    def remember(self, user: str, reply: str) -> None:
+        """A finished exchange, as the user heard it, goes into the conversation history."""
+        self.llm.remember(user, reply)
+        self.last_reply = reply
+
+    def _mask_latency(self, message: UserText) -> None:
+        """Play a short cached filler first when the LLM answer is predicted to be slow."""
+        filler = self.replies.filler(message.text, self.llm.path) if self.replies else None
+        if filler is not None and filler.audio is not None:
+            self.turns.timeline(message.turn_id).set("filler", filler.text)
+            self.playback.send(PlayAudio(message.turn_id, filler.audio, attempt=message.attempt))
+
+    def _speak(self, message: UserText, chunk: str, first: bool = False) -> None:
+        """Send a chunk to TTS. The first one is synthesized alone: the LLM (this thread,
+        still inside the token stream) waits for it instead of competing for the cores."""
+        turns = self.turns
+        turns.timeline(message.turn_id).mark(Mark.FIRST_CHUNK)
+        turns.emit_reply(message, EventType.REPLY_CHUNK, chunk)
+        alone = first and self.config.tts.first_chunk_alone and self.llm.on_cpu
+        done = threading.Event() if alone else None
+        self.synthesis.send(SpeakText(message.turn_id, chunk, attempt=message.attempt, done=done))
+        if done is None:
+            return
+        start = time.perf_counter()
+        while not done.wait(0.02):
+            if not turns.is_live(message) or time.perf_counter() - start > FIRST_CHUNK_WAIT_S:
+                break
+        if turns.is_live(message):
+            turns.timeline(message.turn_id).set("llm_paused_s", time.perf_counter() - start)

@@ -1,0 +1,123 @@
+"""The transcription stage: speech audio in, transcripts (partial, at a pause, final) out."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from ..events import EarlySilence, EndOfSpeech, EventType, Message, SpeechAudio, SpeechResumed, SpeechStarted
+from ..stt import RATE, Stt, Utterance
+from ..timeline import Mark
+from .bus import EventBus
+from .conductor import Conductor
+from .stage import Stage
+
+RECHECK_AFTER_S = 0.5
+"""At an endpoint the words at the pause did not settle (the turn detector waited because
+they sounded unfinished), they are transcribed again when this much audio came after the
+pause: the user may have said more, quietly, and the later words win."""
+
+RECHECK_MAX_S = 15.0
+"""...unless the utterance is longer than this: a long story is not transcribed twice."""
+
+_WORDS = re.compile(r"[\w']+")
+
+
+def same_words(a: str, b: str) -> bool:
+    """The two transcripts say the same words (case and punctuation aside)."""
+    return _WORDS.findall(a.lower()) == _WORDS.findall(b.lower())
+
+
+class TranscriptionStage(Stage):
+    """Feeds the utterance to STT as it is spoken; transcribes at a pause (for the
+    end-of-turn decision and, ``speculative``, to start the reply) or at the endpoint."""
+
+    name = "stt"
+
+    def __init__(self, turns: Conductor, bus: EventBus, stt: Stt, speculative: bool, at_pauses: bool = False):
+        super().__init__(turns)
+        self.bus = bus
+        self.stt = stt
+        self.speculative = speculative
+        self.at_pauses = at_pauses or speculative
+        """Transcribe at pauses: the reply starts there, or the turn detector weighs the words."""
+        self._utterance: Utterance | None = None
+        self._speculated: str | None = None
+        """The words being answered before the endpoint (None: none, '' is not an answer)."""
+        self._paused = False
+        """A transcript was made at the current pause (its marks are the turn's, for now)."""
+        self._fed_s = 0.0
+        self._fed_at_pause_s = 0.0
+
+    def process(self, message: Message) -> None:
+        turns, turn = self.turns, message.turn_id
+        if isinstance(message, SpeechStarted):
+            self._utterance = self.stt.utterance()
+            self._speculated, self._paused, self._fed_s = None, False, 0.0
+            self._feed(turn, message.preroll)
+        elif self._utterance is None:
+            return
+        elif isinstance(message, SpeechAudio):
+            self._feed(turn, message.pcm)
+        elif isinstance(message, EarlySilence) and self.at_pauses:
+            if self.inbox.holds(SpeechResumed, EndOfSpeech):
+                return  # the pause is over already: its words would come too late to matter
+            text = self._transcribe(turn)
+            self._paused, self._fed_at_pause_s = True, self._fed_s
+            self._speculated = text if self.speculative and text else None
+            turns.words_at_pause(turn, message.pause, text, answer=self.speculative)
+        elif isinstance(message, SpeechResumed):
+            if self._paused:
+                self._speculated, self._paused = None, False
+                turns.speak_on(turn)
+        elif isinstance(message, EndOfSpeech):
+            self._end(turn, message.settled)
+
+    def _end(self, turn: int, settled: bool) -> None:
+        turns, text = self.turns, self._speculated
+        timeline = turns.timeline(turn)
+        recheck = self._fed_s - self._fed_at_pause_s > RECHECK_AFTER_S and self._fed_s <= RECHECK_MAX_S
+        if text is not None and not settled and recheck:
+            at_pause = timeline.get(Mark.STT_START), timeline.get(Mark.STT_FINAL)
+            again = self._transcribe(turn)
+            timeline.set("rechecked", True)
+            if not same_words(again, text):  # the later words win over the pause's
+                marks = timeline.get(Mark.STT_START), timeline.get(Mark.STT_FINAL)
+                turns.speak_on(turn)  # drops the reply to the pause's words (and its marks)
+                timeline.mark(Mark.STT_START, marks[0])
+                timeline.mark(Mark.STT_FINAL, marks[1])
+                timeline.set("recheck_changed", True)
+                self._final(turn, again)
+                return
+            timeline.unmark(Mark.STT_START, Mark.STT_FINAL)  # the reply is to the pause's transcription
+            timeline.mark(Mark.STT_START, at_pause[0])
+            timeline.mark(Mark.STT_FINAL, at_pause[1])
+        if text is not None:
+            self._utterance = None
+            timeline.set("speculative", True)
+            turns.commit(turn)
+            return
+        self._final(turn, self._transcribe(turn))
+
+    def _final(self, turn: int, text: str) -> None:
+        self._utterance = None
+        self.turns.timeline(turn).set("speculative", False)
+        self.turns.transcript(turn, text)
+
+    def _transcribe(self, turn: int) -> str:
+        timeline = self.turns.timeline(turn)
+        timeline.unmark(Mark.STT_START, Mark.STT_FINAL)  # the answered words' transcription counts
+        timeline.mark(Mark.STT_START)
+        with self.model_call():
+            text = self._utterance.transcribe()
+        timeline.mark(Mark.STT_FINAL)
+        return text
+
+    def _feed(self, turn: int, pcm: np.ndarray) -> None:
+        self._fed_s += pcm.size / RATE
+        with self.model_call():
+            partial = self._utterance.feed(pcm) if self._utterance else None
+        if partial:
+            self.bus.emit(EventType.PARTIAL_TRANSCRIPT, turn, partial)
+            self.turns.prefill(turn, partial)
