@@ -17,6 +17,7 @@ costs in the real one. Prompts tokenize a little differently from the real token
 from __future__ import annotations
 
 import logging
+import os
 import re
 import shutil
 import subprocess
@@ -154,7 +155,10 @@ def cached() -> list[Path]:
 
 def remove(which: str) -> list[Path]:
     """Delete the cached synthetic models ``which`` names (a spec, or ``all``)."""
-    paths = cached() if which == "all" else [p for p in [parse(which).path] if p.is_file()]
+    if which == "all":
+        paths = sorted(folder().glob("synthetic-*")) if folder().is_dir() else []  # with any unfinished build
+    else:
+        paths = [p for p in [parse(which).path] if p.is_file()]
     for path in paths:
         path.unlink()
     return paths
@@ -266,8 +270,8 @@ def build(spec: Spec, progress: bool = True) -> Path:
     """Write ``spec`` with random weights in F16, quantize it, keep only the result."""
     _check_disk(spec)
     final = spec.path
-    f16 = final.with_name(final.name + ".f16.part")
-    part = final.with_name(final.name + ".part")
+    f16 = final.with_name(f"{final.name}.{os.getpid()}.f16.part")  # two builds of one model never share a file
+    part = final.with_name(f"{final.name}.{os.getpid()}.part")
     log.info("building %s (%s, %.2fB parameters)", spec.label, spec.shape.name, spec.shape.parameters / 1e9)
     try:
         _write_f16(spec, f16, progress)
@@ -304,8 +308,6 @@ def _quantize(spec: Spec, source: Path, target: Path, progress: bool) -> None:
 
 
 def _quantize_child(source: str, target: str, ftype: int) -> int:
-    import os
-
     import llama_cpp
 
     params = llama_cpp.llama_model_quantize_default_params()

@@ -18,10 +18,8 @@ from .sizes import (
 )
 
 NONSENSE = f"Synthetic models have random weights: {synthetic.NONSENSE}."
-COLUMNS = [
-    ("model", 16), ("quant", 7), ("params", 6), ("file MB", 7), ("GPU", 5), ("TTFT", 6), ("TPOT", 6),
-    ("tok/s", 6), ("heard", 6), ("RSS MB", 7), ("plan MB", 7), ("plan err", 8), ("verdict", 14),
-]
+COLUMNS = ["model", "quant", "params", "file MB", "GPU", "TTFT", "TPOT", "tok/s", "heard", "RSS MB", "plan MB",
+           "plan err", "verdict"]
 
 
 def _num(value: float | None, digits: int = 0) -> str:
@@ -57,10 +55,16 @@ def _cells(row: SizeRow) -> list[str]:
 
 def format_table(rows: list[SizeRow]) -> str:
     """Plain text, one row per model (times in ms)."""
-    lines = ["  ".join(name.rjust(width) if i else name.ljust(width) for i, (name, width) in enumerate(COLUMNS))]
-    for row in rows:
-        cells = _cells(row)
-        lines.append("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, (_, w)) in enumerate(zip(cells, COLUMNS))))
+    table = [COLUMNS] + [_cells(r) for r in rows]
+    widths = [max(len(line[i]) for line in table) for i in range(len(COLUMNS))]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.ljust(w) if i in (0, len(cells) - 1) else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    lines = [line(table[0])]
+    for row, cells in zip(rows, table[1:]):
+        lines.append(line(cells))
         if row.error:
             lines.append(f"  {row.model}: {row.error}")
     return "\n".join(lines)
@@ -68,7 +72,7 @@ def format_table(rows: list[SizeRow]) -> str:
 
 def markdown_table(rows: list[SizeRow]) -> str:
     """The table with the fastest replies beside the medians (for a shared machine)."""
-    head = [name for name, _ in COLUMNS]
+    head = list(COLUMNS)
     head[6:6] = ["best TTFT", "best TPOT"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
