@@ -22,7 +22,8 @@ from .events import Event, EventType, TurnResult
 from .kiosk import command as kiosk_command
 from .llm import LlmError
 from .models import ModelError
-from .options import add_command, add_engine_options, config_from_args
+from .options import add_command, add_echo_path, add_engine_options, config_from_args
+from .room import EchoPath, EchoRoom
 from .stt import SttError
 from .tts import TtsError
 from .waiting import wait_until
@@ -75,13 +76,14 @@ def run_chat(args: argparse.Namespace) -> int:
               "drop --fast to write a same-clock reply WAV", file=sys.stderr)
         return 2
     samples = load_wav(args.input, config.audio.sample_rate) if args.input else None  # fail before loading
+    echo_path = _echo_path(args)
     if args.output:
         output = SameClockWavSink(args.output, config.audio.output_rate)
     elif args.no_audio:
         output = NullSink(config.audio.output_rate)
     else:
         output = SpeakerSink(config.audio.output_rate, config.audio.output_device)
-    source = None
+    source = room = None
     if samples is None and not args.text:
         source = MicSource(config.audio.sample_rate, 512, config.audio.input_device)
     print("loading models…", file=sys.stderr)
@@ -97,7 +99,10 @@ def run_chat(args: argparse.Namespace) -> int:
             wait_until(lambda: not engine.busy, timeout=120)
         elif samples is not None:
             source = PacedWavSource(samples, config.audio.sample_rate, 512, realtime=not args.fast)
-            _run_file(engine, source, config)
+            if echo_path is not None:
+                room = EchoRoom(source, engine.echo.played, echo_path, keep=bool(args.mic_output))
+                print(f"room simulation: {echo_path}; {engine.duplex.describe()}", file=sys.stderr)
+            _run_file(engine, source, config, room)
         else:
             print("listening (Ctrl-C to quit)…", file=sys.stderr)
             engine.listen(source)
@@ -106,18 +111,29 @@ def run_chat(args: argparse.Namespace) -> int:
         pass
     finally:
         engine.close()
+        duration = samples.size / config.audio.sample_rate if samples is not None else 0.0
         if isinstance(output, SameClockWavSink):
-            duration = samples.size / config.audio.sample_rate if samples is not None else 0.0
             output.close(min_seconds=duration)
         else:
             output.close()
+        if room is not None and args.mic_output:
+            room.save(args.mic_output, min_seconds=duration)
     return 0
 
 
-def _run_file(engine, source: PacedWavSource, config: Config) -> None:
-    """Feed the WAV (in real time unless --fast), then trailing silence until the last
-    turn is done."""
-    engine.listen(source)
+def _echo_path(args: argparse.Namespace) -> EchoPath | None:
+    """The room simulation asked for, checked before the models load."""
+    if args.mic_output and not args.echo_path:
+        raise ConfigError("--mic-output keeps what the simulated room's microphone heard: it needs --echo-path")
+    if args.echo_path and not args.input:
+        raise ConfigError("--echo-path simulates a room around a spoken question: it needs --input")
+    return args.echo_path
+
+
+def _run_file(engine, source: PacedWavSource, config: Config, room: EchoRoom | None = None) -> None:
+    """Feed the WAV (in real time unless --fast), through the room simulation if there is
+    one, then trailing silence until the last turn is done."""
+    engine.listen(room or source)
     grace = (longest_silence_ms(config) + 200) / 1000
     wait_until(lambda: source.input_over(grace), timeout=source.duration_s + grace + 5)
     if not wait_until(lambda: not engine.busy, timeout=120):
@@ -153,6 +169,9 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--no-audio", action="store_true", help="no speaker: discard the reply audio")
     chat.add_argument("--fast", action="store_true",
                       help="feed --input as fast as possible (not real time, so not with --output)")
+    add_echo_path(chat, "room simulation: the reply heard again by the microphone, delayed, scaled and through "
+                        "a room response (synthetic, or a recorded one from a WAV), e.g. 40,0.5")
+    chat.add_argument("--mic-output", type=Path, help="with --echo-path: write what the microphone heard to this WAV")
     chat.set_defaults(func=run_chat)
 
     # Subcommands from their own modules register here, one line each.

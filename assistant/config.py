@@ -180,6 +180,65 @@ class TurnConfig:
 
 
 @dataclass(frozen=True)
+class EchoConfig:
+    """Listening while the assistant speaks, through a loudspeaker."""
+
+    canceller: str = choice("auto", "speex", "webrtc", "off")
+    """``speex`` (speexdsp, package ``pyaec``), ``webrtc`` (AEC3, package ``livekit``),
+    ``off``, or ``auto``: the first of speex and webrtc that can run. Without one the
+    assistant listens half duplex: only "stop" is heard while it speaks."""
+    tail_ms: int = within(192, 32, 1000, "ms")
+    """Longest echo speexdsp models: the speaker-to-microphone delay plus the room's
+    reverberation. Longer learns the room more slowly (on the room simulation: 128 ms
+    left a 100 ms delay's echo uncancelled, 256 ms had not learnt the room 2 s in)."""
+    noise_suppression: bool = False
+    """WebRTC only: its noise suppression on the microphone too (speexdsp's
+    preprocessor always suppresses noise and residual echo)."""
+    high_pass: bool = True
+    """WebRTC only: its high-pass filter (rumble and DC below ~80 Hz)."""
+    stream_delay_ms: int = within(0, 0, 500, "ms")
+    """WebRTC only: known delay from the speaker's output to the microphone beyond
+    what the output reports (AEC3 also finds the delay itself)."""
+    converge_s: float = within(2.0, 0, 10, "seconds")
+    """Seconds of reply the canceller hears before speech over a reply can pause it
+    (speexdsp cancels ~6 dB in its first second, ~35 dB once it has learnt the room);
+    until then only "stop" is heard while the assistant speaks."""
+    echo_tail_ms: int = within(150, 0, 1000, "ms")
+    """After the reply's last sound the room still rings this long; half duplex keeps
+    the microphone closed for it."""
+
+
+@dataclass(frozen=True)
+class BargeInConfig:
+    """When speech over the reply stops it."""
+
+    min_speech_ms: int = within(128, 32, 1000, "ms")
+    """Speech over the reply pauses it once it holds this much speech from its first
+    sound (a click is shorter; a cough that lasts pauses it, and the reply resumes:
+    it has no words); with the VAD's own delay the reply falls silent within ~300 ms
+    of the first sound."""
+    threshold: float = within(0.2, 0.15, 0.95)
+    """Speech probability that counts as the user's speech while the reply plays: the
+    canceller leaves the user's voice quieter and rougher then (Silero gives it
+    0.3-0.6 where it gives the clean voice 0.8-0.9)."""
+    kept_db: float = within(-25.0, -60, 0, "dB")
+    """A frame counts as the user's speech while the reply plays only if the canceller
+    kept at least this much of its energy (dB): echo it took out does not count (once
+    it has learnt the room it keeps -35 to -55 dB of the echo alone; of the user's
+    speech over the echo, -15 to 0 dB, with dips where its suppressor bites)."""
+    min_words: int = within(1, 1, 20)
+    """Words (not counting "mm-hm", "yeah", "okay"...) the paused speech must hold to
+    take the floor; with fewer, the reply resumes."""
+    resume_within_s: float = within(4.0, 0, 60, "seconds")
+    """A reply paused longer than this is not resumed but ends where it stopped."""
+    backchannels: tuple[str, ...] = (
+        "mm", "mmm", "hm", "hmm", "mhm", "mm-hm", "mm-hmm", "uh-huh", "uh", "um", "ah", "oh", "yeah", "yes",
+        "yep", "okay", "ok", "right", "sure", "aha", "i see",
+    )
+    """Words that say "go on" rather than take the floor."""
+
+
+@dataclass(frozen=True)
 class SttConfig:
     engine: str = choice("whisper", "vosk")
     """``whisper`` (faster-whisper on the segment) or ``vosk`` (streams partials)."""
@@ -351,6 +410,8 @@ class Config:
     audio: AudioConfig = field(default_factory=AudioConfig)
     vad: VadConfig = field(default_factory=VadConfig)
     turn: TurnConfig = field(default_factory=TurnConfig)
+    echo: EchoConfig = field(default_factory=EchoConfig)
+    barge_in: BargeInConfig = field(default_factory=BargeInConfig)
     stt: SttConfig = field(default_factory=SttConfig)
     llm: LlmConfig = field(default_factory=LlmConfig)
     tts: TtsConfig = field(default_factory=TtsConfig)
@@ -404,6 +465,10 @@ def _coerce(value: Any, default: Any, key: str) -> Any:
         return type(default)(value)
     if isinstance(default, str) and not isinstance(value, str):
         raise ConfigError(f"'{key}' must be a string, not {value!r}")
+    if isinstance(default, tuple):
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"'{key}' must be a list of strings, not {value!r}")
+        return tuple(value)
     return value
 
 

@@ -158,6 +158,8 @@ class Diagnosis:
     native: str = ""
     """What the native build check (a multi-token prompt in a child process) found."""
     native_fallback: bool = False
+    listening: str = ""
+    """How the assistant listens while it speaks (full duplex with an echo canceller, or half duplex)."""
     tier: Tier | None = None
     advice: list[str] = field(default_factory=list)
 
@@ -174,6 +176,7 @@ class Diagnosis:
             },
             "onnxruntime_providers": self.onnx_providers,
             "whisper_cuda_devices": self.whisper_cuda_devices,
+            "listening": self.listening,
             "llm": {"backend": self.backend, "model": self.model.to_json() if self.model else None, "remote": self.remote},
             "recommended": asdict(self.tier) if self.tier else None,
             "advice": self.advice,
@@ -214,6 +217,16 @@ def _native_check(model: Path) -> tuple[str, bool]:
     return f"extra buffer types off: {verdict.reason} ({when})", True
 
 
+def _duplex(config: Config) -> str:
+    """Which echo canceller runs here (it is started, as the engine would)."""
+    from .echo import choose_mode
+
+    mode, canceller = choose_mode(config.echo, config.audio.sample_rate)
+    if canceller is not None:
+        canceller.close()
+    return mode.describe()
+
+
 def diagnose(config: Config, hardware: Hardware | None = None) -> Diagnosis:
     hardware = hardware or detect()
     llm = config.llm
@@ -234,6 +247,7 @@ def diagnose(config: Config, hardware: Hardware | None = None) -> Diagnosis:
         backend=llm.backend,
         model=model,
         remote=_remote_status(llm) if llm.backend == "remote" else "",
+        listening=_duplex(config),
         tier=recommend(hardware),
     )
     if model and not model.error:
@@ -297,6 +311,7 @@ def format_diagnosis(d: Diagnosis) -> str:
         f"  onnxruntime (Piper, Silero VAD): {', '.join(d.onnx_providers)}",
         f"  CTranslate2 (Whisper): {d.whisper_cuda_devices} CUDA device(s), runs on "
         + ("the GPU" if d.whisper_cuda_devices else "the CPU (int8)"),
+        f"  while speaking: {d.listening}",
         f"LLM (backend: {d.backend})",
     ]
     if d.remote:

@@ -177,6 +177,9 @@ class PlayAudio(ReplyMessage):
     """Reply audio at the output's rate."""
 
     pcm: np.ndarray
+    text: str = field(default="", kw_only=True)
+    """The reply text whose sound this piece begins ('' for a later piece of it): the
+    history keeps the text of the pieces that were heard."""
 
 
 @dataclass(frozen=True)
@@ -187,6 +190,16 @@ class EndOfReply(ReplyMessage):
 @dataclass(frozen=True)
 class Commit(ReplyMessage):
     """The endpoint confirmed a speculative reply: the output may play it."""
+
+
+@dataclass(frozen=True)
+class Remember(Message):
+    """A finished exchange, as the user heard it, for the conversation history (taken
+    on the responder's thread, between two generations). Kept when an inbox is flushed:
+    its turn is over, it is not part of the one being dropped."""
+
+    user: str
+    reply: str
 
 
 @dataclass(frozen=True)

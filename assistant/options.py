@@ -35,6 +35,21 @@ def add_engine_options(parser: argparse.ArgumentParser, top_level: bool = False)
                        **({"default": 0} if top_level else {}))
 
 
+def _echo_path(text: str):
+    from .room import EchoPath, EchoPathError
+
+    try:
+        return EchoPath.parse(text)
+    except EchoPathError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_echo_path(parser, help: str, default: str | None = None) -> None:
+    """``--echo-path DELAY_MS,GAIN[,ROOM.wav]``: the room simulation (an
+    :class:`~assistant.room.EchoPath`), checked as it is parsed."""
+    parser.add_argument("--echo-path", type=_echo_path, default=default, metavar="DELAY_MS,GAIN[,ROOM.wav]", help=help)
+
+
 def add_command(sub, name: str, help: str, description: str | None = None) -> argparse.ArgumentParser:
     """A subcommand of ``assistant`` that takes the engine options."""
     parser = sub.add_parser(name, help=help, description=description)

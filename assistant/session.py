@@ -11,6 +11,7 @@ from typing import Callable
 
 from .audio import AudioOut
 from .config import Config, LlmConfig, check, check_section
+from .echo import SpeakerEcho
 from .events import Event
 from . import llm as local_llm
 from .llm import Llm
@@ -95,7 +96,10 @@ def build_engine(
     output: AudioOut,
     replies: Replies | None = None,
     on_event: Callable[[Event], None] | None = None,
+    echo: SpeakerEcho | None = None,
 ) -> Engine:
+    """An engine on the loaded models; ``echo`` shares an echo canceller that has already
+    learnt the room (default: the engine makes its own)."""
     return Engine(
         config,
         stt=engines.stt,
@@ -105,6 +109,7 @@ def build_engine(
         output=output,
         replies=replies,
         on_event=on_event,
+        echo=echo,
     )
 
 

@@ -117,13 +117,17 @@ class Endpointer:
             return None
         return self._end(self._speech_end)
 
-    def process(self, seconds: float, probability: float) -> list[VadEvent]:
+    def process(self, seconds: float, probability: float, threshold: float | None = None) -> list[VadEvent]:
+        """One frame of ``seconds`` with its speech probability; ``threshold`` replaces the
+        configured one for this frame (the listener uses a lower one while the reply plays:
+        the echo canceller leaves the user's speech quieter then)."""
         cfg = self.config
+        threshold = cfg.threshold if threshold is None else threshold
         start_of_frame = self.position
         self.position += seconds
         events: list[VadEvent] = []
         if not self.in_speech:
-            if probability >= cfg.threshold:
+            if probability >= threshold:
                 if self._candidate_start is None:
                     self._candidate_start = start_of_frame
                 self._candidate_run += seconds
@@ -139,7 +143,7 @@ class Endpointer:
                 self._candidate_run = 0.0
             return events
 
-        if probability >= cfg.threshold - self.HYSTERESIS:
+        if probability >= threshold - self.HYSTERESIS:
             if self._early_sent:
                 events.append(VadEvent(VadEventType.SPEECH_RESUMED, self.position))
             self._speech_end = self.position
@@ -156,6 +160,10 @@ class Endpointer:
         if self._silence_run * 1000 >= cfg.endpoint_ms:
             events.append(self._end(self._speech_end))
         return events
+
+    def abandon(self) -> None:
+        """Forget the speech in progress without an endpoint (its audio was not the user's)."""
+        self._end(self._speech_end)
 
     def _end(self, speech_end: float) -> VadEvent:
         self.in_speech = False

@@ -119,3 +119,13 @@ def test_gpu_machine_recommends_by_vram(model_path):
     assert "Tier for this machine: 12 GB VRAM: 8B" in text
     assert "Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf" in text
     assert "30/30 layers + output on GPU (all fit)" in text
+
+
+def test_doctor_says_how_it_listens_while_speaking(capsys, models_dir, monkeypatch, tmp_path):
+    code, out = run(capsys, "doctor")
+    assert "while speaking: full duplex (speex echo cancellation)" in out
+    monkeypatch.setitem(__import__("sys").modules, "pyaec", None)
+    config = tmp_path / "assistant.toml"
+    config.write_text('[echo]\ncanceller = "speex"\n', encoding="utf-8")
+    code, out = run(capsys, "doctor", "--config", str(config))
+    assert "while speaking: half duplex" in out and "pip install pyaec" in out

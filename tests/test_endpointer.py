@@ -63,3 +63,12 @@ def test_second_utterance_after_endpoint_starts_a_new_turn():
     _, events = run(probs, endpoint_ms=300)
     assert kinds(events).count(E.SPEECH_START) == 2
     assert kinds(events).count(E.ENDPOINT) == 2
+
+
+def test_a_threshold_given_per_frame_replaces_the_configured_one():
+    endpointer = Endpointer(VadConfig(threshold=0.5, min_speech_ms=96))
+    events = []
+    for _ in range(4):
+        events += endpointer.process(FRAME, 0.3, threshold=0.2)
+    assert kinds(events) == [E.SPEECH_START]
+    assert run([0.3] * 4, threshold=0.5, min_speech_ms=96)[1] == []

@@ -22,7 +22,7 @@ def test_an_idle_visitor_is_forgotten(make_kiosk_session, tmp_path):
     assert k.resets == 0, "nobody came: nothing to forget"
     first = k.session.engine
     k.ask("remember me")
-    assert k.llm.remembered
+    assert wait_until(lambda: k.llm.remembered, 2)
     assert wait_until(lambda: k.resets == 1, timeout=5)
     assert k.llm.remembered == [], "the LLM history was reset"
     assert k.session.engine is not first, "the engine (its turns and audio queues) was replaced"

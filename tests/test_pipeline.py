@@ -24,7 +24,9 @@ def make_engine():
     def make(stt=None, llm=None, tts=None, config=None):
         recorder = Recorder()
         parts = dict(stt=stt or FakeStt(), llm=llm or FakeLlm(), tts=tts or FakeTts())
-        engine = Engine(config or Config(), vad=FakeVad(), output=RecordingSink(), on_event=recorder, **parts)
+        parts["out"] = RecordingSink()
+        engine = Engine(config or Config(), vad=FakeVad(), output=parts["out"], on_event=recorder,
+                        stt=parts["stt"], llm=parts["llm"], tts=parts["tts"])
         engines.append(engine)
         return engine, recorder, parts
 
@@ -48,6 +50,7 @@ def test_typed_turn_streams_reply_in_chunks_and_marks_the_timeline(make_engine):
                  Mark.TTS_FIRST_AUDIO, Mark.AUDIO_OUT_START, Mark.TURN_END):
         assert tl.get(mark) is not None, mark
     assert tl.in_order()
+    assert wait_until(lambda: parts["llm"].remembered, 2)  # the history is written as the turn closes
     assert parts["llm"].remembered == [("what is up", parts["llm"].reply.strip())]
 
 
@@ -61,7 +64,7 @@ def test_interrupt_stops_generation_and_playback_and_the_next_turn_works(make_en
     assert rec.results[0].interrupted
     assert slow.closed.wait(2), "generation kept running after the interrupt"
     assert slow.produced < 200
-    assert engine.playback.out.flushes >= 1
+    assert parts["out"].flushes >= 1
     slow.reply, slow.delay_s = "Short answer.", 0.0
     engine.submit_text("again")
     rec.wait_turns(2)
@@ -172,6 +175,7 @@ def test_speaking_on_after_a_pause_drops_the_speculative_reply(make_engine):
     tl = result.timeline
     assert tl.counts["speculation_dropped"] == 1
     assert llm.calls == ["what is the capital of", "what is the capital of France"]  # dropped, then committed
+    assert wait_until(lambda: llm.remembered, 2)  # written when the turn closes
     assert llm.remembered == [("what is the capital of France", llm.reply)]  # only the committed reply is history
     assert [e.data for e in rec.of(EventType.TRANSCRIPT)] == ["what is the capital of France"]
     assert "".join(e.data for e in rec.of(EventType.REPLY_TEXT)).strip() == llm.reply
@@ -180,7 +184,7 @@ def test_speaking_on_after_a_pause_drops_the_speculative_reply(make_engine):
     committed = {level for text, level in tts.levels.items() if not text.startswith("Reply 1")}
     dropped = {level for text, level in tts.levels.items() if text.startswith("Reply 1")}
     assert dropped, "the dropped reply was synthesized (and must not be heard)"
-    played = {round(float(pcm[0]), 4) for pcm in engine.playback.out.played}
+    played = {round(float(pcm[0]), 4) for pcm in parts["out"].played}
     assert played and played <= {round(v, 4) for v in committed}
     assert not played & {round(v, 4) for v in dropped}
 
@@ -241,6 +245,7 @@ def test_a_later_transcript_that_differs_wins_over_the_pause_one(make_engine):
     tl = result.timeline
     assert tl.counts["rechecked"] and tl.counts["recheck_changed"]
     assert result.transcript == "tell me about the moon"
+    assert wait_until(lambda: llm.remembered, 2)
     assert llm.remembered == [("tell me about the moon", llm.reply)]
     assert [e.data for e in rec.of(EventType.TRANSCRIPT)] == ["tell me about the moon"]
     assert "the moon" in result.reply and tl.in_order()

@@ -98,6 +98,7 @@ def test_full_screen_frameless_without_menus_or_settings(make_kiosk):
     assert [button.text() for button in window.findChildren(QPushButton)] == ["Tap to talk"]
     assert window.font().pointSize() == KioskConfig().font_pt
     assert "Ask me anything" in " ".join(texts(window))
+    assert "You can interrupt me any time." in " ".join(texts(window))  # an echo canceller runs here
 
 
 @pytest.mark.parametrize("key, modifiers", [

@@ -147,6 +147,7 @@ def test_typed_question_runs_a_real_turn(qtbot, make_window, engines):
     assert engines.llm.name in window.model_status.text()
     assert engines.stt.name in window.speech_status.text() and engines.tts.name in window.speech_status.text()
     assert "GPU" in window.offload_status.text() or "CPU" in window.offload_status.text()
+    assert window.duplex_status.text() == "talk over it" and "full duplex" in window.duplex_status.toolTip()
 
 
 def test_stop_interrupts_a_reply_in_progress(qtbot, make_window):

@@ -28,6 +28,7 @@ from .app import application
 from .conversation import ConversationView, TurnView
 from .kiosk_controller import KioskController, SourceOpener, microphone
 from .pinpad import PinPad
+from .status import duplex_hint
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +139,8 @@ class KioskWindow(QWidget):
     def _build(self) -> None:
         hint = ("Just start talking, or tap the button." if self.kiosk.hands_free
                 else "Tap the button, then ask your question.")
-        self.attract = self._page(_label("attract", self.kiosk.attract_text), _label("hint", hint))
+        self.hint = _label("hint", hint)
+        self.attract = self._page(_label("attract", self.kiosk.attract_text), self.hint)
         self.conversation = self._new_conversation()
         self.notice = _label("notice")
         self.notice_page = self._page(self.notice)
@@ -195,6 +197,10 @@ class KioskWindow(QWidget):
         self.pages.setCurrentWidget(self.conversation if self.conversation.turns else self.attract)
 
     def _on_ready(self) -> None:
+        session = self.controller.session
+        if session is not None and session.engine is not None:
+            self.hint.setText(f"{self.hint.text()} {duplex_hint(session.engine.duplex)}")
+            self.hint.setToolTip(session.engine.duplex.describe())
         self._show_main()
 
     def _on_load_failed(self, _message: str) -> None:

@@ -36,6 +36,17 @@ def offload_text(llm: Llm, config: Config) -> tuple[str, str]:
     return short, f"n_gpu_layers = {layers}"
 
 
+def duplex_text(engine) -> tuple[str, str]:
+    """(short, detailed) text of how the engine listens while it speaks."""
+    mode = engine.duplex
+    return ("talk over it" if mode.full else "half duplex"), mode.describe()
+
+
+def duplex_hint(mode) -> str:
+    """What a kiosk visitor needs to know about talking while the assistant speaks."""
+    return "You can interrupt me any time." if mode.full else "To interrupt me, say \u201cstop\u201d."
+
+
 MIC_TEXT = {
     "off": "mic off",
     "push-to-talk": "mic on (push-to-talk)",

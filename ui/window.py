@@ -21,7 +21,7 @@ from .conversation import ConversationView
 from .indicator import StateIndicator
 from .meter import LatencyMeter
 from .settings import SettingsDialog
-from .status import MIC_TEXT, llm_text
+from .status import MIC_TEXT, duplex_text, llm_text
 
 BANNER_STYLE = "background:#fff8c5; color:#4d2d00; border:1px solid #d4a72c; border-radius:6px; padding:6px 10px;"
 NOTICE_STYLE = "background:#ffebe9; color:#82071e; border:1px solid #ff8182; border-radius:6px; padding:6px 10px;"
@@ -107,8 +107,9 @@ class MainWindow(QMainWindow):
         self.model_status = QLabel("loading…")
         self.offload_status = QLabel()
         self.speech_status = QLabel()
+        self.duplex_status = QLabel()
         self.mic_status = QLabel(MIC_TEXT["off"])
-        for label in (self.model_status, self.offload_status, self.speech_status):
+        for label in (self.model_status, self.offload_status, self.speech_status, self.duplex_status):
             label.setStyleSheet("color:#57606a; padding:0 6px;")
             self.statusBar().addWidget(label)
         self.mic_status.setStyleSheet("color:#57606a; padding:0 6px;")
@@ -191,6 +192,10 @@ class MainWindow(QMainWindow):
         self.offload_status.setText(short)
         self.offload_status.setToolTip(detail)
         self.speech_status.setText(f"STT {engines.stt.name} · TTS {engines.tts.name}")
+        if c.engine is not None:
+            short, detail = duplex_text(c.engine)
+            self.duplex_status.setText(short)
+            self.duplex_status.setToolTip(detail)
         self._set_ready(True)
         self._show_state(c.engine.state if c.engine else State.IDLE)
 

@@ -26,7 +26,7 @@ def _count(text: str) -> int:
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """Register ``bench`` on the CLI's subparsers."""
-    from ..options import add_command
+    from ..options import add_command, add_echo_path
 
     parser = add_command(
         sub, "bench", "measure latency: spoken questions through the streaming pipeline and the serial chain",
@@ -40,7 +40,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
     corpus.add_argument("--questions", type=_count, help="use only the first N default questions")
     corpus.add_argument("--phrases", type=_count, help="use only the first N default instant-reply phrases")
     run = parser.add_argument_group("run")
-    run.add_argument("--modes", type=_modes, default="streaming,serial", help="comma-separated: streaming,serial (default both)")
+    run.add_argument("--modes", type=_modes, default="streaming,serial",
+                     help="comma-separated: streaming,serial,echo (default streaming,serial); echo is the streaming "
+                          "pipeline heard through the room simulation, with the echo cancellers' figures")
+    add_echo_path(run, "the room of the echo mode (default 40,0.5)", default="40,0.5")
     run.add_argument("--repeat", type=_count, default=1, help="passes over the corpus (default 1)")
     run.add_argument("--turns", type=_count, default=8,
                      help="turns of the conversation run, where the history grows (default 8; 0 skips it)")
@@ -94,6 +97,9 @@ def run_bench(args: argparse.Namespace) -> int:
     if args.repeat < 1 and args.turns < 1:
         print("error: nothing to run (--repeat 0 and --turns 0)", file=sys.stderr)
         return 2
+    if "echo" in args.modes and args.fast:
+        print("error: the echo mode needs real time (the echo is the reply as it plays): drop --fast", file=sys.stderr)
+        return 2
     print("loading models…", file=sys.stderr)
     engines = load_models(config)
     replies = make_replies(config, engines.tts, config.audio.output_rate)
@@ -110,6 +116,7 @@ def run_bench(args: argparse.Namespace) -> int:
         turns=args.turns,
         fast=args.fast,
         audio_dir=None if args.no_audio else args.out / "audio",
+        echo_path=args.echo_path,
     )
     result = Bench(engines, config, replies, options).run(items, conversation)
     meta = {
@@ -127,6 +134,11 @@ def run_bench(args: argparse.Namespace) -> int:
     report = build_report(result, meta)
     if args.turn_taking != "off" and not args.fast:
         report["turn_taking"] = _turn_taking(engines, config, replies, args)
+    if "echo" in args.modes:
+        from .echo import echo_report, format_figures
+
+        report["echo"] = echo_report(engines, config, args.echo_path, items, result.records)
+        print(format_figures(report["echo"]["cancellers"], args.echo_path), file=sys.stderr)
     json_path = args.json or args.out / "bench.json"
     chart_path = args.chart or args.out / "bench.png"
     write_json(report, json_path)

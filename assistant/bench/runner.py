@@ -13,6 +13,8 @@ from ..audio import load_wav
 from ..config import Config
 from ..events import TurnResult
 from ..replies import Replies
+from ..echo import SpeakerEcho
+from ..room import EchoPath
 from ..session import LoadedModels
 from .corpus import CorpusItem
 from .serial import SerialChain
@@ -22,7 +24,8 @@ from .takes import Take, open_take
 
 log = logging.getLogger(__name__)
 
-MODES = ("streaming", "serial")
+MODES = ("streaming", "serial", "echo")
+"""``echo``: the streaming pipeline heard through the room simulation (``echo_path``)."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,8 @@ class BenchOptions:
     """Feed input as fast as it is consumed and count replies heard at once (smoke tests)."""
     audio_dir: Path | None = None
     """Where same-clock reply WAVs go (real time only); None keeps no audio."""
+    echo_path: EchoPath = EchoPath(40, 0.5)
+    """The room of the echo mode."""
 
 
 @dataclass
@@ -60,6 +65,7 @@ class Bench:
         self.options = options
         self.serial = SerialChain(engines, config, replies)
         self._samples: dict[Path, np.ndarray] = {}
+        self._echo: SpeakerEcho | None = None
 
     def run(self, items: list[CorpusItem], conversation: list[CorpusItem] | None = None) -> BenchResult:
         """Each item once per mode and repeat, then ``turns`` turns of one conversation
@@ -115,6 +121,12 @@ class Bench:
             return run_streaming(self.engines, self.config, self.replies, take)
         if mode == "serial":
             return self.serial.run(take)
+        if mode == "echo":
+            if self._echo is None:  # one room for every take: the canceller keeps what it learnt
+                audio = self.config.audio
+                self._echo = SpeakerEcho(self.config.echo, audio.sample_rate, audio.frame_samples)
+            return run_streaming(self.engines, self.config, self.replies, take, echo_path=self.options.echo_path,
+                                 echo=self._echo)
         raise ValueError(f"unknown bench mode '{mode}' (choose from {', '.join(MODES)})")
 
     def _take(self, mode: str, item: CorpusItem, tag: str) -> Take:

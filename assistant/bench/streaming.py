@@ -6,10 +6,13 @@ import logging
 import threading
 
 from ..config import Config
+from ..echo import SpeakerEcho
 from ..end_of_turn import longest_silence_ms
 from ..events import Event, EventType, TurnResult
 from ..replies import Replies
+from ..room import EchoPath, EchoRoom
 from ..session import LoadedModels, build_engine
+from ..waiting import wait_until
 from .takes import Take
 
 log = logging.getLogger(__name__)
@@ -34,15 +37,22 @@ class TurnCollector:
 
 
 def run_streaming(
-    engines: LoadedModels, config: Config, replies: Replies | None, take: Take, timeout_s: float = 120.0
+    engines: LoadedModels, config: Config, replies: Replies | None, take: Take, timeout_s: float = 120.0,
+    echo_path: EchoPath | None = None, echo: SpeakerEcho | None = None,
 ) -> TurnResult | None:
     """Listen to the take until its question is answered; the answered turn, or None
-    when no speech was heard (or the reply never came within ``timeout_s``)."""
+    when no speech was heard (or the reply never came within ``timeout_s``).
+
+    With ``echo_path`` the take is heard through the room simulation (the reply comes
+    back into the microphone) and the run goes on until the input is over, so a turn
+    the echo would start is seen: the answered turn's ``turns_heard`` counts them all.
+    ``echo``: a canceller that has learnt the room in earlier takes."""
     turns = TurnCollector()
-    engine = build_engine(config, engines, take.sink, replies=replies, on_event=turns)
+    engine = build_engine(config, engines, take.sink, replies=replies, on_event=turns, echo=echo)
+    source = EchoRoom(take.source, engine.echo.played, echo_path) if echo_path else take.source
     grace_s = (longest_silence_ms(config) + 200) / 1000
     try:
-        engine.listen(take.source)
+        engine.listen(source)
         waited = 0.0
         while not turns.answered.wait(0.02):
             waited += 0.02
@@ -51,10 +61,14 @@ def run_streaming(
             if waited > take.source.duration_s + grace_s + timeout_s:
                 log.warning("no answer within %.0f s; giving up on this take", timeout_s)
                 break
+        if echo_path is not None and turns.answered.is_set():
+            wait_until(lambda: take.input_over(grace_s) and not engine.busy, timeout_s)
     finally:
         engine.close()
         take.close()
     answered = [r for r in turns.results if not r.interrupted]
     if len(turns.results) > 1:
         log.warning("the take was heard as %d turns; the first answered one is kept", len(turns.results))
+    if answered and echo_path is not None:
+        answered[0].timeline.set("turns_heard", len(turns.results))
     return answered[0] if answered else None

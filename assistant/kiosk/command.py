@@ -14,7 +14,7 @@ from urllib.parse import urlparse
 from .. import launcher
 from ..config import Config
 from ..logs import log_to_file
-from ..options import add_command, config_from_args
+from ..options import add_command, add_echo_path, config_from_args
 from .restarter import ProcessSupervisor, RestartPolicy
 
 
@@ -50,6 +50,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     soak.add_argument("--soak", type=int, metavar="TURNS", help="run TURNS spoken questions through the kiosk engine")
     soak.add_argument("--input", type=Path, nargs="+", help="question WAVs, used in turn (default: short synthesized questions)")
     soak.add_argument("--report", type=Path, help="write the soak figures as JSON here")
+    add_echo_path(soak, "soak in real time with the replies coming back into the microphone through the room "
+                        "simulation (e.g. 40,0.5), as on a loudspeaker")
     parser.set_defaults(func=run_kiosk)
     return parser
 

@@ -7,7 +7,10 @@ thread count are sampled after every turn; a turn is lost when no answer came ba
 
 Not real time: a question is handed to the endpointer as fast as it takes it, then
 silence follows in real time (the endpoint still needs its silence), and replies count
-as heard the moment they are ready.
+as heard the moment they are ready. With ``--echo-path`` it is real time instead: the
+questions are spoken at their pace into the room simulation, the replies play for as
+long as they last and come back into the microphone, as on a kiosk's loudspeaker; a
+turn is lost too when the echo interrupted the reply or was taken for a visitor.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import numpy as np
 from ..audio import load_wav
 from ..config import Config, cache_dir
 from ..events import Event, EventType, TurnResult
+from ..room import EchoPath, EchoRoom
 from ..session import load_models, make_replies
 from ..waiting import wait_until
 from .memory import resident_mb
@@ -50,11 +54,13 @@ WARMUP_TURNS = 10
 
 class QuestionFeeder:
     """Spoken questions for a listening engine: each is handed over as fast as it is
-    taken, then silence follows in real time until the next one."""
+    taken (or, ``realtime``, at its pace), then silence follows in real time until the
+    next one."""
 
-    def __init__(self, rate: int, frame_samples: int = 512):
+    def __init__(self, rate: int, frame_samples: int = 512, realtime: bool = False):
         self.rate = rate
         self.frame_samples = frame_samples
+        self.realtime = realtime
         self._pending: queue.Queue[np.ndarray] = queue.Queue()
 
     def ask(self, pcm: np.ndarray) -> None:
@@ -76,6 +82,9 @@ class _FeederInput:
         self._stop.set()
 
     def frames(self) -> Iterator[tuple[np.ndarray, float]]:
+        if self.feeder.realtime:
+            yield from self._paced()
+            return
         n = self.frame_samples
         silence = np.zeros(n, np.float32)
         while not self._stop.is_set():
@@ -90,6 +99,24 @@ class _FeederInput:
                 if frame.size < n:
                     frame = np.concatenate([frame, silence[: n - frame.size]])
                 yield frame, time.perf_counter() - n / self.rate
+
+    def _paced(self) -> Iterator[tuple[np.ndarray, float]]:
+        """Frames at a microphone's pace, each stamped on one sample clock."""
+        n = self.frame_samples
+        t0, index, pcm = time.perf_counter(), 0, np.zeros(0, np.float32)
+        while not self._stop.is_set():
+            if pcm.size < n:
+                try:
+                    pcm = np.concatenate([pcm, self.feeder._pending.get_nowait()])
+                except queue.Empty:
+                    pcm = np.concatenate([pcm, np.zeros(n - pcm.size, np.float32)])
+            frame, pcm = pcm[:n], pcm[n:]
+            captured = t0 + index / self.rate
+            delay = captured + n / self.rate - time.perf_counter()
+            if delay > 0:
+                self._stop.wait(delay)
+            index += n
+            yield frame, captured
 
 
 class _Answers:
@@ -152,23 +179,29 @@ def run_soak(
     restart_every: int = 50,
     turn_timeout_s: float = 120.0,
     progress: Callable[[int, SoakReport], None] | None = None,
+    echo_path: EchoPath | None = None,
 ) -> SoakReport:
     """``turns`` questions (cycling through ``questions``) through one kiosk session.
 
     Every ``reset_every`` turns the kiosk is left idle until it forgets the visitor;
-    every ``restart_every`` turns the engine is restarted as the watchdog would."""
+    every ``restart_every`` turns the engine is restarted as the watchdog would. With
+    ``echo_path``, in real time through the room simulation (see the module docstring)."""
     import psutil
 
+    from ..audio import NullSink
     from ..bench.takes import InstantSink
 
     process = psutil.Process()
     report = SoakReport(turns)
     answers = _Answers()
-    feeder = QuestionFeeder(config.audio.sample_rate, config.audio.frame_samples)
-    output = InstantSink(config.audio.output_rate)
+    feeder = QuestionFeeder(config.audio.sample_rate, config.audio.frame_samples, realtime=echo_path is not None)
+    output = NullSink(config.audio.output_rate) if echo_path else InstantSink(config.audio.output_rate)
     replies = make_replies(config, engines.tts, output.rate)
-    session = KioskSession(config, engines.llm, engine_factory(config, engines, output, replies),
-                           open_source=feeder.open, on_event=answers, on_give_up=lambda why: log.error("gave up: %s", why))
+    make_engine, open_source = engine_factory(config, engines, output, replies), feeder.open
+    if echo_path is not None:
+        make_engine, open_source = _in_room(make_engine, feeder, echo_path)
+    session = KioskSession(config, engines.llm, make_engine, open_source=open_source, on_event=answers,
+                           on_give_up=lambda why: log.error("gave up: %s", why))
     session.start()
     started = time.perf_counter()
     try:
@@ -182,7 +215,7 @@ def run_soak(
             turn_started = time.perf_counter()
             answers.clear()
             feeder.ask(questions[index % len(questions)])
-            why = _one_turn(session, answers, turn_timeout_s)
+            why = _one_turn(session, answers, turn_timeout_s, whole=echo_path is not None)
             report.turn_s.append(time.perf_counter() - turn_started)
             if why is None:
                 report.ok += 1
@@ -200,11 +233,31 @@ def run_soak(
     return report
 
 
-def _one_turn(session, answers: _Answers, timeout_s: float) -> str | None:
-    """Wait for the answer to the question just asked; why it failed, or None."""
+def _in_room(make_engine, feeder: QuestionFeeder, echo_path: EchoPath):
+    """An engine factory and an input opener that put each engine's input in the room
+    simulation, with that engine's own speaker audio coming back."""
+    made: list = []
+
+    def make(listener):
+        made[:] = [make_engine(listener)]
+        return made[0]
+
+    def open_source():
+        return EchoRoom(feeder.open(), made[0].echo.played, echo_path)
+
+    return make, open_source
+
+
+def _one_turn(session, answers: _Answers, timeout_s: float, whole: bool = False) -> str | None:
+    """Wait for the answer to the question just asked; why it failed, or None. ``whole``:
+    the reply must also have been heard to its end, as the only turn."""
     if not answers.answered.wait(timeout_s):
         return "no answer within the time limit"
     wait_until(lambda: not session.engine.busy, 30)
+    if whole and any(r.interrupted for r in answers.results):
+        return "the reply was interrupted"
+    if whole and len(answers.results) > 1:
+        return f"heard as {len(answers.results)} turns (the echo was taken for a visitor)"
     result = next(r for r in answers.results if not r.interrupted)
     if not result.transcript:
         return "nothing was understood"
@@ -236,7 +289,10 @@ def run_soak_command(config: Config, args: argparse.Namespace) -> int:
             print(f"{done}/{report.turns} turns, {report.ok} ok, rss {report.rss_mb[-1]:.0f} MB, "
                   f"{report.threads[-1]} threads", file=sys.stderr, flush=True)
 
-    report = run_soak(config, engines, questions, args.soak, progress=progress)
+    echo_path = getattr(args, "echo_path", None)
+    if echo_path is not None:
+        print(f"room simulation: {echo_path}", file=sys.stderr)
+    report = run_soak(config, engines, questions, args.soak, progress=progress, echo_path=echo_path)
     summary = report.summary()
     text = json.dumps({"summary": summary, "lost": report.lost, "rss_mb": [round(v, 1) for v in report.rss_mb],
                        "threads": report.threads}, indent=1)

@@ -4,18 +4,22 @@ turn or an attempt is dropped."""
 
 from __future__ import annotations
 
+import logging
 import threading
 from dataclasses import dataclass
 from typing import Callable
 
+from ..bargein import Action, Overlap
 from ..end_of_turn import TurnSignals
 from ..events import (
-    Commit, Event, EventType, Message, PartialText, ReplyMessage, State, TurnResult, UserText, WordsAtPause,
+    Commit, Event, EventType, Message, PartialText, Remember, ReplyMessage, State, TurnResult, UserText, WordsAtPause,
 )
 from ..timeline import Mark, Timeline
 from .bus import EventBus
 from .stage import Stage
 from .turns import TurnState, Verdict
+
+log = logging.getLogger(__name__)
 
 KEPT_RESULTS = 16
 """Results of this many past turns stay readable (the GUI's meter reads them late)."""
@@ -37,6 +41,15 @@ class Links:
     """The engine's state between turns (listening or idle)."""
     hear_words: Callable[[WordsAtPause], None] = lambda message: None
     """Tell the listener what is known of the words at a pause (it decides the endpoint)."""
+    heard: Callable[[int], str | None] = lambda turn: None
+    """The text of a turn's reply the user heard when it was cut short; None when it
+    sounded to its end."""
+    verdict: Callable[[Overlap, str], Action] = lambda overlap, text: Action.STOP
+    """What speech heard over a reply does to it, from its transcript."""
+    resume: Callable[[], None] = lambda: None
+    """Play on the paused reply."""
+    end_paused: Callable[[int], None] = lambda turn: None
+    """End the paused reply of ``turn`` where it paused."""
 
 
 class Conductor:
@@ -48,6 +61,8 @@ class Conductor:
         self._lock = threading.RLock()
         self._state = TurnState()
         self._results: dict[int, TurnResult] = {}
+        self._overlaps: dict[int, Overlap] = {}
+        """Turns begun over a reply, until their verdict."""
         self._links: Links | None = None
 
     def connect(self, links: Links) -> None:
@@ -65,7 +80,11 @@ class Conductor:
     def is_live(self, message: Message) -> bool:
         if isinstance(message, ReplyMessage):
             return self._state.is_live(message.turn_id, message.attempt)
-        return self._state.is_current(message.turn_id)
+        return self._state.is_heard(message.turn_id)
+
+    def is_heard(self, turn_id: int) -> bool:
+        """The turn's speech is listened to: the current turn, or one heard over its reply."""
+        return self._state.is_heard(turn_id)
 
     def is_committed(self, turn_id: int) -> bool:
         state = self._state
@@ -85,11 +104,26 @@ class Conductor:
             begun = self._state.begin()
             if begun.interrupted is not None:
                 self._drop_turn(begun.interrupted)
-            turn = begun.turn
-            self._results[turn] = TurnResult(turn, Timeline(turn))
-            for old in [t for t in self._results if t < turn - KEPT_RESULTS]:
-                del self._results[old]
-            return turn
+            self._overlaps.clear()
+            return self._open(begun.turn)
+
+    def begin_overlap(self, overlap: Overlap) -> int:
+        """Speech started over the reply: a turn heard and transcribed beside it; its
+        transcript decides what happens to the reply (:meth:`_settle`)."""
+        with self._lock:
+            turn = self._state.begin_overlap()
+            self._overlaps = {turn: overlap}
+            return self._open(turn)
+
+    def overlap(self, turn_id: int) -> Overlap | None:
+        """The barge-in state of a turn begun over a reply (None for other turns)."""
+        return self._overlaps.get(turn_id)
+
+    def _open(self, turn: int) -> int:
+        self._results[turn] = TurnResult(turn, Timeline(turn))
+        for old in [t for t in self._results if t < turn - KEPT_RESULTS]:
+            del self._results[old]
+        return turn
 
     def interrupt(self) -> None:
         """Stop the current turn at once: generation, synthesis and playback."""
@@ -127,14 +161,32 @@ class Conductor:
 
     def _close(self, turn_id: int, at: float | None = None) -> None:
         result = self._results[turn_id]
+        self._remember(result)
         result.timeline.mark(Mark.TURN_END, at)
         self.bus.emit(EventType.TURN_END, turn_id, result)
         self.bus.set_state(self._links.idle_state())
+
+    def _remember(self, result: TurnResult) -> None:
+        """Put the exchange in the history as the user heard it: a reply cut short up to
+        its last chunk that began to sound, nothing of a reply never heard."""
+        if result.source != "llm" or not result.transcript:
+            return
+        heard = self._links.heard(result.turn_id)
+        if heard is not None:
+            result.reply = heard
+            result.timeline.set("reply_cut", True)
+        elif result.interrupted and result.timeline.get(Mark.AUDIO_OUT_START) is None:
+            return
+        if result.reply:  # on the responder's thread: the LLM may still be busy with this turn
+            self._links.responder.send(Remember(result.turn_id, result.transcript, result.reply))
 
     # ------------------------------------------------------------ transcripts
 
     def transcript(self, turn_id: int, text: str) -> None:
         """The final transcript, known at the endpoint (or typed): answer it."""
+        if turn_id in self._overlaps:
+            self._settle(turn_id, text)
+            return
         if not self.is_current(turn_id):
             return
         self.result(turn_id).transcript = text
@@ -149,14 +201,16 @@ class Conductor:
     def words_at_pause(self, turn_id: int, pause: int, text: str, answer: bool) -> None:
         """The transcript at a pause: the listener weighs it for the end of the turn, and
         (``answer``) the reply to it starts before the endpoint. The responder then adds
-        what it knows of the words (an instant phrase, the model's end-of-turn probability)."""
+        what it knows of the words (an instant phrase, the model's end-of-turn probability).
+        Words heard over a reply are not answered before their verdict: they are weighed
+        by themselves."""
         with self._lock:
             attempt = self._state.weigh(turn_id)
+            awaiting = answer and bool(text) and turn_id not in self._overlaps
         if attempt is None:
             return
-        awaiting = answer and bool(text)
         self._links.hear_words(WordsAtPause(turn_id, pause, TurnSignals(text, awaiting_model=awaiting), attempt=attempt))
-        if awaiting:
+        if answer:
             self.speculate(turn_id, text, pause)
 
     def more_about_words(self, message: UserText, signals: TurnSignals) -> None:
@@ -167,6 +221,9 @@ class Conductor:
     def speculate(self, turn_id: int, text: str, pause: int | None = None) -> None:
         """A transcript at the first pause: start answering it before the endpoint."""
         if not text:
+            return
+        if turn_id in self._overlaps:  # not answered before its verdict
+            self.result(turn_id).transcript = text
             return
         with self._lock:
             attempt = self._state.speculate(turn_id)
@@ -196,6 +253,9 @@ class Conductor:
 
     def commit(self, turn_id: int) -> None:
         """The endpoint confirmed the transcript: the reply may now be heard."""
+        if turn_id in self._overlaps:
+            self._settle(turn_id, self.result(turn_id).transcript)
+            return
         with self._lock:
             released = self._state.commit(turn_id)
             if released is None:
@@ -214,6 +274,49 @@ class Conductor:
         self._links.responder.send(Commit(turn_id, attempt=attempt))
         self._links.playback.send(Commit(turn_id, attempt=attempt))
 
+    # ------------------------------------------------------------ barge-in
+
+    def pause_reply(self, turn_id: int, pause: Callable[[], bool]) -> None:
+        """The overlap ``turn_id`` has lasted long enough: silence the reply (``pause``)."""
+        with self._lock:
+            if turn_id in self._overlaps and self._state.overlap == turn_id and pause():
+                self.bus.set_state(State.HEARING, turn_id)
+
+    def _settle(self, turn_id: int, text: str) -> None:
+        """The verdict on speech heard over the reply, from its transcript."""
+        with self._lock:
+            overlap = self._overlaps.pop(turn_id, None)
+            if overlap is None:
+                return
+            action = self._links.verdict(overlap, text)
+            reply_turn = self._state.turn if self._state.overlap == turn_id else None
+            if action in (Action.STOP, Action.HUSH):
+                interrupted = self._state.take_floor(turn_id)
+                if interrupted is not None:
+                    self._drop_turn(interrupted)
+                if not self._state.is_current(turn_id):
+                    return
+                self.timeline(turn_id).set("barge_in", True)
+                self.result(turn_id).transcript = text
+            else:
+                if not self._state.drop_overlap(turn_id) and self._state.is_current(turn_id):
+                    self._state.finish(turn_id)  # the reply ended meanwhile: nothing to answer
+                del self._results[turn_id]
+        log.info("speech over the reply (%r): %s", text, action.value)
+        if action is Action.STOP:
+            self.bus.emit(EventType.SPEECH_START, turn_id)
+            self.transcript(turn_id, text)
+        elif action is Action.HUSH:
+            self.bus.emit(EventType.SPEECH_START, turn_id)
+            self.bus.emit(EventType.TRANSCRIPT, turn_id, text)
+            self.finish(turn_id)
+        elif reply_turn is not None and action is Action.RESUME:
+            self.timeline(reply_turn).add("barge_in_resumed")
+            self._links.resume()
+            self.bus.set_state(State.SPEAKING, reply_turn)
+        elif reply_turn is not None and action is Action.END:
+            self._links.end_paused(reply_turn)
+
     # ------------------------------------------------------------ replies
 
     def emit_reply(self, message: ReplyMessage, type_: EventType, data) -> None:
@@ -222,10 +325,3 @@ class Conductor:
         with self._lock:
             if self._state.offer(message.turn_id, message.attempt, event) is Verdict.NOW:
                 self.bus.emit(type_, message.turn_id, data)
-
-    def when_committed(self, message: ReplyMessage, action: Callable[[], None]) -> None:
-        """Run ``action`` now if the reply is committed, else at the commit (never if dropped)."""
-        with self._lock:
-            verdict = self._state.offer(message.turn_id, message.attempt, action)
-        if verdict is Verdict.NOW:
-            action()

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Callable
 
 from ..audio import AudioIn, AudioOut
+from ..bargein import Action, Overlap, decide, words
 from ..config import Config
+from ..echo import DuplexMode, SpeakerEcho
 from ..events import Event, State
 from ..llm import Llm
 from ..replies import Replies
@@ -37,23 +39,32 @@ class Engine:
         output: AudioOut,
         replies: Replies | None = None,
         on_event: Callable[[Event], None] | None = None,
+        echo: SpeakerEcho | None = None,
     ):
         self.config = config
         self.bus = EventBus(on_event)
+        self.echo = echo or SpeakerEcho(config.echo, config.audio.sample_rate, config.audio.frame_samples)
+        """What the speaker played, and the echo canceller that takes it out of the microphone
+        (one given here outlives the engine: it keeps what it learnt of the room)."""
+        self._own_echo = echo is None
+        self.replies = replies
         turns = self.turns = Conductor(self.bus, prefill_partials=config.llm.prefill_partials)
-        self.playback = PlaybackStage(turns, self.bus, output)
+        self.playback = PlaybackStage(turns, self.bus, self.echo.monitor(output))
         self.synthesis = SynthesisStage(turns, tts, self.playback)
         self.transcription = TranscriptionStage(turns, self.bus, stt, speculative=config.vad.speculative,
                                                 at_pauses=config.turn.mode == "semantic")
         self.responder = ResponderStage(turns, config, llm, replies, transcription=self.transcription,
                                         synthesis=self.synthesis, playback=self.playback)
         self.hearing = ListenStage(turns, self.bus, vad, config.vad, transcription=self.transcription,
-                                   start_output_clock=self.playback.start_clock, turn=config.turn)
+                                   start_output_clock=self.playback.start_clock, echo=self.echo,
+                                   barge_in=config.barge_in, replying=lambda: self.playback.replying,
+                                   pause_reply=self.playback.pause, turn=config.turn)
         answering = (self.responder, self.synthesis, self.playback)
         turns.connect(Links(
             responder=self.responder, playback=self.playback, hush=self.playback.hush, answering=answering,
             turn_stages=(self.transcription, *answering), idle_state=self._idle_state,
-            hear_words=self.hearing.hear,
+            hear_words=self.hearing.hear, heard=self.playback.heard, verdict=self._verdict,
+            resume=self.playback.resume, end_paused=self.playback.end_paused,
         ))
         self.stages: list[Stage] = [self.hearing, self.transcription, *answering]
         for stage in self.stages:
@@ -62,11 +73,27 @@ class Engine:
     def _idle_state(self) -> State:
         return State.LISTENING if self.hearing.listening else State.IDLE
 
+    def _verdict(self, overlap: Overlap, text: str) -> Action:
+        """What the words heard over the reply do to it."""
+        if self.replies is not None:
+            hit = self.replies.lookup(text)
+            is_stop = hit is not None and hit.action == "stop"
+        else:
+            is_stop = words(text) == ["stop"]
+        paused_for = self.playback.paused_for() if overlap.paused else None
+        return decide(self.config.barge_in, full_duplex=overlap.full_duplex, transcript=text,
+                      played_text=self.playback.recent_text(), is_stop=is_stop, paused_for_s=paused_for)
+
     # ------------------------------------------------------------ for the front ends
 
     @property
     def state(self) -> State:
         return self.bus.state
+
+    @property
+    def duplex(self) -> DuplexMode:
+        """How the engine listens while it speaks (full duplex with a canceller, or half)."""
+        return self.echo.mode
 
     @property
     def busy(self) -> bool:
@@ -111,3 +138,5 @@ class Engine:
         self.interrupt()
         for stage in self.stages:
             stage.stop()
+        if self._own_echo:
+            self.echo.close()

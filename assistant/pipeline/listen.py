@@ -17,7 +17,9 @@ import numpy as np
 
 from ..audible import VoiceEnd
 from ..audio import AudioIn
-from ..config import TurnConfig, VadConfig
+from ..bargein import Action, Overlap, UserSpeech
+from ..config import BargeInConfig, TurnConfig, VadConfig
+from ..echo import Cleaned, SpeakerEcho
 from ..end_of_turn import Decision, TurnDetector, TurnSignals, Verdict
 from ..events import (
     AudioFrame, EarlySilence, EndOfSpeech, EventType, Message, SpeechAudio, SpeechResumed, SpeechStarted, State,
@@ -88,20 +90,35 @@ class Segmenter:
         self.pause = 0
         if self.detector:
             self.detector.reset()
+        self.last_was_speech = False
+        """The last frame was speech (at the threshold in force for it)."""
+
+    def abandon(self) -> None:
+        """Forget the speech in progress without an endpoint (its audio was not the user's)."""
+        self.endpointer.abandon()
+        if self.detector:
+            self.detector.reset()
 
     def _at(self, position: float) -> float:
         """A stream position on the capture clock (of the latest frame)."""
         captured, frame_start = self._clock
         return captured + (position - frame_start)
 
-    def push(self, frame: np.ndarray, captured: float) -> list[Heard]:
-        """One frame, captured at ``captured`` (perf_counter)."""
+    def push(self, frame: np.ndarray, captured: float,
+             judge: Callable[[float], tuple[float, float | None]] | None = None) -> list[Heard]:
+        """One frame, captured at ``captured`` (perf_counter). ``judge`` turns the VAD's
+        probability into the one the endpointer gets and its threshold (while the reply
+        plays, see :func:`~assistant.bargein.user_speech`)."""
         frame_start = self.endpointer.position
         self._clock = (captured, frame_start)
         if self._voice is None:
             self._voice = VoiceEnd(round(frame.size / self.frame_s))
         self._voice.push(frame, frame_start, self.endpointer.in_speech)
-        events = self.endpointer.process(self.frame_s, self.vad.probability(frame))
+        probability, threshold = self.vad.probability(frame), None
+        if judge is not None:
+            probability, threshold = judge(probability)
+        events = self.endpointer.process(self.frame_s, probability, threshold)
+        self.last_was_speech = probability >= (self.endpointer.config.threshold if threshold is None else threshold)
         self._recent.append(frame)
         del self._recent[: -self._keep]
         heard: list[Heard] = []
@@ -147,12 +164,20 @@ class Segmenter:
 
 
 class ListenStage(Stage):
-    """Starts a turn at each speech start and sends its audio, pauses and endpoint on."""
+    """Starts a turn at each speech start and sends its audio, pauses and endpoint on.
+
+    Frames go through the echo canceller first, with what the speaker played as the
+    reference. Speech that starts while a reply plays begins an *overlap* turn: it is
+    transcribed beside the reply, pauses it once it has lasted long enough (full duplex),
+    and its transcript decides whether it interrupts the reply (the conductor's verdict).
+    """
 
     name = "listen"
 
     def __init__(self, turns: Conductor, bus: EventBus, vad: Vad, config: VadConfig, *,
-                 transcription: Stage, start_output_clock: Callable[[float], None], turn: TurnConfig | None = None):
+                 transcription: Stage, start_output_clock: Callable[[float], None], echo: SpeakerEcho,
+                 barge_in: BargeInConfig, replying: Callable[[], bool], pause_reply: Callable[[], bool],
+                 turn: TurnConfig | None = None):
         super().__init__(turns)
         self.bus = bus
         self.vad = vad
@@ -160,12 +185,19 @@ class ListenStage(Stage):
         self.turn_config = turn or TurnConfig()
         self.transcription = transcription
         self.start_output_clock = start_output_clock
+        self.echo = echo
+        self.barge_in = barge_in
+        self.replying = replying
+        """A reply is sounding or paused."""
+        self.pause_reply = pause_reply
         self.segmenter: Segmenter | None = None
         self._listening = 0
         self._source: AudioIn | None = None
         self._pump: threading.Thread | None = None
         self._turn: int | None = None
         self._first = False
+        self._audible_until = float("-inf")
+        """End (capture clock) of the last frame in which the reply could be heard."""
 
     @property
     def listening(self) -> bool:
@@ -181,6 +213,7 @@ class ListenStage(Stage):
         self._listening += 1
         detector = TurnDetector(self.turn_config, fixed_ms=self.config.endpoint_ms)
         self.segmenter = Segmenter(self.vad, self.config, source.frame_samples / source.rate, detector)
+        self._user = UserSpeech(self.barge_in)
         self._turn = None
         self._first = True
         self._source = source
@@ -223,17 +256,36 @@ class ListenStage(Stage):
             return
         if self._first:
             self.start_output_clock(message.captured)  # sample 0 of the output = sample 0 of the input
+            self.echo.filter.restart()  # ... and of the canceller's reference
             self._first = False
-        for heard in self.segmenter.push(message.pcm, message.captured):
-            self._act(heard)
+        cleaned = self.echo.filter.process(message.pcm, message.captured)
+        if cleaned.reply_audible:
+            self._audible_until = cleaned.captured + self.segmenter.frame_s
+        for heard in self.segmenter.push(cleaned.pcm, cleaned.captured, lambda p: self._user.judge(p, cleaned)):
+            self._act(heard, cleaned)
+        overlap = self.turns.overlap(self._turn) if self._turn is not None else None
+        if overlap is not None and not overlap.full_duplex and cleaned.converged:
+            self._end_unheard(self._turn)  # the canceller has learnt the room: listen afresh
+            return
+        frame_end = cleaned.captured + self.segmenter.frame_s
+        if overlap is not None and overlap.frame(frame_end, self.segmenter.last_was_speech) is Action.PAUSE:
+            log.info("speech over the reply for %.0f ms: pausing it", overlap.speech_s * 1000)
+            self.turns.pause_reply(self._turn, self.pause_reply)
 
-    def _act(self, heard: Heard) -> None:
+    def _act(self, heard: Heard, cleaned: Cleaned | None = None) -> None:
         turns, event = self.turns, heard.event
         if event is VadEventType.SPEECH_START:
-            turn = self._turn = turns.begin()
+            sounding = heard.at <= self._audible_until
+            if sounding or self.replying():  # over a reply, sounding or between two of its chunks
+                # Speech that began in a silence of the reply holds no echo: it may pause it.
+                full_duplex = not sounding or (cleaned.converged and self.echo.mode.full)
+                turn = self._turn = turns.begin_overlap(Overlap(self.barge_in, full_duplex, heard.at))
+                log.info("speech began over the reply (%s duplex)", "full" if full_duplex else "half")
+            else:
+                turn = self._turn = turns.begin()
+                self.bus.emit(EventType.SPEECH_START, turn)
+                self.bus.set_state(State.HEARING, turn)
             turns.timeline(turn).mark(Mark.SPEECH_START, heard.at)
-            self.bus.emit(EventType.SPEECH_START, turn)
-            self.bus.set_state(State.HEARING, turn)
             self.transcription.send(SpeechStarted(turn, heard.pcm))
             return
         turn = self._turn
@@ -246,11 +298,18 @@ class ListenStage(Stage):
         elif event is VadEventType.SPEECH_RESUMED:
             self.transcription.send(SpeechResumed(turn))
         elif event is VadEventType.ENDPOINT:
-            if turns.is_current(turn):
+            if turns.is_heard(turn):
                 self._mark_endpoint(turns.timeline(turn), heard)
             settled = heard.decision is not None and heard.decision.verdict is Verdict.COMPLETE
             self.transcription.send(EndOfSpeech(turn, settled=settled))
             self._turn = None
+
+    def _end_unheard(self, turn: int) -> None:
+        """End the speech in progress at once (it held the echo the canceller had not
+        learnt to take out); its transcript still goes to the verdict."""
+        self.segmenter.abandon()
+        self.transcription.send(EndOfSpeech(turn))
+        self._turn = None
 
     @staticmethod
     def _mark_endpoint(timeline, heard: Heard) -> None:

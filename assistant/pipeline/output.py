@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from typing import Callable, Iterator
 
 import numpy as np
 
-from ..audio import AudioOut, resample, wait_until_heard
-from ..events import Commit, EndOfReply, EventType, Message, PlayAudio, ReplyMessage, SpeakText, State
 from ..audible import first_audible_s
+from ..audio import AudioOut, resample, wait_until_heard
+from ..bargein import PlayedReply
+from ..events import Commit, EndOfReply, EventType, Message, PlayAudio, ReplyMessage, SpeakText, State
 from ..timeline import Mark, Timeline
 from ..tts import Tts
 from .bus import EventBus
@@ -32,7 +35,12 @@ def speech(tts: Tts, text: str, timeline: Timeline, rate: int,
 
 
 class PlaybackStage(Stage):
-    """Plays reply audio; audio of a speculative reply is held until its commit."""
+    """Plays reply audio; audio of a speculative reply is held until its commit.
+
+    Speech over the reply can pause it (:meth:`pause`): what was not heard yet is kept,
+    and later audio of the reply is kept too, until it resumes (:meth:`resume`) or ends
+    where it paused (:meth:`end_paused`). The text of what sounded is kept for the history.
+    """
 
     name = "output"
 
@@ -43,18 +51,86 @@ class PlaybackStage(Stage):
         self.volume = 1.0
         self._released: tuple[int, int] | None = None
         self._held: list[ReplyMessage] = []
+        self._lock = threading.RLock()
+        self._reply = PlayedReply()
+        self._reply_turn: int | None = None
+        self._cut = False
+        """The reply did not sound to its end (paused and not resumed, or silenced)."""
+        self._paused_at: float | None = None
+        self._rest: list[tuple[np.ndarray, str]] = []
+        self._held_end: EndOfReply | None = None
 
     @property
     def rate(self) -> int:
         return self.out.rate
+
+    @property
+    def replying(self) -> bool:
+        """The current turn's reply has begun to sound and has not ended (paused or not)."""
+        turn = self._reply_turn
+        return turn is not None and self.turns.is_current(turn)
+
+    def paused_for(self) -> float | None:
+        """Seconds the reply has been paused; None when it is not paused."""
+        paused_at = self._paused_at
+        return None if paused_at is None else time.perf_counter() - paused_at
 
     def start_clock(self, t0: float) -> None:
         """Sample 0 of the output plays at ``t0`` (perf_counter): the input's first sample."""
         self.out.start(t0)
 
     def hush(self) -> None:
-        """Stop what is playing now."""
-        self.out.flush()
+        """Stop what is playing now (the turn is dropped)."""
+        with self._lock:
+            now = time.perf_counter()
+            self._cut = True  # the turn is dropped: its reply, if it began, was cut short
+            self._reply.cut(now)
+            self._paused_at, self._rest, self._held_end = None, [], None
+            self.out.flush()
+
+    def pause(self) -> bool:
+        """Silence the reply now, keeping what is left of it; False when no reply plays."""
+        with self._lock:
+            if self._paused_at is not None or not self.replying:
+                return False
+            now = self._paused_at = time.perf_counter()
+            self._rest = self._reply.unheard(now)
+            self._reply.cut(now)
+            self._cut = True
+            self.out.flush()
+        self.turns.timeline(self._reply_turn).add("barge_in_pauses")
+        return True
+
+    def resume(self) -> None:
+        """Play on from where the reply paused."""
+        with self._lock:
+            if self._paused_at is None:
+                return
+            rest, self._rest, self._paused_at, self._cut = self._rest, [], None, False
+            for pcm, text in rest:
+                self._play(pcm, text)
+            end, self._held_end = self._held_end, None
+        if end is not None:
+            self.send(end)
+
+    def end_paused(self, turn: int) -> None:
+        """The reply ends where it paused (the words over it were not for it)."""
+        with self._lock:
+            at, self._paused_at, self._rest, self._held_end = self._paused_at, None, [], None
+        self.turns.finish(turn, at=at)
+
+    def heard(self, turn: int) -> str | None:
+        """The text of ``turn``'s reply the user heard when it was cut short; None when
+        it sounded to its end (or never began)."""
+        with self._lock:
+            if turn != self._reply_turn or not self._cut:
+                return None
+            return self._reply.heard_text()
+
+    def recent_text(self, seconds: float = 4.0) -> str:
+        """What the reply said in the last ``seconds`` (its echo may still be heard)."""
+        with self._lock:
+            return self._reply.recent_text(time.perf_counter(), seconds)
 
     def change_volume(self, direction: int) -> None:
         self.volume = float(np.clip(self.volume * (1.25 if direction > 0 else 0.8), 0.1, 2.0))
@@ -74,13 +150,25 @@ class PlaybackStage(Stage):
         else:
             self._held.append(message)
 
+    def _play(self, pcm: np.ndarray, text: str) -> float:
+        heard_at = self.out.play(pcm)
+        self._reply.add(heard_at, pcm, self.out.rate, text)
+        return heard_at
+
     def _handle(self, message: ReplyMessage) -> None:
         turns, turn = self.turns, message.turn_id
         if isinstance(message, PlayAudio):
-            heard_at = self.out.play(message.pcm * self.volume)
+            with self._lock:
+                if self._reply_turn != turn:
+                    self._reply, self._reply_turn, self._cut = PlayedReply(), turn, False
+                pcm = message.pcm * self.volume
+                if self._paused_at is not None:
+                    self._rest.append((pcm, message.text))
+                    return
+                heard_at = self._play(pcm, message.text)
             timeline = turns.timeline(turn)
             if timeline.get(Mark.REPLY_SOUND) is None:
-                sound_s = first_audible_s(message.pcm * self.volume, self.out.rate)
+                sound_s = first_audible_s(pcm, self.out.rate)
                 if sound_s is not None:
                     timeline.mark(Mark.REPLY_SOUND, heard_at + sound_s)
             if timeline.get(Mark.AUDIO_OUT_START) is None:
@@ -88,8 +176,12 @@ class PlaybackStage(Stage):
                 self.bus.emit(EventType.AUDIO_START, turn)
                 self.bus.set_state(State.SPEAKING, turn)
         elif isinstance(message, EndOfReply):
-            # Wait until the reply has been heard, unless the turn is interrupted.
-            ends = wait_until_heard(self.out, lambda: turns.is_live(message))
+            # Wait until the reply has been heard, unless the turn is interrupted or paused.
+            ends = wait_until_heard(self.out, lambda: turns.is_live(message) and self._paused_at is None)
+            with self._lock:
+                if self._paused_at is not None and turns.is_live(message):
+                    self._held_end = message  # finished by resume() or end_paused()
+                    return
             heard = turns.timeline(turn).get(Mark.AUDIO_OUT_START) is not None
             turns.finish(turn, at=ends if heard else None)
 
@@ -118,8 +210,10 @@ class SynthesisStage(Stage):
         turns, turn = self.turns, message.turn_id
         try:
             timeline = turns.timeline(turn)
+            text = message.text  # on the chunk's first piece: its sound begins the chunk
             for pcm in speech(self.tts, message.text, timeline, self.playback.rate, lambda: turns.is_live(message)):
-                self.playback.send(PlayAudio(turn, pcm, attempt=message.attempt))
+                self.playback.send(PlayAudio(turn, pcm, attempt=message.attempt, text=text))
+                text = ""
         except Exception as exc:  # the text is still shown; later chunks may still speak
             log.exception("TTS failed")
             turns.error(turn, f"could not speak part of the reply ({exc}); the text is shown")

@@ -10,7 +10,7 @@ import time
 from ..chunker import Chunker
 from ..config import Config
 from ..end_of_turn import TurnSignals, words_for_model
-from ..events import Commit, EndOfReply, EventType, Message, PartialText, PlayAudio, SpeakText, UserText
+from ..events import Commit, EndOfReply, EventType, Message, PartialText, PlayAudio, Remember, SpeakText, UserText
 from ..llm import GenerationStats, Llm
 from ..replies import InstantReply, Replies
 from ..timeline import Mark
@@ -46,7 +46,14 @@ class ResponderStage(Stage):
         self._parked: tuple[UserText, InstantReply] | None = None
         self._answered: tuple[int, int] | None = None
 
+    def accepts(self, message: Message) -> bool:
+        """The history of a finished turn is taken whatever turn is current now."""
+        return isinstance(message, Remember) or super().accepts(message)
+
     def process(self, message: Message) -> None:
+        if isinstance(message, Remember):
+            self.remember(message.user, message.reply)
+            return
         if isinstance(message, PartialText):
             self._prefill(message)
             return
@@ -110,7 +117,7 @@ class ResponderStage(Stage):
         timeline.mark(Mark.FIRST_CHUNK)
         if hit.prerecorded is not None:
             timeline.mark(Mark.TTS_FIRST_AUDIO)
-            self.playback.send(PlayAudio(turn, hit.prerecorded, attempt=message.attempt))
+            self.playback.send(PlayAudio(turn, hit.prerecorded, attempt=message.attempt, text=text))
         elif text:
             self.synthesis.send(SpeakText(turn, text, attempt=message.attempt))
         self.synthesis.send(EndOfReply(turn, attempt=message.attempt))
@@ -149,12 +156,8 @@ class ResponderStage(Stage):
                 stats.record(timeline)
         text = "".join(reply).strip()
         if not turns.is_live(message):
-            if text and turns.is_committed(turn):  # interrupted: what was said is history
-                self._remember(message.text, text)
-            return
+            return  # dropped or interrupted: the history gets what was heard when the turn closes
         result.reply = text
-        if text:
-            turns.when_committed(message, lambda: self._remember(message.text, text))
         for chunk in chunker.flush():
             self._speak(message, chunk)
         self.synthesis.send(EndOfReply(turn, attempt=attempt))
@@ -169,7 +172,8 @@ class ResponderStage(Stage):
         self.llm.all_cores(on)
         return on
 
-    def _remember(self, user: str, reply: str) -> None:
+    def remember(self, user: str, reply: str) -> None:
+        """A finished exchange, as the user heard it, goes into the conversation history."""
         self.llm.remember(user, reply)
         self.last_reply = reply
 

@@ -12,13 +12,14 @@ import time
 from collections import deque
 from typing import Protocol
 
-from ..events import Message, Stop
+from ..events import Message, Remember, Stop
 
 log = logging.getLogger(__name__)
 
 
 class Inbox:
-    """A stage's queue. Control messages jump ahead of data; ``flush`` drops data."""
+    """A stage's queue. Control messages jump ahead of data; ``flush`` drops data (a
+    :class:`~assistant.events.Remember` stays: it belongs to a turn already over)."""
 
     def __init__(self) -> None:
         self._items: deque[Message] = deque()
@@ -52,7 +53,7 @@ class Inbox:
 
     def flush(self) -> None:
         with self._cond:
-            self._items = deque(m for m in self._items if isinstance(m, Stop))
+            self._items = deque(m for m in self._items if isinstance(m, (Stop, Remember)))
 
     def __len__(self) -> int:
         return len(self._items)

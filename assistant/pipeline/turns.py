@@ -10,7 +10,11 @@ A spoken turn::
                        +------- speak_on -------+   (attempt + 1: the speculative reply is dropped)
 
 A typed turn goes from ``begin`` straight to ``commit``. ``begin`` while a turn is
-current is a barge-in: the old turn is interrupted. Reply items (events, actions) of an
+current interrupts it. Speech over a reply that is playing is only a candidate: it is
+begun as the *overlap* (:meth:`TurnState.begin_overlap`), heard and transcribed while the
+reply stays current, and then takes the floor (:meth:`TurnState.take_floor`, the reply
+ends) or is dropped (:meth:`TurnState.drop_overlap`, the reply goes on). A reply that
+ends by itself meanwhile hands the floor to the overlap. Reply items (events, actions) of an
 attempt that is not committed yet are held by :meth:`TurnState.offer` and released by
 :meth:`TurnState.commit`, or dropped when the attempt is.
 """
@@ -57,6 +61,8 @@ class TurnState:
         self.attempt = 0
         """The attempt at answering the current turn; bumped when a speculative reply is dropped."""
         self.phase = Phase.IDLE
+        self.overlap: int | None = None
+        """A turn heard over the current reply, not yet allowed to interrupt it."""
         self._last = 0
         self._held: list[Any] = []
 
@@ -68,20 +74,62 @@ class TurnState:
         return turn == self.turn
 
     def is_live(self, turn: int, attempt: int) -> bool:
+        """The attempt is the current one (the overlap has only its first)."""
+        if turn is not None and turn == self.overlap:
+            return attempt == 0
         return turn == self.turn and attempt == self.attempt
+
+    def is_heard(self, turn: int) -> bool:
+        """The turn's speech is listened to: the current turn, or the overlap."""
+        return turn == self.turn or (turn is not None and turn == self.overlap)
 
     def begin(self) -> Begun:
         """A new turn (speech started, or text was typed)."""
+        self.overlap = None
         interrupted = self.interrupt()
         self._last += 1
-        self.turn = self._last
+        self._hear(self._last)
+        return Begun(self.turn, interrupted)
+
+    def begin_overlap(self) -> int:
+        """Speech started over the reply: a turn heard beside it (a new overlap replaces
+        an older one). With no turn current it is simply the current turn."""
+        self._last += 1
+        if self.turn is None:
+            self._hear(self._last)
+        else:
+            self.overlap = self._last
+        return self._last
+
+    def take_floor(self, turn: int) -> int | None:
+        """The overlap interrupts the reply and becomes the current turn (hearing); the
+        turn it interrupted, or None (the overlap was already current, or is stale)."""
+        if turn == self.overlap:
+            interrupted = self.turn
+            self.overlap = None
+            self._hear(turn)
+            return interrupted
+        return None
+
+    def drop_overlap(self, turn: int) -> bool:
+        """The overlap had nothing to say; False when it was not the overlap."""
+        if turn != self.overlap:
+            return False
+        self.overlap = None
+        return True
+
+    def _hear(self, turn: int) -> None:
+        self.turn = turn
         self.attempt = 0
         self.phase = Phase.HEARING
-        return Begun(self.turn, interrupted)
+        self._held.clear()
 
     def weigh(self, turn: int) -> int | None:
         """Words heard at a pause may still end the turn: the attempt they belong to, or
-        None when the turn is not current or already committed (its end is decided)."""
+        None when the turn is not current or already committed (its end is decided). The
+        overlap's words are weighed too: its end decides the verdict on the reply."""
+        if turn is not None and turn == self.overlap:
+            return 0
         if not self.is_current(turn) or self.committed:
             return None
         return self.attempt
@@ -137,6 +185,10 @@ class TurnState:
         return turn
 
     def _end(self) -> None:
+        """The current turn is over; an overlap heard beside it becomes current."""
         self.turn = None
         self.phase = Phase.IDLE
         self._held.clear()
+        if self.overlap is not None:
+            overlap, self.overlap = self.overlap, None
+            self._hear(overlap)

@@ -1,0 +1,193 @@
+"""Barge-in on a loudspeaker, shown from the WAV files alone.
+
+Two conversations through the room simulation, on the embedded models, in real time
+(as ``assistant chat --input … --output … --echo-path …`` runs them):
+
+- plain: a question, answered through the echo: one turn, not interrupted, the whole
+  reply audible;
+- over: the same question, then a second speaker (another voice) who starts talking
+  once the reply has sounded for ``--after`` seconds (as a person would: they hear it
+  first): how long after their first sound the reply falls silent, that their question
+  is answered, and the first reply cut short (what its turn kept for the history).
+
+Every figure is read from the WAVs written next to the report, all on one clock: what
+was said (``*-input.wav``), what the microphone heard with the echo (``*-mic.wav``) and
+what the speaker played (``*-reply.wav``).
+
+    python -m tools.echo_demo --out echo-demo [--echo-path 40,0.5] [--after 2.8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+
+from assistant.audio import PacedWavSource, SameClockWavSink, load_wav, resample, save_wav
+from assistant.bench.echo import sound_spans
+from assistant.config import Config, TtsConfig
+from assistant.echo import FLOOR_RMS, PlayedAudio
+from assistant.events import Event, EventType, TurnResult
+from assistant.room import EchoPath, EchoRoom
+from assistant.session import build_engine, load_models, make_replies
+from assistant.tts import load_tts
+from assistant.waiting import wait_until
+
+RATE = 16000
+OUT_RATE = 22050
+QUESTION = "Tell me a short story about a lighthouse keeper."
+SECOND = "What is the tallest mountain in the world?"
+
+
+def spoken(tts, text: str) -> np.ndarray:
+    pcm = resample(np.concatenate(list(tts.synthesize(text))), tts.rate, RATE)
+    return (pcm / max(1e-6, float(np.abs(pcm).max())) * 0.7).astype(np.float32)
+
+
+class Interjector:
+    """The first speaker's words, then silence; the second speaker's words start at the
+    frame where the reply has sounded for ``after_s``. Keeps what it said."""
+
+    def __init__(self, first: np.ndarray, second: np.ndarray | None, played: PlayedAudio, after_s: float):
+        self.rate, self.frame_samples = RATE, 512
+        self.source = PacedWavSource(first, RATE, 512, realtime=True)
+        self.second, self.played, self.after_s = second, played, after_s
+        self.said: list[np.ndarray] = []
+        self.second_at: float | None = None
+        """Where the second speaker started (s on the input's clock)."""
+        self._sounded = 0
+        self._second_left: np.ndarray | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.second is None or (self.second_at is not None and self._second_left is not None
+                                       and self._second_left.size == 0)
+
+    def frames(self) -> Iterator[tuple[np.ndarray, float]]:
+        position = 0
+        for frame, captured in self.source.frames():
+            frame = frame.copy()
+            reply = self.played.read(position, frame.size)
+            if float(np.sqrt(np.mean(reply * reply))) > FLOOR_RMS:
+                self._sounded += frame.size
+            if self.second is not None and self.second_at is None and self._sounded >= self.after_s * RATE:
+                self.second_at, self._second_left = position / RATE, self.second
+            if self._second_left is not None and self._second_left.size:
+                part, self._second_left = self._second_left[: frame.size], self._second_left[frame.size :]
+                frame[: part.size] += part
+            self.said.append(frame)
+            position += frame.size
+            yield frame, captured
+
+    def stop(self) -> None:
+        self.source.stop()
+
+
+def converse(models, config: Config, replies, path: EchoPath, first: np.ndarray, second: np.ndarray | None,
+             after_s: float, out: Path, name: str) -> tuple[list[TurnResult], Interjector]:
+    turns: list[TurnResult] = []
+
+    def collect(event: Event) -> None:
+        if event.type is EventType.TURN_END:
+            turns.append(event.data)
+
+    sink = SameClockWavSink(out / f"{name}-reply.wav", OUT_RATE)
+    engine = build_engine(config, models, sink, replies=replies, on_event=collect)
+    speaker = Interjector(first, second, engine.echo.played, after_s)
+    room = EchoRoom(speaker, engine.echo.played, path, keep=True)
+    try:
+        engine.listen(room)
+        wanted = 2 if second is not None else 1
+        wait_until(lambda: sum(not t.interrupted for t in turns) >= wanted and speaker.done, 180)
+        time.sleep(1.0)  # the room's echo of the last words, and any turn it would start
+        wait_until(lambda: not engine.busy, 60)
+    finally:
+        engine.close()
+        seconds = len(speaker.said) * 512 / RATE
+        sink.close(min_seconds=seconds)
+        room.save(out / f"{name}-mic.wav", seconds)
+        save_wav(out / f"{name}-input.wav", np.concatenate(speaker.said), RATE)
+    return turns, speaker
+
+
+def _turn(t: TurnResult) -> dict:
+    counts = t.timeline.counts
+    return {"transcript": t.transcript, "reply": t.reply, "interrupted": t.interrupted,
+            "reply_cut": counts.get("reply_cut", False), "paused_by_speech": counts.get("barge_in_pauses", 0)}
+
+
+def measure_plain(out: Path, turns: list[TurnResult]) -> dict:
+    spans = sound_spans(load_wav(out / "plain-reply.wav", OUT_RATE), OUT_RATE)
+    return {
+        "turns": [_turn(t) for t in turns],
+        "reply_audible_s": round(sum(b - a for a, b in spans), 2),
+        "reply_synthesized_s": round(turns[0].timeline.counts.get("tts_audio_s", 0.0), 2) if turns else None,
+        "reply_spans_s": [(round(a, 2), round(b, 2)) for a, b in spans],
+    }
+
+
+def measure_over(out: Path, turns: list[TurnResult], second_at: float | None) -> dict:
+    said = load_wav(out / "over-input.wav", RATE)
+    spans = sound_spans(load_wav(out / "over-reply.wav", OUT_RATE), OUT_RATE)
+    report: dict = {"turns": [_turn(t) for t in turns], "reply_spans_s": [(round(a, 2), round(b, 2)) for a, b in spans]}
+    if second_at is None:
+        report["problem"] = "the reply never sounded long enough for the second speaker to start"
+        return report
+    start = round(second_at * RATE)
+    speaks_at = (start + int(np.flatnonzero(np.abs(said[start:]) > 0.02)[0])) / RATE
+    playing = [s for s in spans if s[0] <= speaks_at < s[1] + 0.05]
+    stops_at = playing[0][1] if playing else None
+    answered = [t for t in turns if not t.interrupted and t.timeline.counts.get("barge_in")]
+    report.update({
+        "second_speaker_first_sound_s": round(speaks_at, 3),
+        "first_reply_silent_at_s": round(stops_at, 3) if stops_at is not None else None,
+        "stopped_after_ms": round((stops_at - speaks_at) * 1000) if stops_at is not None else None,
+        "second_question_answered": bool(answered and answered[0].reply),
+    })
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=Path("echo-demo"))
+    parser.add_argument("--echo-path", type=EchoPath.parse, default=EchoPath(40, 0.5))
+    parser.add_argument("--after", type=float, default=2.8, help="seconds of reply heard before the second speaker talks")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    config = Config()
+    models = load_models(config)
+    replies = make_replies(config, models.tts, OUT_RATE)
+    lead = np.zeros(RATE // 2, np.float32)
+    question = np.concatenate([lead, spoken(models.tts, QUESTION)])
+    second = spoken(load_tts(TtsConfig(engine="system")), SECOND)
+    remembered: list[tuple[str, str]] = []
+    remember = models.llm.remember
+
+    def recorded(user: str, reply: str) -> None:  # what goes into the conversation history
+        remembered.append((user, reply))
+        remember(user, reply)
+
+    models.llm.remember = recorded
+    plain, _ = converse(models, config, replies, args.echo_path, question, None, args.after, args.out, "plain")
+    models.llm.reset()
+    remembered.clear()
+    over, speaker = converse(models, config, replies, args.echo_path, question, second, args.after, args.out, "over")
+    report = {
+        "echo_path": str(args.echo_path),
+        "plain": measure_plain(args.out, plain),
+        "over": measure_over(args.out, over, speaker.second_at),
+        "history_of_over": [{"user": u, "assistant": r} for u, r in remembered],
+    }
+    text = json.dumps(report, indent=1, ensure_ascii=False)
+    (args.out / "echo-demo.json").write_text(text + "\n", encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
