@@ -1,6 +1,10 @@
 import os
 
-from assistant import native_probe
+from assistant import netns
+
+netns.enter_if_asked()  # before any import starts a thread (see netns)
+
+from assistant import native_probe  # noqa: E402
 
 if probe_model := os.environ.get(native_probe.PROBE_ENV):
     # A child started by native_probe to try this llama.cpp build on this CPU.

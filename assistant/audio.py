@@ -1,5 +1,5 @@
-"""Audio in and out: WAV files (paced like a live microphone), microphone and speaker
-through sounddevice, and a same-clock WAV writer.
+"""Audio in and out: WAV files (paced like a live microphone), the speaker through
+sounddevice, and a same-clock WAV writer (the microphone is in :mod:`assistant.microphone`).
 
 All PCM inside the engine is mono float32 in [-1, 1]. Input runs at
 ``AudioConfig.sample_rate`` (16 kHz); rate conversion uses soxr.
@@ -38,30 +38,58 @@ def to_mono(pcm: np.ndarray) -> np.ndarray:
     return pcm.mean(axis=1) if pcm.ndim == 2 else pcm
 
 
+MIN_FILE_RATE, MAX_FILE_RATE = 4000, 384000
+"""Sample rates of audio files taken in (Hz); a header outside them is corrupt."""
+MAX_FILE_S = 3600.0
+"""The longest audio file taken in (an hour); longer ones are refused before reading."""
+
+
 def load_wav(path: str | Path, rate: int) -> np.ndarray:
-    """Read any common WAV/FLAC/OGG (rate, width, channels) as mono float32 at ``rate``."""
+    """Read any common WAV/FLAC/OGG (rate, width, channels) as mono float32 at ``rate``,
+    within [-1, 1] (samples that are not numbers become silence)."""
     import soundfile as sf
 
     path = Path(path)
     if not path.is_file():
         raise AudioError(f"audio file {path} does not exist")
     try:
+        info = sf.info(str(path))
+        if not MIN_FILE_RATE <= info.samplerate <= MAX_FILE_RATE:
+            raise AudioError(f"{path} says its sample rate is {info.samplerate} Hz; audio files run at "
+                             f"{MIN_FILE_RATE // 1000} to {MAX_FILE_RATE // 1000} kHz, so the file is corrupt")
+        if info.frames > MAX_FILE_S * info.samplerate:
+            raise AudioError(f"{path} lasts {info.frames / info.samplerate / 60:.0f} minutes; "
+                             f"the longest input taken is {MAX_FILE_S / 60:.0f} minutes")
         pcm, src_rate = sf.read(str(path), dtype="float32", always_2d=False)
-    except (sf.LibsndfileError, RuntimeError, ValueError) as exc:
-        raise AudioError(f"cannot read {path} as audio: {exc}") from exc
+    except (sf.LibsndfileError, RuntimeError, ValueError, OverflowError, MemoryError) as exc:
+        if isinstance(exc, AudioError):
+            raise
+        raise AudioError(f"cannot read {path} as audio: {' '.join(str(exc).split())}") from exc
     pcm = to_mono(np.asarray(pcm))
     if pcm.size == 0:
         raise AudioError(f"{path} has no audio samples")
+    if not np.isfinite(pcm).all():
+        log.warning("%s has samples that are not numbers; they are read as silence", path.name)
+        pcm = np.where(np.isfinite(pcm), pcm, 0.0).astype(np.float32)
     if src_rate != rate:
         log.info("converting %s from %d Hz to %d Hz", path.name, src_rate, rate)
-    return resample(pcm, src_rate, rate)
+    pcm = np.clip(resample(pcm, src_rate, rate), -1.0, 1.0)
+    if pcm.size == 0:
+        raise AudioError(f"{path} is too short to hear ({info.frames} samples at {src_rate} Hz)")
+    return pcm
 
 
 def save_wav(path: str | Path, pcm: np.ndarray, rate: int) -> None:
+    """Write a 16-bit WAV whole or not at all (a crash leaves no half file)."""
+    import io
+
     import soundfile as sf
 
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    sf.write(str(path), np.clip(pcm, -1.0, 1.0), rate, subtype="PCM_16")
+    from . import atomic
+
+    data = io.BytesIO()
+    sf.write(data, np.clip(pcm, -1.0, 1.0), rate, subtype="PCM_16", format="WAV")
+    atomic.write_bytes(path, data.getvalue())
 
 
 # ---------------------------------------------------------------- input
@@ -131,7 +159,7 @@ class PacedWavSource:
             yield frame, captured
 
 
-def _sounddevice():
+def import_sounddevice():
     """Import sounddevice lazily with a message that says what is missing."""
     try:
         import sounddevice as sd
@@ -150,49 +178,13 @@ def check_device(kind: str, device: str | None = None) -> str:
 
     ``kind`` is ``input`` or ``output``.
     """
-    sd = _sounddevice()
+    sd = import_sounddevice()
     try:
         info = sd.query_devices(device, kind=kind)
     except (ValueError, sd.PortAudioError) as exc:
         what = "microphone" if kind == "input" else "speaker"
         raise AudioError(f"no {what} found ({exc}). Use --input/--output WAV files or --text.") from exc
     return str(info["name"])
-
-
-class MicSource:
-    """Live microphone through sounddevice."""
-
-    def __init__(self, rate: int, frame_samples: int, device: str | None = None):
-        self.rate = rate
-        self.frame_samples = frame_samples
-        self.device = device
-        self.name = check_device("input", device)
-        self._queue: queue.Queue[tuple[np.ndarray, float]] = queue.Queue()
-        self._stop = threading.Event()
-
-    def stop(self) -> None:
-        self._stop.set()
-
-    def frames(self) -> Iterator[tuple[np.ndarray, float]]:
-        sd = _sounddevice()
-
-        def callback(indata, frames, time_info, status):  # noqa: ARG001 - sounddevice signature
-            captured = time.perf_counter() - frames / self.rate
-            self._queue.put((indata[:, 0].copy(), captured))
-
-        try:
-            stream = sd.InputStream(
-                samplerate=self.rate, blocksize=self.frame_samples, channels=1,
-                dtype="float32", device=self.device, callback=callback,
-            )
-        except sd.PortAudioError as exc:
-            raise AudioError(f"cannot open the microphone: {exc}") from exc
-        with stream:
-            while not self._stop.is_set():
-                try:
-                    yield self._queue.get(timeout=0.1)
-                except queue.Empty:
-                    continue
 
 
 # ---------------------------------------------------------------- output
@@ -316,7 +308,7 @@ class SpeakerSink:
         self.rate = rate
         self.device = device
         self.name = check_device("output", device)
-        sd = _sounddevice()
+        sd = import_sounddevice()
         self._stream = sd.OutputStream(samplerate=rate, channels=1, dtype="float32", device=device)
         self._stream.start()
         self._queue: queue.Queue[np.ndarray | None] = queue.Queue()

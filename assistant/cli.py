@@ -14,13 +14,15 @@ import threading
 import time
 from pathlib import Path
 
-from . import bench, doctor, launcher
-from .audio import AudioError, MicSource, NullSink, PacedWavSource, SameClockWavSink, SpeakerSink, load_wav
+from . import bench, doctor, launcher, offline
+from .bench import stt_compare
+from .audio import AudioError, NullSink, PacedWavSource, SameClockWavSink, SpeakerSink, load_wav
 from .config import Config, ConfigError
 from .end_of_turn import longest_silence_ms
 from .events import Event, EventType, TurnResult
 from .kiosk import command as kiosk_command
 from .llm import LlmError
+from .microphone import MicSource
 from .models import ModelError
 from .options import add_command, add_echo_path, add_engine_options, config_from_args
 from .room import EchoPath, EchoRoom
@@ -177,6 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Subcommands from their own modules register here, one line each.
     doctor.add_parsers(sub)
     bench.add_parser(sub)
+    stt_compare.add_parser(sub)
     kiosk_command.add_parser(sub)
     return parser
 
@@ -184,9 +187,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     _setup_logging(args.verbose)
     func = run_self_test if args.self_test else getattr(args, "func", run_gui)
     try:
+        if args.offline:
+            offline.secure(config_from_args(args), args.argv)
         return func(args)
     except USER_ERRORS as exc:
         print(f"error: {exc}", file=sys.stderr)

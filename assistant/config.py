@@ -8,8 +8,10 @@ point ever sees an argparse namespace.
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 import tomllib
+import typing
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -124,9 +126,9 @@ class AudioConfig:
     """Length of one input frame; 32 ms = 512 samples, the Silero VAD window."""
     output_rate: int = 22050
     """Rate of the reply audio (output WAV and speaker)."""
-    input_device: str | None = None
+    input_device: str | int | None = None
     """sounddevice input device name or index; None is the system default."""
-    output_device: str | None = None
+    output_device: str | int | None = None
     """sounddevice output device name or index; None is the system default."""
 
     @property
@@ -152,9 +154,9 @@ class VadConfig:
     speculative: bool = True
     """Start the reply (STT, LLM, TTS) at the early silence; it is heard only once the
     endpoint confirms the user finished, and dropped if they speak on."""
-    max_speech_s: float = 90.0
+    max_speech_s: float = within(90.0, 1, 300, "seconds")
     """A turn is cut after this much speech, so a noisy room can't hold the floor (a
-    minute-long story still is one turn)."""
+    minute-long story still is one turn; Whisper hears it in 30 s windows)."""
 
 
 @dataclass(frozen=True)
@@ -248,6 +250,9 @@ class SttConfig:
     """Path to a CTranslate2 Whisper model folder; None finds the embedded tiny.en."""
     vosk_model: str | None = None
     """Path to a vosk model folder; None finds one for ``language``."""
+    vosk_fast: bool = False
+    """Decode vosk with a narrower search (max-active 1000, beam 8, lattice beam 1): less
+    CPU per second of speech, so a slow machine keeps up, for a few more errors."""
     threads: int = 2
     """CPU threads for the STT engine."""
     beam_size: int = 1
@@ -389,16 +394,21 @@ class KioskConfig:
     """A log file is rotated once it reaches this size."""
     log_backups: int = within(3, 1)
     """Rotated files kept per log (older ones are deleted), so the logs never grow without bound."""
-    stage_timeout_s: float = within(60.0, above=0, unit="seconds")
-    """A stage busy on one message longer than this is hung and the engine restarts; keep it above the longest spoken reply."""
-    watchdog_interval_s: float = within(1.0, above=0, below="stage_timeout_s", unit="seconds")
-    """How often the watchdog looks at the stages (and the idle timer)."""
+    stage_timeout_s: float = within(4.0, above=0, unit="seconds")
+    """A stage that makes no progress for this long (no frame, token, sentence or audio played) is hung:
+    inside a model call the app restarts (the model may be held), elsewhere the engine does.
+    Keep it above the longest single model call (a long prompt, a 20 s utterance: 1-2 s on a small CPU)."""
+    watchdog_interval_s: float = within(0.25, above=0, below="stage_timeout_s", unit="seconds")
+    """How often the watchdog looks at the stages (and the microphone and the idle timer)."""
+    gui_timeout_s: float = within(5.0, above=0, unit="seconds")
+    """The app's GUI thread silent this long (no heartbeat) is hung: the supervisor restarts the app."""
     engine_restarts: int = within(3, 0)
     """Engine restarts allowed within ``restart_window_s``; one more restarts the whole app."""
     restart_window_s: float = within(600.0, above=0, unit="seconds")
     """The window over which ``engine_restarts`` is counted."""
     restart_backoff_s: float = within(1.0, above=0, unit="seconds")
-    """Wait before the app is started again after it died; doubled after each quick failure."""
+    """Wait before the app is started again after a quick failure; doubled after each one
+    (an app that ran a while is started again at once)."""
     restart_backoff_max_s: float = within(60.0, "restart_backoff_s", unit="seconds")
     """The longest wait between app restarts (an app that ran longer than this starts the backoff over)."""
     max_memory_mb: int = within(0, 0)
@@ -438,6 +448,7 @@ def default_config_path() -> Path:
 
 def _build(cls: type, values: Mapping[str, Any], where: str) -> Any:
     known = {f.name: f for f in fields(cls)}
+    hints = typing.get_type_hints(cls)
     kwargs: dict[str, Any] = {}
     for key, value in values.items():
         if key not in known:
@@ -448,13 +459,22 @@ def _build(cls: type, values: Mapping[str, Any], where: str) -> Any:
                 raise ConfigError(f"'{where}{key}' must be a table")
             kwargs[key] = _build(type(default), value, f"{where}{key}.")
             continue
-        kwargs[key] = _coerce(value, default, f"{where}{key}")
+        kinds = [kind for kind in typing.get_args(hints[key]) if kind is not type(None)]
+        kwargs[key] = _coerce(value, default, f"{where}{key}", kinds)
     return cls(**kwargs)
 
 
-def _coerce(value: Any, default: Any, key: str) -> Any:
-    if default is None or value is None:
+def _coerce(value: Any, default: Any, key: str, kinds: list[type] = ()) -> Any:
+    """``value`` as the type of ``default`` (or, for a field that may be None, one of ``kinds``)."""
+    if value is None:
         return value
+    if default is None:
+        for kind in kinds:
+            number = kind in (int, float) and isinstance(value, (int, float)) and not isinstance(value, bool)
+            if number or isinstance(value, kind) and kind is not int:
+                return _coerce(value, kind(), key)
+        wanted = " or ".join(dict.fromkeys("a string" if k is str else "a number" for k in kinds))
+        raise ConfigError(f"'{key}' must be {wanted or 'left out'}, not {value!r}")
     if isinstance(default, bool):
         if not isinstance(value, bool):
             raise ConfigError(f"'{key}' must be true or false, not {value!r}")
@@ -462,6 +482,8 @@ def _coerce(value: Any, default: Any, key: str) -> Any:
     if isinstance(default, (int, float)) and not isinstance(default, bool):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ConfigError(f"'{key}' must be a number, not {value!r}")
+        if not math.isfinite(value):
+            raise ConfigError(f"'{key}' must be a finite number, not {value!r}")
         return type(default)(value)
     if isinstance(default, str) and not isinstance(value, str):
         raise ConfigError(f"'{key}' must be a string, not {value!r}")
@@ -486,7 +508,7 @@ def load(path: Path | None = None) -> Config:
         return Config()
     try:
         values = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"cannot read config {path}: {exc}") from exc
     return from_mapping(values)
 
@@ -516,9 +538,8 @@ def save(config: Config, path: Path | None = None) -> Path:
     """Write the config atomically, so a crash mid-write never loses the old file."""
     import tomli_w
 
+    from . import atomic
+
     path = path or default_config_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".toml.tmp")
-    tmp.write_text(tomli_w.dumps(to_mapping(config)), encoding="utf-8")
-    tmp.replace(path)
+    atomic.write_text(path, tomli_w.dumps(to_mapping(config)))
     return path

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from . import config as config_mod
-from . import resources
+from . import languages, offline, resources, synthetic
 from .config import Config, LlmConfig
 from .gguf_info import read_gguf
 from .hardware import Hardware, detect, llama_system_info, whisper_cuda_devices
-from .models import SMOLLM2, ModelError, find_llm
+from .models import SMOLLM2, Found, ModelError, find_llm
 from .planner import LOADER_KV_TYPES, Plan, Tier, plan, recommend
 
 MB = 1024**2
@@ -100,7 +100,7 @@ def candidate_models(config: LlmConfig, extra: list[Path]) -> list[tuple[Path, s
     """Every LLM file the assistant would consider, with where it was found."""
     found: list[tuple[Path, str]] = [(p.expanduser(), "command line") for p in extra]
     if config.model:
-        found.append((Path(config.model).expanduser(), "config"))
+        found.append(_configured(config.model))
     for folder in resources.models_dirs():
         if folder.is_dir():
             for path in sorted(folder.iterdir()):
@@ -109,16 +109,32 @@ def candidate_models(config: LlmConfig, extra: list[Path]) -> list[tuple[Path, s
     packaged = SMOLLM2.find()
     if packaged:
         found.append((packaged, SMOLLM2.distribution))
+    found += [(path, "synthetic (random weights; remove with --remove)") for path in synthetic.cached()]
     unique: dict[Path, tuple[Path, str]] = {}
     for path, origin in found:
         unique.setdefault(path.resolve(), (path, origin))
     return list(unique.values())
 
 
+def _configured(model: str) -> tuple[Path, str]:
+    """A configured model's file and origin (a synthetic spec names its cached file, built or not)."""
+    if not synthetic.is_synthetic(model):
+        return Path(model).expanduser(), "config"
+    path = synthetic.parse(model).path
+    return path, f"config: {model}" + ("" if path.is_file() else " (not built yet: built when first loaded)")
+
+
+def _find_llm(model: str | None) -> Found:
+    """The model the assistant loads, without building a synthetic one (doctor only reads)."""
+    if model and synthetic.is_synthetic(model):
+        return Found(*_configured(model))
+    return find_llm(model)
+
+
 def list_models(config: LlmConfig, hardware: Hardware, extra: list[Path] | None = None) -> list[ModelReport]:
     reports = [inspect_model(p, origin, config, hardware) for p, origin in candidate_models(config, extra or [])]
     try:
-        used = find_llm(config.model).path.resolve()
+        used = _find_llm(config.model).path.resolve()
     except ModelError:
         used = None
     for report in reports:
@@ -160,7 +176,12 @@ class Diagnosis:
     native_fallback: bool = False
     listening: str = ""
     """How the assistant listens while it speaks (full duplex with an echo canceller, or half duplex)."""
+    network_now: str = ""
+    """What keeps this process offline (``--offline``), if anything."""
+    network_offline: str = ""
+    """The guarantee a kiosk or ``--offline`` run gets on this machine (checked by starting one)."""
     tier: Tier | None = None
+    language: str = "en"
     advice: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -178,9 +199,19 @@ class Diagnosis:
             "whisper_cuda_devices": self.whisper_cuda_devices,
             "listening": self.listening,
             "llm": {"backend": self.backend, "model": self.model.to_json() if self.model else None, "remote": self.remote},
+            "network": {"this_run": self.network_now, "kiosk_and_offline_runs": self.network_offline},
             "recommended": asdict(self.tier) if self.tier else None,
+            "language": self.language,
+            "recommended_for_language": [asdict(m) for m in self._language_models()],
             "advice": self.advice,
         }
+
+
+    def _language_models(self) -> list:
+        if self.language != "ko":
+            return []
+        vram_gb = self.hardware.vram_total_bytes / 1e9 if self.hardware.llama_offload else 0.0
+        return languages.korean_models(vram_gb)
 
 
 def _onnx_providers() -> list[str]:
@@ -233,7 +264,7 @@ def diagnose(config: Config, hardware: Hardware | None = None) -> Diagnosis:
     model = None
     if llm.backend != "remote":
         try:
-            found = find_llm(llm.model)
+            found = _find_llm(llm.model)
             model = inspect_model(found.path, found.origin, llm, hardware)
             model.used = True
         except ModelError as exc:
@@ -249,6 +280,9 @@ def diagnose(config: Config, hardware: Hardware | None = None) -> Diagnosis:
         remote=_remote_status(llm) if llm.backend == "remote" else "",
         listening=_duplex(config),
         tier=recommend(hardware),
+        network_now=offline.guarantee().describe(),
+        network_offline=offline.expected(config).describe(),
+        language=config.stt.language,
     )
     if model and not model.error:
         diagnosis.native, diagnosis.native_fallback = _native_check(model.path)
@@ -285,6 +319,10 @@ def _advice(d: Diagnosis) -> list[str]:
         )
     if d.model and d.model.plan and not d.model.plan.fits:
         advice.append(f"{d.model.path.name} does not fit in RAM + VRAM: pick a smaller model or quantization")
+    if d.language != "en":
+        vram_gb = hw.vram_total_bytes / 1e9 if hw.llama_offload else 0.0
+        origin = d.model.origin if d.model else None
+        return advice + languages.advice(d.language, origin, vram_gb, d.backend == "remote")
     if d.tier:
         folder = resources.models_dirs()[0]
         advice.append(f"Tier for this machine: {d.tier.label}")
@@ -318,6 +356,7 @@ def format_diagnosis(d: Diagnosis) -> str:
         lines.append(f"  server {d.remote}")
     if d.model:
         lines += ["  " + line for line in format_model(d.model).splitlines()]
+    lines += ["Network", f"  this run: {d.network_now}", f"  kiosk and --offline runs: {d.network_offline}"]
     lines.append("Advice")
     lines += [f"  - {a}" for a in d.advice] or ["  - nothing to change"]
     return "\n".join(lines)
@@ -328,10 +367,14 @@ def format_diagnosis(d: Diagnosis) -> str:
 
 def _config(args: argparse.Namespace) -> Config:
     base = config_mod.load(args.config)
-    return config_mod.with_overrides(base, llm={"model": args.llm_model})
+    return config_mod.with_overrides(base, llm={"model": args.llm_model}, stt={"language": args.language})
 
 
 def run_models(args: argparse.Namespace) -> int:
+    if args.remove:
+        removed = synthetic.remove(args.remove)
+        print("\n".join(f"removed {p}" for p in removed) or f"no cached synthetic model matches {args.remove}")
+        return 0
     config = _config(args)
     reports = list_models(config.llm, detect(), args.paths)
     if args.json:
@@ -341,13 +384,17 @@ def run_models(args: argparse.Namespace) -> int:
         for report in reports:
             print(format_model(report))
         try:
-            find_llm(config.llm.model)
+            _find_llm(config.llm.model)
         except ModelError as exc:
             print(f"The assistant cannot load an LLM: {exc}")
     return 1 if any(r.error for r in reports if r.origin == "command line") else 0
 
 
 def run_doctor(args: argparse.Namespace) -> int:
+    if args.measure:
+        from .bench.sizes_report import run_measure
+
+        return run_measure(args)
     diagnosis = diagnose(_config(args))
     if args.json:
         print(json.dumps(diagnosis.to_json(), indent=2, default=str))
@@ -367,7 +414,13 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         parser.add_argument("--config", type=Path, help="TOML config file (default: the platform config dir)")
         parser.add_argument("--llm-model", help="GGUF model file to check instead of the configured one")
         parser.add_argument("--json", action="store_true", help="machine-readable output")
+        parser.add_argument("--language", help="recommend models that answer in this language (en, ko)")
         if name == "models":
             parser.add_argument("paths", nargs="*", type=Path, help="more files to check")
+            parser.add_argument("--remove", metavar="SPEC", help="delete cached synthetic models: synthetic:SIZE[:QUANT] or all")
+        else:
+            parser.add_argument("--measure", action="store_true",
+                                help="time model sizes on this machine (synthetic models of real shapes) and recommend one")
+            parser.add_argument("--sizes", help="with --measure: the models to time, e.g. embedded,0.5b,1.5b:q8_0")
         parser.set_defaults(func=func)
 

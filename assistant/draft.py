@@ -7,7 +7,8 @@ from pathlib import Path
 
 from . import native_probe
 from .config import LlmConfig
-from .models import ModelError, check_gguf
+from .gguf_info import check_loadable
+from .models import ModelError
 
 
 class GgufDraft:
@@ -18,7 +19,7 @@ class GgufDraft:
     """
 
     def __init__(self, path: Path, tokens: int, threads: int):
-        check_gguf(path)
+        check_loadable(path)
         try:
             self._llama = native_probe.load(path, n_ctx=2048, n_threads=threads, verbose=False)
         except (ValueError, RuntimeError, OSError) as exc:

@@ -63,6 +63,11 @@ class TurnResult:
     """``llm``, ``cache``, or '' when no reply was given."""
     interrupted: bool = False
     errors: list[str] = field(default_factory=list)
+    voices: list[str] = field(default_factory=list)
+    """The voices that spoke the reply, in the order they first spoke."""
+
+    def add_voices(self, names: list[str]) -> None:
+        self.voices.extend(name for name in names if name not in self.voices)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -70,6 +75,7 @@ class TurnResult:
             "transcript": self.transcript,
             "reply": self.reply,
             "source": self.source,
+            "voices": self.voices,
             "interrupted": self.interrupted,
             "errors": self.errors,
             "marks_ms": self.timeline.marks_ms(),

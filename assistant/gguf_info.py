@@ -14,7 +14,7 @@ from math import prod
 from pathlib import Path
 from typing import Any
 
-from .models import GGUF_MAGIC, ModelError
+from .models import GGUF_MAGIC, ModelError, check_gguf
 
 # Value types of the metadata: struct format and size for the fixed-size ones.
 _SCALARS: dict[int, str] = {0: "B", 1: "b", 2: "H", 3: "h", 4: "I", 5: "i", 6: "f", 7: "?", 10: "Q", 11: "q", 12: "d"}
@@ -159,6 +159,13 @@ def _nbytes(shape: tuple[int, ...], kind: int) -> int | None:
         return None
     _name, block, size = GGML_TYPES[kind]
     return prod(shape) // block * size
+
+
+def check_loadable(path: Path) -> None:
+    """Refuse a file llama.cpp should not see: a folder, another format, and any header
+    this reader cannot read whole (llama.cpp can abort the process on a corrupt one)."""
+    check_gguf(path)
+    read_gguf(path)
 
 
 def read_gguf(path: Path) -> GgufInfo:

@@ -9,9 +9,10 @@ and rebuilt by the caller; nothing in it is ever executed (no pickle).
 from __future__ import annotations
 
 import json
-import os
 import struct
 from pathlib import Path
+
+from . import atomic
 
 MAGIC = b"ASSISTANT-KV 1\n"
 _LENGTH = struct.Struct("<I")
@@ -21,17 +22,7 @@ MAX_HEADER = 1 << 24
 def write(path: Path, key: str, kv: bytes) -> None:
     """Write atomically: a temporary file, fsync, then rename over ``path``."""
     header = json.dumps({"key": key, "kv_bytes": len(kv)}).encode()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(MAGIC + _LENGTH.pack(len(header)) + header)
-            f.write(kv)
-            f.flush()
-            os.fsync(f.fileno())
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    atomic.write_bytes(path, b"".join((MAGIC, _LENGTH.pack(len(header)), header, kv)))
 
 
 def read(path: Path, key: str) -> bytes:

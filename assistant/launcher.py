@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import Config
+from .heartbeat import Heartbeat
 
 
 def run_desktop(config: Config) -> int:
@@ -23,13 +24,14 @@ def run_desktop(config: Config) -> int:
     return main(config)
 
 
-def run_kiosk_window(config: Config) -> int:
-    """The kiosk window, full screen; 2 when PySide6 is missing."""
+def run_kiosk_window(config: Config, beat: Heartbeat | None = None) -> int:
+    """The kiosk window, full screen, its GUI thread sending ``beat`` to the supervisor;
+    2 when PySide6 is missing."""
     try:
         from ui.kiosk import main
     except ImportError as exc:
         return _without_qt(f"the kiosk needs PySide6 ({exc})")
-    return main(config)
+    return main(config, beat)
 
 
 def _without_qt(message: str) -> int:

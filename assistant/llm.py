@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Protocol
 
-from . import kvfile, native_probe
+from . import kvfile, native_probe, synthetic
 from .draft import common_prefix, make_draft
 from .config import LlmConfig, cache_dir
-from .models import ModelError, check_gguf, find_llm
+from .gguf_info import check_loadable
+from .models import ModelError, find_llm
 from .timeline import Timeline
 
 log = logging.getLogger(__name__)
@@ -163,13 +164,14 @@ class LlamaLlm:
             raise LlmError(f"llama-cpp-python cannot load its shared library: {exc}") from exc
         self.config = config
         path = model_path or find_llm(config.model).path
-        check_gguf(path)
+        check_loadable(path)
         self.path = path
         try:
             self.native = native_probe.check(path)
         except native_probe.NativeBuildError as exc:
             raise LlmError(str(exc)) from exc
         try:
+            draft = make_draft(config, generation_threads(config))  # loads its own model: not inside model_params
             with native_probe.model_params(self.native.extra_bufts):
                 self._llama = llama_cpp.Llama(
                     model_path=str(path),
@@ -179,7 +181,7 @@ class LlamaLlm:
                     n_gpu_layers=config.n_gpu_layers if config.n_gpu_layers is not None else 0,
                     seed=config.seed,
                     verbose=False,
-                    draft_model=make_draft(config, generation_threads(config)),
+                    draft_model=draft,
                     **_kv_options(config.kv_type),
                 )
         except (ValueError, RuntimeError, OSError) as exc:
@@ -197,6 +199,10 @@ class LlamaLlm:
             stop_token_ids=[eos],
         )
         self.name = meta.get("general.name") or path.stem
+        self.synthetic = synthetic.SpeakableNonsense(self._llama) if synthetic.SHAPE_KEY in meta else None
+        """Random weights (a timing stand-in): replies are nonsense words, always ``max_tokens`` long."""
+        if self.synthetic:
+            log.warning("%s: %s", self.name, synthetic.NONSENSE)
         self.quantization = path.stem.rsplit(".", 1)[-1] if "." in path.stem else ""
         self.build_note = self.native.note
         self.history = History(config.history_tokens, self.count_tokens)
@@ -319,6 +325,8 @@ class LlamaLlm:
         if len(tokens) + max_tokens > self.config.n_ctx:
             raise LlmError(f"prompt of {len(tokens)} tokens does not fit n_ctx={self.config.n_ctx}")
         cfg = self.config
+        if self.synthetic:
+            self.synthetic.begin(len(tokens))
         for chunk in self._llama.create_completion(
             prompt=tokens,
             max_tokens=max_tokens,
@@ -327,6 +335,7 @@ class LlamaLlm:
             repeat_penalty=cfg.repeat_penalty,
             stop=stop,
             stream=True,
+            logits_processor=[self.synthetic] if self.synthetic else None,
         ):
             stats.tokens += 1
             text = chunk["choices"][0]["text"]

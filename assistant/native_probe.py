@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Iterator
 
+from . import atomic
 from .config import cache_dir
 
 log = logging.getLogger(__name__)
@@ -129,15 +130,8 @@ def _read_cache() -> dict:
 def _write_cache(key: str, verdict: Verdict) -> None:
     data = _read_cache()
     data[key] = {"extra_bufts": verdict.extra_bufts, "reason": verdict.reason, "probe_s": verdict.probe_s}
-    path = _cache_path()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        with open(tmp, "w") as f:
-            json.dump(data, f, indent=1)
-            f.flush()
-            os.fsync(f.fileno())
-        tmp.replace(path)
+        atomic.write_text(_cache_path(), json.dumps(data, indent=1))
     except OSError as exc:
         log.warning("could not save the native build check: %s", exc)
 
@@ -243,7 +237,7 @@ def check(model: Path) -> Verdict:
         return verdict
 
 
-_params_lock = threading.Lock()
+_params_lock = threading.RLock()
 
 
 @contextlib.contextmanager

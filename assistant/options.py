@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from . import config as config_mod
+from . import languages
 from .config import Config
 
 
@@ -16,7 +17,7 @@ def add_engine_options(parser: argparse.ArgumentParser, top_level: bool = False)
     group = parser.add_argument_group("engines", argument_default=None if top_level else argparse.SUPPRESS)
     group.add_argument("--config", type=Path, help="TOML config file (default: the platform config dir)")
     group.add_argument("--stt", choices=config_mod.choices(config_mod.SttConfig, "engine"), help="speech-to-text engine")
-    group.add_argument("--language", help="speech language code (vosk picks its model by it)")
+    group.add_argument("--language", help="language code: en, or ko (Korean STT model, system prompt, replies and screens)")
     group.add_argument("--stt-model", help="Whisper (CTranslate2) or vosk model folder")
     group.add_argument("--tts", choices=config_mod.choices(config_mod.TtsConfig, "engine"), help="text-to-speech engine")
     group.add_argument("--voice", help="Piper .onnx voice file")
@@ -31,6 +32,9 @@ def add_engine_options(parser: argparse.ArgumentParser, top_level: bool = False)
     group.add_argument("--llm-url", help="use an OpenAI-compatible server (llama.cpp server, vLLM, Ollama) at this URL")
     group.add_argument("--llm-draft", help="speculative decoding: off, prompt-lookup, or a draft GGUF file")
     group.add_argument("--no-replies", action="store_true", help="disable the instant-reply cache")
+    group.add_argument("--offline", action="store_true",
+                       help="no network for anything in the process: its own network namespace where the OS "
+                            "allows it, else a Python audit hook (kiosks always run so; see `assistant doctor`)")
     group.add_argument("-v", "--verbose", action="count", help="more logging on stderr",
                        **({"default": 0} if top_level else {}))
 
@@ -62,7 +66,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
     base = config_mod.load(args.config)
     stt_model = args.stt_model
     stt_engine = args.stt or base.stt.engine
-    config = config_mod.with_overrides(
+    config = languages.for_language(config_mod.with_overrides(
         base,
         stt={
             "engine": args.stt,
@@ -76,6 +80,6 @@ def config_from_args(args: argparse.Namespace) -> Config:
         vad={"endpoint_ms": args.endpoint_ms},
         turn={"mode": args.turn, "max_ms": args.turn_max_ms},
         replies={"enabled": False if args.no_replies else None},
-    )
+    ))
     config_mod.check(config)
     return config

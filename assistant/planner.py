@@ -81,6 +81,14 @@ class Costs:
     kv_elements_per_layer: int
     """K and V elements one layer holds for the whole context."""
     compute: int
+    """The compute buffer llama.cpp allocates on a GPU: its worst case, a micro-batch
+    of logits or of attention scores, whichever is larger."""
+    compute_cpu: int
+    """What the CPU's compute buffers hold resident once the context is full: the
+    attention scores of a micro-batch (f32, and f16 for the V product) and activations.
+    The rest of the allocation is never touched (only the last token's logits are kept)."""
+    vocab_tables: int
+    """llama.cpp's tokenizer tables."""
 
     def kv_layer(self, kv_type: str) -> int:
         return int(self.kv_elements_per_layer * KV_BYTES_PER_ELEMENT[kv_type])
@@ -106,7 +114,9 @@ def costs(info: GgufInfo, n_ctx: int) -> Costs:
         output=output.nbytes if output else 0,
         weights=info.tensor_bytes,
         kv_elements_per_layer=n_ctx * n_head_kv * (head_k + head_v),
-        compute=4 * UBATCH * (info.vocab_size + 4 * n_embd + n_ctx * n_head),
+        compute=4 * UBATCH * max(info.vocab_size + 3 * n_embd, n_ctx * n_head + 6 * n_embd),
+        compute_cpu=UBATCH * (5 * n_ctx * n_head + 12 * n_embd) + 4 * info.vocab_size,
+        vocab_tables=150 * info.vocab_size + 12 * 1024**2,
     )
 
 
@@ -182,7 +192,7 @@ def plan(
     gpu = _gpu_bytes(c, layers, n_layer, kv_type, n_gpus)
     on_gpu = n_layer if layers < 0 else min(layers, n_layer)
     cpu = c.weights - on_gpu * c.layer - (c.output if layers < 0 else 0) + (n_layer - on_gpu) * c.kv_layer(kv_type)
-    cpu += c.compute if on_gpu < n_layer else 0
+    cpu += (c.compute_cpu if on_gpu < n_layer else 0) + c.vocab_tables
     unified = any(g.unified for g in usable)
     ram_left = hardware.ram_available_bytes - (gpu if unified else 0)
     return Plan(

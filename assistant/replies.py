@@ -18,8 +18,8 @@ Replies with the time or date are always spoken live; ``stop`` says nothing.
 from __future__ import annotations
 
 import hashlib
+import io
 import logging
-import os
 import re
 import string
 import threading
@@ -34,6 +34,7 @@ from typing import Any, Mapping, Protocol
 import numpy as np
 from rapidfuzz import fuzz, process
 
+from . import atomic, korean
 from .audio import resample
 from .config import ConfigError, RepliesConfig, cache_dir, config_dir
 from .tts import Tts
@@ -46,7 +47,7 @@ FILLER_WORDS = frozenset({"um", "umm", "uh", "uhh", "uhm", "erm", "er", "hmm", "
 """Dropped before matching: hesitations, and "please", which changes no request."""
 WORD_CUTOFF = 75.0
 """Score (0-100) each word said must reach against some word of the matched phrase."""
-CLOCK_FIELDS = ("time", "date", "weekday", "hour", "minute")
+CLOCK_FIELDS = ("time", "date", "weekday", "hour", "minute", "ko_time", "ko_date", "ko_weekday")
 """Placeholders a reply text may use; such replies are filled in when said."""
 
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -163,6 +164,9 @@ def _parse_entry(row: Any, where: str) -> Entry:
     if not text and action is None:
         raise ConfigError(f"{where}: needs a 'text' or an 'action'")
     try:
+        fields = [(name, spec, how) for _, name, spec, how in string.Formatter().parse(text) if name is not None]
+        if any(name not in CLOCK_FIELDS or spec or how for name, spec, how in fields):
+            raise ValueError("a placeholder is one of the names below, with no format")
         fill(text, datetime(2000, 1, 1))
     except (KeyError, ValueError, IndexError, AttributeError) as exc:
         raise ConfigError(
@@ -245,6 +249,7 @@ def fill(text: str, now: datetime) -> str:
         "weekday": _WEEKDAYS[now.weekday()],
         "hour": str(now.hour),
         "minute": str(now.minute),
+        **korean.clock_values(now),
     }
     return text.format_map(values)
 
@@ -312,16 +317,12 @@ class AudioCache:
         return pcm
 
     def save(self, text: str, pcm: np.ndarray) -> None:
-        path = self.path(text)
-        tmp = path.with_name(f"{path.stem}.{os.getpid()}.{threading.get_ident()}.tmp")
+        data = io.BytesIO()
+        np.save(data, pcm.astype(np.float32, copy=False))
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            with open(tmp, "wb") as f:
-                np.save(f, pcm.astype(np.float32, copy=False))
-            os.replace(tmp, path)  # atomic: a reader never sees half a file
+            atomic.write_bytes(self.path(text), data.getvalue())  # a reader never sees half a file
         except OSError as exc:  # a read-only cache only costs synthesis at the next start
             log.warning("cannot write reply audio to %s: %s", self.folder, exc)
-            tmp.unlink(missing_ok=True)
 
 
 def concurrent_synthesis(tts: Tts) -> bool:
@@ -333,7 +334,8 @@ def concurrent_synthesis(tts: Tts) -> bool:
     """
     from .tts import PiperTts
 
-    return isinstance(tts, PiperTts)
+    declared = getattr(tts, "concurrent", None)
+    return declared if declared is not None else isinstance(tts, PiperTts)
 
 
 class InstantReplies:

@@ -104,7 +104,7 @@ def find_models(config: Config) -> dict[str, dict[str, str]]:
     """Where each configured model was found (raises ModelError when one is missing)."""
     found = {"llm": models.find_llm(config.llm.model)} if config.llm.backend == "local" else {}
     if config.stt.engine == "whisper":
-        found["stt"] = models.find_whisper(config.stt.whisper_model)
+        found["stt"] = models.find_whisper(config.stt.whisper_model, config.stt.language)
     else:
         found["stt"] = models.find_vosk(config.stt.vosk_model, config.stt.language)
     if config.tts.engine == "piper":

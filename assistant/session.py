@@ -22,6 +22,7 @@ from .replies import Replies
 from .stt import Stt, load_stt
 from .tts import Tts, load_tts
 from .vad import SileroVad, Vad
+from .voices import with_script_voices
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +80,7 @@ def load_models(config: Config, progress: Callable[[str], None] | None = None) -
     with ThreadPoolExecutor(max_workers=3, thread_name_prefix="load") as pool:
         llm = pool.submit(_timed("llm", lambda: load_llm(config.llm), progress, times))
         stt = pool.submit(_timed("stt", lambda: load_stt(config.stt), progress, times))
-        tts = pool.submit(_timed("tts", lambda: load_tts(config.tts), progress, times))
+        tts = pool.submit(_timed("tts", lambda: with_script_voices(load_tts(config.tts), config.tts), progress, times))
         vad = SileroVad(find_silero_vad())
         futures = [llm, stt, tts]
         for future in futures:

@@ -10,6 +10,7 @@ import json
 import logging
 import math
 import re
+import zlib
 from pathlib import Path
 from typing import Protocol
 
@@ -64,6 +65,23 @@ def clean_transcript(text: str) -> str:
     return " ".join(sentences)
 
 
+COMPRESSION_RATIO_MAX = 2.4
+"""Above this, a transcript is a loop ("6,6,6,6,...") and not words (Whisper's own threshold)."""
+
+
+def compression_ratio(text: str) -> float:
+    data = text.encode("utf-8")
+    return len(data) / len(zlib.compress(data)) if data else 0.0
+
+
+_VOSK_NUMBER = re.compile(r"\[(\d+)\]")
+
+
+def vosk_words(text: str) -> str:
+    """Vosk's Korean model writes numbers as ``[10]``: keep the number."""
+    return _VOSK_NUMBER.sub(r"\1", text)
+
+
 def whisper_devices() -> list[tuple[str, str]]:
     """(device, compute type) to try in order: the GPU first when CTranslate2 sees CUDA."""
     from .hardware import whisper_cuda_devices
@@ -84,7 +102,7 @@ class WhisperStt:
         except ImportError as exc:
             raise SttError("faster-whisper is not installed: pip install faster-whisper") from exc
         self.config = config
-        path = model_dir or find_whisper(config.whisper_model).path
+        path = model_dir or find_whisper(config.whisper_model, config.language).path
         self.name = f"whisper ({path.name if path.name != 'model' else 'tiny.en'})"
         failures = []
         for device, compute_type in whisper_devices():
@@ -145,7 +163,8 @@ class WhisperStt:
         if result.no_speech_prob > NO_SPEECH_PROB:
             return ""
         tokens = [t for t in result.sequences_ids[0] if t < self._tokenizer.eot]
-        return clean_transcript(self._tokenizer.decode(tokens))
+        text = clean_transcript(self._tokenizer.decode(tokens))
+        return "" if compression_ratio(text) > COMPRESSION_RATIO_MAX else text
 
     def _transcribe_long(self, pcm: np.ndarray) -> str:
         segments, _info = self._model.transcribe(
@@ -192,6 +211,11 @@ class VoskStt:
         vosk.SetLogLevel(-1)
         path = model_dir or find_vosk(config.vosk_model, config.language).path
         self.name = f"vosk ({config.language})"
+        if config.vosk_fast:
+            from .vosk_fast import fast_model_dir
+
+            path = fast_model_dir(path)
+            self.name = f"vosk ({config.language}, fast search)"
         try:
             self._model = vosk.Model(str(path))
         except Exception as exc:  # vosk raises a bare Exception on a bad folder
@@ -214,12 +238,12 @@ class VoskUtterance:
 
     def feed(self, pcm: np.ndarray) -> str | None:
         if self._recognizer.AcceptWaveform(self._pcm16(pcm)):
-            text = json.loads(self._recognizer.Result()).get("text", "")
+            text = vosk_words(json.loads(self._recognizer.Result()).get("text", ""))
             if text:
                 self._final.append(text)
             partial = " ".join(self._final)
         else:
-            partial = " ".join(self._final + [json.loads(self._recognizer.PartialResult()).get("partial", "")])
+            partial = " ".join(self._final + [vosk_words(json.loads(self._recognizer.PartialResult()).get("partial", ""))])
         partial = partial.strip()
         if partial and partial != self._last_partial:
             self._last_partial = partial
@@ -227,7 +251,7 @@ class VoskUtterance:
         return None
 
     def transcribe(self) -> str:
-        text = json.loads(self._recognizer.FinalResult()).get("text", "")
+        text = vosk_words(json.loads(self._recognizer.FinalResult()).get("text", ""))
         if text:
             self._final.append(text)
         return clean_transcript(" ".join(self._final))

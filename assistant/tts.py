@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import tempfile
 from pathlib import Path
 from typing import Iterator, Protocol
@@ -62,17 +63,68 @@ def onnx_providers() -> list[str]:
     return [p for p in ("CUDAExecutionProvider", "CPUExecutionProvider") if p in available]
 
 
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def read_voice_config(path: Path):
+    """The ``.onnx.json`` beside a Piper voice, checked field by field (a bad value would
+    otherwise fail mid-sentence, or crash onnxruntime), as a ``piper.config.PiperConfig``."""
+    from piper.config import PhonemeType, PiperConfig
+
+    json_path = Path(f"{path}.json")
+    try:
+        data = json.loads(json_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ModelError(f"cannot read the Piper voice config {json_path}: {' '.join(str(exc).split())}") from exc
+
+    def need(ok: bool, key: str, what: str) -> None:
+        if not ok:
+            raise ModelError(f"the Piper voice config {json_path} is invalid: '{key}' {what}")
+
+    need(isinstance(data, dict), "(top level)", "must be a JSON object")
+    audio, espeak, inference = data.get("audio"), data.get("espeak"), data.get("inference", {})
+    rate = audio.get("sample_rate") if isinstance(audio, dict) else None
+    need(_whole(rate) and 8000 <= rate <= 192000, "audio.sample_rate", "must be 8000 to 192000 (Hz)")
+    symbols, speakers = data.get("num_symbols"), data.get("num_speakers")
+    need(_whole(symbols) and 0 < symbols <= 100_000, "num_symbols", "must be a whole number above 0")
+    need(_whole(speakers) and 0 < speakers <= 100_000, "num_speakers", "must be a whole number above 0")
+    need(str(data.get("phoneme_type", "espeak")) in {t.value for t in PhonemeType}, "phoneme_type",
+         f"must be one of {', '.join(t.value for t in PhonemeType)}")
+    need(isinstance(espeak, dict) and isinstance(espeak.get("voice"), str) and bool(espeak["voice"]),
+         "espeak.voice", "must be a voice name")
+    ids = data.get("phoneme_id_map")
+    need(isinstance(ids, dict) and {"^", "$", "_"} <= set(ids) and all(
+        isinstance(v, list) and v and all(_whole(i) and 0 <= i < symbols for i in v) for v in ids.values()),
+        "phoneme_id_map", f"must give ^, $, _ and each phoneme a list of ids below num_symbols ({symbols})")
+    need(isinstance(inference, dict) and all(_number(v) and 0 <= v <= 100 for v in inference.values()),
+         "inference", "must hold numbers from 0 to 100")
+    speaker_ids = data.get("speaker_id_map", {})
+    need(isinstance(speaker_ids, dict) and all(_whole(v) and 0 <= v < speakers for v in speaker_ids.values()),
+         "speaker_id_map", f"must map names to ids below num_speakers ({speakers})")
+    for key in ("hop_length", "default_speaker_id"):
+        need(key not in data or _whole(data[key]) and data[key] >= 0, key, "must be a whole number")
+    clusters = data.get("vowel_clusters", [])
+    need(isinstance(clusters, list) and all(isinstance(c, list) and all(isinstance(p, str) for p in c)
+                                             for c in clusters), "vowel_clusters", "must be lists of phonemes")
+    return PiperConfig.from_dict(data)
+
+
 class PiperTts:
     def __init__(self, config: TtsConfig, voice_path: Path | None = None):
         try:
             import onnxruntime as ort
             from piper import PiperVoice
-            from piper.config import PiperConfig, SynthesisConfig
+            from piper.config import SynthesisConfig
         except ImportError as exc:
             raise TtsError("piper-tts is not installed: pip install piper-tts") from exc
         path = voice_path or find_piper_voice(config.voice).path
+        voice_config = read_voice_config(path)
         try:
-            voice_config = PiperConfig.from_dict(json.loads(Path(f"{path}.json").read_text(encoding="utf-8")))
             options = ort.SessionOptions()
             options.intra_op_num_threads = config.threads
             options.inter_op_num_threads = 1
@@ -88,8 +140,11 @@ class PiperTts:
         self.rate = voice_config.sample_rate
         self.name = f"piper ({path.stem})"
         self.voice_id = f"piper:{path.stem}:{path.stat().st_size}:{config.length_scale}:{config.volume}:trimmed"
-        for _ in self.synthesize("Ready."):  # warm-up: the first run allocates
-            pass
+        try:
+            for _ in self.synthesize("Ready."):  # warm-up: the first run allocates
+                pass
+        except Exception as exc:  # espeak-ng or onnxruntime refusing what the config asks for
+            raise ModelError(f"the Piper voice {path} cannot speak: {' '.join(str(exc).split())}") from exc
 
     def synthesize(self, text: str) -> Iterator[np.ndarray]:
         """The first sentence starts at its first sound: Piper begins each text with

@@ -1,12 +1,19 @@
-"""The engine watchdog: an engine whose stage died or hangs is replaced.
+"""The engine watchdog: an engine whose stage died or hangs is replaced, or the app is.
 
 :class:`EngineSupervisor` owns a running :class:`~assistant.pipeline.Engine`. Its
-:meth:`~EngineSupervisor.check`, called every second or so, restarts the engine when a
-stage's thread has died or one message has kept a stage busy longer than the limit; the
-events of an abandoned engine never reach the listener. Too many restarts in a short
-while mean the process itself is sick (say a native call hung holding the model's lock):
-the supervisor gives up and the process exits with :data:`RESTART_EXIT_CODE`, for the
-parent process (:mod:`assistant.kiosk.restarter`) to start it again.
+:meth:`~EngineSupervisor.check`, called several times a second, looks at every stage
+(the listen stage included):
+
+- a stage whose thread died, or that made no progress for the limit outside a model
+  call, gets a fresh engine on the same models (the stuck thread is left behind, its
+  events no longer reach the listener);
+- a stage that made no progress for the limit *inside* a model call (STT, LLM, TTS, VAD)
+  may hold that model (the LLM's lock, a CTranslate2 or onnxruntime worker) for good, so a
+  fresh engine on the same models could hang at once: the process itself is restarted.
+
+Giving up ends the process with :data:`RESTART_EXIT_CODE`, for the parent process
+(:mod:`assistant.kiosk.restarter`) to start it again at once; so does a run of engine
+restarts in a short while (the process itself is sick).
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import os
 import threading
 import time
 from collections import deque
+from dataclasses import dataclass
 from typing import Callable
 
 from .events import Event
@@ -30,14 +38,23 @@ EngineFactory = Callable[[Callable[[Event], None]], Engine]
 """Builds a started engine that reports to the given listener."""
 
 
-def stage_problem(stages: list[Stage], now: float, limit_s: float) -> str | None:
-    """Why the engine must restart (a dead thread, a message running too long), or None."""
+@dataclass(frozen=True)
+class Problem:
+    reason: str
+    in_model: bool = False
+    """The stage hangs inside a model call: only a fresh process is sure to work."""
+
+
+def stage_problem(stages: list[Stage], now: float, limit_s: float) -> Problem | None:
+    """Why the engine must restart (a dead thread, no progress for ``limit_s``), or None."""
     for stage in stages:
         if not stage.alive:
-            return f"the {stage.name} thread died"
-        started = stage.busy_since
-        if started is not None and now - started > limit_s:
-            return f"the {stage.name} stage is stuck ({now - started:.1f} s on one message)"
+            return Problem(f"the {stage.name} thread died")
+        stuck = stage.stuck_for(now)
+        if stuck > limit_s:
+            in_model = stage.in_model_since is not None
+            where = " inside a model call" if in_model else ""
+            return Problem(f"the {stage.name} stage is stuck ({stuck:.1f} s without progress{where})", in_model)
     return None
 
 
@@ -96,9 +113,13 @@ class EngineSupervisor:
         if self.gave_up:
             return None
         problem = stage_problem(self.engine.stages, self._clock(), self.stage_timeout_s)
-        if problem is not None:
-            self.restart(problem)
-        return problem
+        if problem is None:
+            return None
+        if problem.in_model:
+            self.give_up(f"{problem.reason}; the model may be held, so the app starts afresh")
+        else:
+            self.restart(problem.reason)
+        return problem.reason
 
     def restart(self, reason: str) -> None:
         """Replace a broken engine; give up (restart the app) if that keeps happening."""
@@ -107,16 +128,21 @@ class EngineSupervisor:
         while self._recent and now - self._recent[0] > self.window_s:
             self._recent.popleft()
         if len(self._recent) > self.max_restarts:
-            self.gave_up = True
-            log.critical("engine restarted %d times in %.0f s; giving up: %s",
-                         self.max_restarts, self.window_s, reason)
-            self._on_give_up(reason)
+            log.critical("engine restarted %d times in %.0f s", self.max_restarts, self.window_s)
+            self.give_up(reason)
             return
         log.error("restarting the engine: %s", reason)
         self.restarts += 1
         if self._on_restart is not None:
             self._on_restart(reason)
         self.renew()
+
+    def give_up(self, reason: str) -> None:
+        """The engine cannot heal in this process: hand over to ``on_give_up`` (by default
+        the app exits to be started afresh)."""
+        self.gave_up = True
+        log.critical("giving up on this process: %s", reason)
+        self._on_give_up(reason)
 
     def renew(self) -> Engine:
         """Start a fresh engine; the old one is let go without waiting for its threads."""

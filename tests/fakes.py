@@ -165,6 +165,22 @@ class RecordingSink:
         pass
 
 
+class StallingSink(RecordingSink):
+    """A speaker whose first ``play`` hangs until ``release`` is set (a stalled audio
+    driver): a stage stuck outside any model call."""
+
+    def __init__(self, rate: int = 16000):
+        super().__init__(rate)
+        self.release = threading.Event()
+        self.stalls = 0
+
+    def play(self, pcm):
+        if self.stalls == 0:
+            self.stalls += 1
+            self.release.wait()
+        return super().play(pcm)
+
+
 class Recorder:
     """An engine listener: every event, and the turns' results as they end."""
 
@@ -197,7 +213,7 @@ def kiosk_config(tmp_path: Path, **kiosk_values) -> Config:
 class Kiosk:
     """A KioskSession on fakes, recording what it reports."""
 
-    def __init__(self, config: Config, llm: FakeLlm | None = None, open_source=None, vad=None):
+    def __init__(self, config: Config, llm: FakeLlm | None = None, open_source=None, vad=None, output=None):
         from assistant.kiosk.session import KioskSession
         from assistant.pipeline import Engine
 
@@ -209,7 +225,7 @@ class Kiosk:
 
         def make(listener):
             return Engine(config, stt=FakeStt(), llm=self.llm, tts=FakeTts(), vad=vad or FakeVad(),
-                          output=RecordingSink(), on_event=listener)
+                          output=output or RecordingSink(), on_event=listener)
 
         self.session = KioskSession(
             config, self.llm, make, open_source=open_source,

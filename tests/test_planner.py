@@ -111,7 +111,7 @@ def test_8b_tiers():
     assert 0 < p.n_gpu_layers < 32
     assert p.summary.startswith(f"{p.n_gpu_layers}/32 layers on GPU (partial")
     assert "of 5.0 GB free" in p.summary
-    blocks_only = plan(LLAMA_8B, machine(6))
+    blocks_only = plan(LLAMA_8B, machine(5.8))
     assert blocks_only.n_gpu_layers == 32 and "output head stays on the CPU" in blocks_only.summary
 
 
@@ -213,3 +213,18 @@ def test_loader_refuses_a_model_too_big(monkeypatch):
     monkeypatch.setattr(session, "plan_for", lambda config, path: plan(QWEN_14B, machine(ram_gb=4)))
     with pytest.raises(ModelError, match="too big for this machine: does not fit"):
         session.load_llm(LlmConfig())
+
+
+# llama.cpp's own "compute buffer size" log line (n_ctx 2048, n_ubatch 512), for models
+# of these shapes: what the GPU estimate must match.
+LLAMA_CPP_COMPUTE_MIB = [
+    (fake_model("SmolLM2-135M", 30, 576, 1536, 9, 3, 49152), 99.38),  # logits of a micro-batch dominate
+    (fake_model("Qwen2.5-0.5B", 24, 896, 4864, 14, 2, 151936), 300.25),
+    (fake_model("wide attention", 1, 2048, 8192, 32, 8, 49152), 154.01),  # attention scores dominate
+    (fake_model("64 heads", 1, 4096, 1024, 64, 8, 49152), 302.01),
+]
+
+
+@pytest.mark.parametrize("model, mib", LLAMA_CPP_COMPUTE_MIB, ids=lambda v: getattr(v, "name", str(v)))
+def test_compute_buffer_estimate_matches_llama_cpp(model, mib):
+    assert planner.costs(model, 2048).compute / 2**20 == pytest.approx(mib, rel=0.03)

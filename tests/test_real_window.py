@@ -31,6 +31,7 @@ from ui.kiosk import KioskWindow
 app = application()
 config = replace(Config(), kiosk=KioskConfig(enabled=True, hands_free=False, log_dir=sys.argv[2]),
                  replies=RepliesConfig(enabled=False))
+config = replace(config, stt=replace(config.stt, language=sys.argv[3] if len(sys.argv) > 3 else "en"))
 engines = LoadedModels(stt=FakeStt(), llm=FakeLlm(reply="Short answer."), tts=FakeTts(), vad=FakeVad())
 window = KioskWindow(config, engines=engines, output=NullSink(config.audio.output_rate), use_microphone=False)
 window.fill_screen()
@@ -104,6 +105,18 @@ def test_kiosk_fills_the_screen_and_nothing_is_clipped(xvfb, tmp_path, width, he
     assert any("Ask me anything" in text for text in seen["texts"])
     assert seen["clipped"] == []
     assert shot.stat().st_size > 1000
+
+
+def test_kiosk_in_korean_on_xcb(xvfb, tmp_path):
+    display = xvfb(1280, 800)
+    shot = tmp_path / "kiosk-ko.png"
+    child = subprocess.run([sys.executable, "-c", KIOSK_CHILD, str(shot), str(tmp_path / "logs"), "ko"],
+                           env=xcb_env(display), capture_output=True, text=True, timeout=120)
+    assert child.returncode == 0, child.stderr[-2000:]
+    seen = json.loads(child.stdout.strip().splitlines()[-1])
+    assert "안녕하세요! 무엇이든 물어보세요. 그냥 말씀하시면 돼요." in seen["texts"]
+    assert "눌러서 말하기" in seen["texts"]
+    assert seen["clipped"] == []
 
 
 @pytest.mark.slow

@@ -94,7 +94,9 @@ def test_normalize(said, normalized):
         ("What time is it?", "It's {time}.", None),
         ("What's today's date?", "Today is {date}.", None),
         ("고마워요.", "천만에요.", None),
-        ("안녕!", "안녕하세요!", None),
+        ("안녕!", "안녕하세요! 무엇을 도와드릴까요?", None),
+        ("지금 몇 시예요?", "지금은 {ko_time}이에요.", None),
+        ("다시 말해 줘", "아직 아무 말도 하지 않았어요.", "repeat"),
     ],
 )
 def test_matches_despite_stt_noise(matcher, said, text, action):

@@ -45,7 +45,7 @@ def test_the_backoff_starts_over_after_a_long_run(tmp_path):
     assert wait_until(lambda: len(supervisor.waits) >= 3, timeout=30)
     supervisor.request_stop()
     runner.join(timeout=15)
-    assert supervisor.waits[:3] == [0.05, 0.05, 0.05]
+    assert supervisor.waits[:3] == [0.0, 0.0, 0.0], "an app that ran a while is started again at once"
 
 
 def test_a_refused_config_is_not_restarted_over_and_over(tmp_path):
@@ -66,3 +66,41 @@ def test_stopping_the_supervisor_ends_the_app(tmp_path):
     assert codes == [0] and supervisor._child.returncode is not None
 
 
+
+
+def test_an_app_that_asks_for_a_fresh_start_gets_it_at_once(tmp_path):
+    supervisor = ProcessSupervisor(counting_child(tmp_path, [75, 75, 0]), RestartPolicy(0.05, 30.0))
+    assert supervisor.run() == 0
+    assert supervisor.waits == [0.0, 0.05], "at once, then the backoff if it keeps asking"
+
+
+BEATING_CHILD = """
+import pathlib, sys, time
+from assistant.heartbeat import Heartbeat
+counter = pathlib.Path(sys.argv[1])
+n = int(counter.read_text()) if counter.exists() else 0
+counter.write_text(str(n + 1))
+beat = Heartbeat.from_environment()
+print("standard output now goes to the log", flush=True)
+for i in range(6):
+    time.sleep(0.1 if i else 0)
+    beat.beat()
+if n == 0:
+    print(f"hung at {time.perf_counter()}", file=sys.stderr, flush=True)
+    time.sleep(60)  # the GUI thread stops beating
+sys.exit(0)
+"""
+
+
+def test_an_app_whose_gui_thread_stops_beating_is_restarted(tmp_path, caplog):
+    caplog.set_level(logging.INFO)
+    command = [sys.executable, "-c", BEATING_CHILD, str(tmp_path / "starts")]
+    supervisor = ProcessSupervisor(command, RestartPolicy(0.05, 30.0, gui_timeout_s=0.5, kill_grace_s=0.5))
+    assert supervisor.run() == 0
+    assert supervisor.starts == 2 and len(supervisor.hangs) == 1
+    lines = [r.getMessage() for r in caplog.records]
+    hung_at = float(next(line for line in lines if line.startswith("hung at")).split()[-1])
+    print(f"\nGUI thread silent: found hung {supervisor.hangs[0] - hung_at:.2f} s after its last beat (limit 0.5 s)")
+    assert "standard output now goes to the log" in lines  # the heartbeat pipe carries beats only
+    assert any("GUI thread is not responding" in line for line in lines)
+    assert supervisor.hangs[0] - hung_at >= 0.45  # the last beat was just before "hung at"

@@ -1,6 +1,7 @@
 """Take a screenshot of the real window mid-conversation (for the docs).
 
     xvfb-run -s "-screen 0 1280x800x24" python -m tools.screenshot docs/screenshot.png
+    xvfb-run -s "-screen 0 1280x800x24" python -m tools.screenshot --language ko docs/korean.png
 
 (Qt's xcb plugin needs libxcb-cursor0, libxcb-icccm4 and libxcb-keysyms1 on Debian.)
 
@@ -18,8 +19,9 @@ from PySide6.QtCore import QEventLoop, Qt, QTimer
 
 from assistant.events import EventType, State
 
-QUESTIONS = ("Hello", "What is the tallest mountain in the world?")
-LAST_QUESTION = "Tell me a fun fact about the ocean."
+QUESTIONS = {"en": ("Hello", "What is the tallest mountain in the world?"), "ko": ("안녕하세요", "지금 몇 시예요?")}
+LAST_QUESTION = {"en": "Tell me a fun fact about the ocean.", "ko": "한국의 수도는 어디예요?"}
+NEXT_QUESTION = {"en": "And how far away is it?", "ko": "거기까지 얼마나 걸려요?"}
 
 
 def pump_events_until(condition, timeout_s: float) -> bool:
@@ -38,8 +40,12 @@ def pump_events_until(condition, timeout_s: float) -> bool:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="screenshot of the window mid-conversation")
     parser.add_argument("output", help="PNG file to write")
+    parser.add_argument("--language", choices=sorted(QUESTIONS), default="en", help="language of the questions and screens")
     args = parser.parse_args(argv)
 
+    from dataclasses import replace
+
+    from assistant import languages
     from assistant.config import Config
 
     from tools.stall_probe import run_turn
@@ -47,22 +53,23 @@ def main(argv: list[str] | None = None) -> int:
     from ui.window import MainWindow
 
     app = application()
-    window = MainWindow(Config())
+    config = Config()
+    window = MainWindow(languages.for_language(replace(config, stt=replace(config.stt, language=args.language))))
     window.show()
     if not pump_events_until(window.is_ready, 180):
         print("the models did not load", file=sys.stderr)
         return 1
-    for question in QUESTIONS:
+    for question in QUESTIONS[args.language]:
         run_turn(window, question)
     replies: list[str] = []
     window.controller.bridge.event.connect(
         lambda _g, e: replies.append(e.data) if e.type is EventType.REPLY_TEXT else None,
         Qt.ConnectionType.QueuedConnection,
     )
-    window.text.setText(LAST_QUESTION)
+    window.text.setText(LAST_QUESTION[args.language])
     window.send()
     pump_events_until(lambda: window.indicator.state is State.SPEAKING and len("".join(replies)) > 140, 120)
-    window.text.setText("And how far away is it?")
+    window.text.setText(NEXT_QUESTION[args.language])
     pump_events_until(lambda: False, 0.3)  # let the last pieces paint
     window.grab().save(args.output)
     print(f"saved {args.output}")

@@ -13,7 +13,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt, Signal
 
 from assistant import config as config_mod
-from assistant.audio import AudioError, AudioOut, MicSource, NullSink, check_device
+from assistant.audio import AudioError, AudioOut, NullSink, check_device
+from assistant.microphone import MicSource
 from assistant.config import Config
 from assistant.end_of_turn import longest_silence_ms
 from assistant.events import Event, EventType
@@ -22,6 +23,7 @@ from assistant.pipeline import Engine
 from assistant.session import LoadedModels, build_engine, load_models, load_llm
 from assistant.stt import load_stt
 from assistant.tts import load_tts
+from assistant.voices import with_script_voices
 
 from .host import EngineHost
 from .mic import MicGate
@@ -298,7 +300,7 @@ class Controller(EngineHost):
                 engines = replace(engines, stt=load_stt(new.stt))
             if "tts" in changed:
                 self.loading.emit("loading the voice")
-                engines = replace(engines, tts=load_tts(new.tts))
+                engines = replace(engines, tts=with_script_voices(load_tts(new.tts), new.tts))
         self.mic_problem, speaker_problem = audio_problems(new)
         output = self.output
         if self._own_output and (output is None or "output" in changed):

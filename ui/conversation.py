@@ -71,7 +71,7 @@ class TurnView(QWidget):
 
     def set_user(self, text: str, final: bool) -> None:
         self.user.setStyleSheet(USER_STYLE if final else PARTIAL_STYLE)
-        self.user.setText(text if text or not final else "(nothing was understood)")
+        self.user.setText(text if text or not final else self.tr("(nothing was understood)"))
         _fit(self.user)
         self.user.show()
 
@@ -84,7 +84,7 @@ class TurnView(QWidget):
         self.reply.setVisible(bool(text))
 
     def set_speaking(self, speaking: bool) -> None:
-        self.note.setText("speaking…" if speaking else "")
+        self.note.setText(self.tr("speaking…") if speaking else "")
         self.note.setVisible(speaking)
 
     def finish(self, result: TurnResult) -> None:
@@ -93,14 +93,14 @@ class TurnView(QWidget):
         wait = figures.get("heard") if figures.get("heard") is not None else figures.get("voice_to_voice")
         parts = []
         if wait is not None:
-            parts.append(f"<span style='color:{grade(wait).name()}'>{fmt_ms(wait)}</span> to first sound")
+            parts.append(self.tr("%s to first sound") % f"<span style='color:{grade(wait).name()}'>{fmt_ms(wait)}</span>")
         decision = result.timeline.decision()
         if decision:
-            parts.append(f"end of turn: {decision}")
+            parts.append(self.tr("end of turn: %s") % decision)
         if result.source == "cache":
-            parts.append("instant reply")
+            parts.append(self.tr("instant reply"))
         if result.interrupted:
-            parts.append("interrupted")
+            parts.append(self.tr("interrupted"))
         self.note.setTextFormat(Qt.TextFormat.RichText)
         self.note.setText(" · ".join(parts))
         self.note.setVisible(bool(parts))
@@ -124,7 +124,7 @@ class ConversationView(QScrollArea):
         self._layout = QVBoxLayout(body)
         self._layout.setContentsMargins(14, 12, 14, 12)
         self._layout.setSpacing(10)
-        self.hint = QLabel("Ask something: type below, or hold “Hold to talk” while you speak.")
+        self.hint = QLabel(self.tr("Ask something: type below, or hold “Hold to talk” while you speak."))
         self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.hint.setStyleSheet("color:#8c959f; font-size:14px; padding-top:40px;")
         self._layout.addWidget(self.hint)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtWidgets import QLabel, QWidget
 
 from assistant.events import State
@@ -15,6 +16,15 @@ COLORS = {
     State.SPEAKING: "#8250df",
 }
 
+STATE_NAMES = {
+    State.LOADING: QT_TRANSLATE_NOOP("StateIndicator", "Loading"),
+    State.IDLE: QT_TRANSLATE_NOOP("StateIndicator", "Idle"),
+    State.LISTENING: QT_TRANSLATE_NOOP("StateIndicator", "Listening"),
+    State.HEARING: QT_TRANSLATE_NOOP("StateIndicator", "Hearing you"),
+    State.THINKING: QT_TRANSLATE_NOOP("StateIndicator", "Thinking"),
+    State.SPEAKING: QT_TRANSLATE_NOOP("StateIndicator", "Speaking"),
+}
+
 
 class StateIndicator(QLabel):
     def __init__(self, parent: QWidget | None = None):
@@ -26,7 +36,7 @@ class StateIndicator(QLabel):
     def show_state(self, state: State) -> None:
         self.state = state
         color = COLORS[state]
-        self.setText(f"<span style='color:{color}; font-size:18px'>●</span>&nbsp; {state.value.capitalize()}")
+        self.setText(f"<span style='color:{color}; font-size:18px'>●</span>&nbsp; {self.tr(STATE_NAMES[state])}")
         self.setStyleSheet(
             f"QLabel {{ border:1px solid {color}; border-radius:14px; padding:3px 14px; "
             "font-size:14px; font-weight:600; background:white; }"

@@ -14,17 +14,20 @@ from __future__ import annotations
 import logging
 import time
 
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QCursor, QKeySequence
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QPushButton, QStackedWidget, QVBoxLayout, QWidget
 
+from assistant import offline
+from assistant.heartbeat import BEAT_S, Heartbeat
 from assistant.audio import AudioOut
-from assistant.config import Config
+from assistant.config import Config, KioskConfig
 from assistant.events import Event, EventType, State
 from assistant.kiosk.session import KioskStatus
 from assistant.session import LoadedModels
 
 from .app import application
+from . import i18n
 from .conversation import ConversationView, TurnView
 from .kiosk_controller import KioskController, SourceOpener, microphone
 from .pinpad import PinPad
@@ -47,12 +50,12 @@ def style(pt: int) -> str:
     QDialog#pinpad {{ background: #f6f8fa; border: 2px solid #57606a; border-radius: 12px; }}
     """
 STATE_TEXT = {
-    State.LOADING: "One moment…",
+    State.LOADING: QT_TRANSLATE_NOOP("KioskWindow", "One moment…"),
     State.IDLE: "",
-    State.LISTENING: "Listening…",
-    State.HEARING: "I'm listening…",
-    State.THINKING: "Thinking…",
-    State.SPEAKING: "Speaking…",
+    State.LISTENING: QT_TRANSLATE_NOOP("KioskWindow", "Listening…"),
+    State.HEARING: QT_TRANSLATE_NOOP("KioskWindow", "I'm listening…"),
+    State.THINKING: QT_TRANSLATE_NOOP("KioskWindow", "Thinking…"),
+    State.SPEAKING: QT_TRANSLATE_NOOP("KioskWindow", "Speaking…"),
 }
 CORNER_PX = 80
 """Five taps in this top-left square within CORNER_TAP_S open the PIN pad (touch screens)."""
@@ -94,6 +97,9 @@ class KioskWindow(QWidget):
         super().__init__(None, Qt.WindowType.Window | Qt.WindowType.FramelessWindowHint
                          | Qt.WindowType.WindowStaysOnTopHint)
         self.kiosk = config.kiosk
+        self.screen_language, font_problem = i18n.setup(QApplication.instance(), config.stt.language)
+        if font_problem:
+            log.warning("%s", font_problem)
         if open_source is None and use_microphone:
             open_source = microphone(config)
         self.controller = KioskController(config, engines, output, open_source=open_source, parent=self)
@@ -114,7 +120,7 @@ class KioskWindow(QWidget):
         self._cursor_timer.timeout.connect(self._hide_cursor)
         self._cursor_timer.start()
         QApplication.instance().installEventFilter(self)
-        self._show_notice("One moment…")
+        self._show_notice(self.tr("One moment…"))
         QTimer.singleShot(0, self.controller.start)
 
     # ------------------------------------------------------------ layout
@@ -137,10 +143,13 @@ class KioskWindow(QWidget):
         self.showFullScreen()
 
     def _build(self) -> None:
-        hint = ("Just start talking, or tap the button." if self.kiosk.hands_free
-                else "Tap the button, then ask your question.")
+        hint = (self.tr("Just start talking, or tap the button.") if self.kiosk.hands_free
+                else self.tr("Tap the button, then ask your question."))
+        attract = self.kiosk.attract_text
+        if attract == KioskConfig.attract_text:  # the default invitation is translated; the operator's own is not
+            attract = self.tr("Hello! Ask me anything. Just start talking.")
         self.hint = _label("hint", hint)
-        self.attract = self._page(_label("attract", self.kiosk.attract_text), self.hint)
+        self.attract = self._page(_label("attract", attract), self.hint)
         self.conversation = self._new_conversation()
         self.notice = _label("notice")
         self.notice_page = self._page(self.notice)
@@ -148,7 +157,7 @@ class KioskWindow(QWidget):
         for page in (self.attract, self.conversation, self.notice_page):
             self.pages.addWidget(page)
         self.state = _label("state")
-        self.talk = QPushButton("Tap to talk")
+        self.talk = QPushButton(self.tr("Tap to talk"))
         self.talk.setObjectName("talk")
         self.talk.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         button_row = QHBoxLayout()
@@ -204,14 +213,14 @@ class KioskWindow(QWidget):
         self._show_main()
 
     def _on_load_failed(self, _message: str) -> None:
-        self._show_notice("Sorry, this assistant is out of order right now.")
+        self._show_notice(self.tr("Sorry, this assistant is out of order right now."))
         self.talk.hide()
 
     def _on_status(self, status: KioskStatus, _reason: str) -> None:
         if status is KioskStatus.RESTARTING:
-            self._show_notice("One moment…")
+            self._show_notice(self.tr("One moment…"))
         elif status is KioskStatus.NO_MICROPHONE:
-            self.state.setText("I can't hear right now. Please tell a member of staff.")
+            self.state.setText(self.tr("I can't hear right now. Please tell a member of staff."))
         else:
             if self.showing() == "notice":
                 self._show_main()
@@ -250,9 +259,9 @@ class KioskWindow(QWidget):
         key = (generation, event.turn_id)
         kind = event.type
         if kind is EventType.STATE:
-            self.state.setText(STATE_TEXT.get(event.data, ""))
+            self.state.setText(self.tr(STATE_TEXT.get(event.data, "")) if STATE_TEXT.get(event.data) else "")
             stop = event.data in (State.THINKING, State.SPEAKING)
-            self.talk.setText("■  Stop" if stop else "Tap to talk")
+            self.talk.setText(self.tr("■  Stop") if stop else self.tr("Tap to talk"))
             self.talk.setProperty("stop", stop)
             self.talk.style().polish(self.talk)
         elif kind is EventType.SPEECH_START:
@@ -281,7 +290,7 @@ class KioskWindow(QWidget):
             return
         if self.pin_pad is not None and self.pin_pad.isVisible():
             return
-        self.pin_pad = PinPad(self.kiosk.admin_pin, self)
+        self.pin_pad = PinPad(self.kiosk.admin_pin, self, status=offline.guarantee().summary)
         self.pin_pad.accepted.connect(self.leave)
         self.pin_pad.open()
 
@@ -351,9 +360,14 @@ class KioskWindow(QWidget):
             QTimer.singleShot(0, self.fill_screen)
 
 
-def main(config: Config) -> int:
+def main(config: Config, beat: Heartbeat | None = None) -> int:
     app = application()
     app.setQuitOnLastWindowClosed(False)
+    if beat is not None:  # the supervisor restarts the app when the GUI thread stops beating
+        timer = QTimer(app, interval=round(BEAT_S * 1000))
+        timer.timeout.connect(beat.beat)
+        timer.start()
+        beat.beat()
     window = KioskWindow(config)
     window.admin_exit.connect(app.quit)
     window.fill_screen()

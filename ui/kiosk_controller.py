@@ -8,7 +8,8 @@ from typing import Callable
 
 from PySide6.QtCore import Signal
 
-from assistant.audio import AudioIn, MicSource
+from assistant.audio import AudioIn
+from assistant.microphone import MicSource
 from assistant.config import Config
 from assistant.kiosk.session import KioskSession, engine_factory
 from assistant.session import load_models

@@ -126,6 +126,8 @@ class LatencyMeter(QWidget):
         super().__init__(parent)
         self.history = LatencyHistory()
         self.last: TurnFigures | None = None
+        self.voices: list[str] = []
+        """The voices that spoke the last turn."""
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setMinimumHeight(138)
         self.setAccessibleName("latency meter")
@@ -136,11 +138,13 @@ class LatencyMeter(QWidget):
     def show_turn(self, timeline: Timeline) -> None:
         """Show a turn in progress (its first sound has been heard)."""
         self.last = TurnFigures.from_timeline(timeline)
+        self.voices = []
         self.update()
 
-    def add_turn(self, timeline: Timeline) -> None:
-        """A finished turn: show it and count it in the session figures."""
+    def add_turn(self, timeline: Timeline, voices: list[str] | tuple[str, ...] = ()) -> None:
+        """A finished turn: show it (with the voices that spoke it) and count it in the session figures."""
         self.last = TurnFigures.from_timeline(timeline)
+        self.voices = list(voices)
         self.history.add(self.last)
         self._update_tooltip()
         self.update()
@@ -180,12 +184,15 @@ class LatencyMeter(QWidget):
         p.setFont(self._font(-1))
         p.setPen(MUTED)
         last = self.last
-        title = "LAST TURN · " + ("typed: text to first sound" if last and not last.spoken
-                                  else "heard voice to voice" if last and last.heard is not None else "voice to voice")
+        title = self.tr("LAST TURN") + " · " + (
+            self.tr("typed: text to first sound") if last and not last.spoken
+            else self.tr("heard voice to voice") if last and last.heard is not None else self.tr("voice to voice"))
+        if last is not None and self.voices:
+            title += " · " + self.tr("spoken by %s") % ", ".join(self.voices)
         p.drawText(QRectF(r.left(), r.top(), r.width(), 18), Qt.AlignmentFlag.AlignLeft, title)
         if last is None or last.headline is None:
             p.setFont(self._font(0))
-            text = "no turns yet — ask something" if last is None else "no reply audio in the last turn"
+            text = self.tr("no turns yet — ask something") if last is None else self.tr("no reply audio in the last turn")
             p.drawText(QRectF(r.left(), r.top() + 26, r.width(), 24), Qt.AlignmentFlag.AlignLeft, text)
             return
         p.setFont(self._font(5, bold=True))
@@ -275,10 +282,10 @@ class LatencyMeter(QWidget):
         p.setFont(self._font(-1))
         p.setPen(MUTED)
         count = len(history.totals)
-        title = f"SESSION · {count} spoken turn{'s' if count != 1 else ''}"
+        title = self.tr("SESSION · %n spoken turn(s)", "", count)
         typed = history.typed_totals
         if typed:
-            title += f" · typed {len(typed)}, median {fmt_ms(percentile(typed, 50))}"
+            title += " · " + self.tr("typed %s, median %s") % (len(typed), fmt_ms(percentile(typed, 50)))
         p.drawText(QRectF(r.left(), r.top(), r.width(), 18), Qt.AlignmentFlag.AlignLeft, title)
         median, p95 = history.median(), history.p95()
         x = r.left()

@@ -16,13 +16,13 @@ IDLE_CLOSE_MS = 30_000
 class PinPad(QDialog):
     """``accepted`` once the right PIN is entered; ``rejected`` when cancelled or given up."""
 
-    def __init__(self, pin: str, parent: QWidget | None = None):
+    def __init__(self, pin: str, parent: QWidget | None = None, status: str = ""):
         super().__init__(parent, Qt.WindowType.Dialog | Qt.WindowType.FramelessWindowHint)
         self.setModal(True)
         self.setObjectName("pinpad")
         self._pin = pin
         self.tries = 0
-        self.message = QLabel("Administrator PIN")
+        self.message = QLabel(self.tr("Administrator PIN"))
         self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.entry = QLineEdit()
         self.entry.setEchoMode(QLineEdit.EchoMode.Password)
@@ -41,6 +41,10 @@ class PinPad(QDialog):
         layout.addWidget(self.message)
         layout.addWidget(self.entry)
         layout.addLayout(keys)
+        self.status = QLabel(status)
+        """What the administrator should know (the offline guarantee in force)."""
+        self.status.setWordWrap(True)
+        layout.addWidget(self.status)
         self._idle = QTimer(self, singleShot=True, interval=IDLE_CLOSE_MS)
         self._idle.timeout.connect(self.reject)
         self._idle.start()

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QLabel, QLineEdit, QPlainTextEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget,
 )
 
+from assistant import languages
 from assistant.config import Config, SttConfig, TtsConfig, TurnConfig, VadConfig, choices, limits
 
 
@@ -63,31 +64,36 @@ def _device_box(kind: str, current: str | None) -> QComboBox:
 class SettingsDialog(QDialog):
     def __init__(self, config: Config, apply: Callable[[Config], str | None], parent: QWidget | None = None):
         super().__init__(parent)
-        self.setWindowTitle("Settings")
+        self.setWindowTitle(self.tr("Settings"))
         self.setMinimumWidth(560)
         self.config = config
         self._apply = apply
         form = QFormLayout()
 
         self.llm_model = QLineEdit(config.llm.model or "")
-        self.llm_model.setPlaceholderText("embedded SmolLM2-135M-Instruct")
-        form.addRow("LLM model (.gguf)", _path_row(self.llm_model, "LLM model", "GGUF models (*.gguf)"))
+        self.llm_model.setPlaceholderText("embedded SmolLM2-135M-Instruct (English only)")
+        form.addRow(self.tr("LLM model (.gguf)"), _path_row(self.llm_model, "LLM model", "GGUF models (*.gguf)"))
+        self.model_hint = QLabel()
+        self.model_hint.setWordWrap(True)
+        form.addRow("", self.model_hint)
 
         self.tts_engine = QComboBox()
         self.tts_engine.addItems(choices(TtsConfig, "engine"))
         self.tts_engine.setCurrentText(config.tts.engine)
         self.voice = QLineEdit(config.tts.voice or "")
         self.voice.setPlaceholderText("embedded Piper en_US-joe-medium")
-        form.addRow("Voice engine", self.tts_engine)
-        form.addRow("Piper voice (.onnx)", _path_row(self.voice, "Piper voice", "Piper voices (*.onnx)"))
+        form.addRow(self.tr("Voice engine"), self.tts_engine)
+        form.addRow(self.tr("Piper voice (.onnx)"), _path_row(self.voice, "Piper voice", "Piper voices (*.onnx)"))
 
         self.stt_engine = QComboBox()
         self.stt_engine.addItems(choices(SttConfig, "engine"))
         self.stt_engine.setCurrentText(config.stt.engine)
         self.language = QLineEdit(config.stt.language)
         self.language.setMaxLength(3)
-        form.addRow("Speech recognition", self.stt_engine)
-        form.addRow("Language", self.language)
+        form.addRow(self.tr("Speech recognition"), self.stt_engine)
+        form.addRow(self.tr("Language"), self.language)
+        self.language.textChanged.connect(self._show_model_hint)
+        self._show_model_hint(config.stt.language)
 
         self.turn_mode = QComboBox()
         for mode, label in TURN_MODES.items():
@@ -95,21 +101,21 @@ class SettingsDialog(QDialog):
         self.turn_mode.setCurrentIndex(max(0, self.turn_mode.findData(config.turn.mode)))
         self.turn_mode.setToolTip("Complete words are answered after a short silence; unfinished ones "
                                   "(\"what is the capital of…\") are waited for")
-        form.addRow("Answer", self.turn_mode)
+        form.addRow(self.tr("Answer"), self.turn_mode)
 
         self.turn_max_ms = QSpinBox()
         self.turn_max_ms.setRange(*limits(TurnConfig, "max_ms"))
         self.turn_max_ms.setSingleStep(250)
         self.turn_max_ms.setSuffix(" ms")
         self.turn_max_ms.setValue(config.turn.max_ms)
-        form.addRow("Longest wait for unfinished words", self.turn_max_ms)
+        form.addRow(self.tr("Longest wait for unfinished words"), self.turn_max_ms)
 
         self.endpoint_ms = QSpinBox()
         self.endpoint_ms.setRange(*limits(VadConfig, "endpoint_ms"))
         self.endpoint_ms.setSingleStep(50)
         self.endpoint_ms.setSuffix(" ms")
         self.endpoint_ms.setValue(config.vad.endpoint_ms)
-        form.addRow("Fixed silence", self.endpoint_ms)
+        form.addRow(self.tr("Fixed silence"), self.endpoint_ms)
         self.turn_mode.currentIndexChanged.connect(self._show_turn_mode)
         self._show_turn_mode()
 
@@ -118,16 +124,16 @@ class SettingsDialog(QDialog):
         self.threshold.setSingleStep(0.05)
         self.threshold.setValue(config.vad.threshold)
         self.threshold.setToolTip("Speech probability a frame needs to count as speech (lower = more sensitive)")
-        form.addRow("VAD threshold", self.threshold)
+        form.addRow(self.tr("VAD threshold"), self.threshold)
 
         self.system_prompt = QPlainTextEdit(config.llm.system_prompt)
         self.system_prompt.setFixedHeight(80)
-        form.addRow("System prompt", self.system_prompt)
+        form.addRow(self.tr("System prompt"), self.system_prompt)
 
         self.input_device = _device_box("input", config.audio.input_device)
         self.output_device = _device_box("output", config.audio.output_device)
-        form.addRow("Microphone", self.input_device)
-        form.addRow("Speaker", self.output_device)
+        form.addRow(self.tr("Microphone"), self.input_device)
+        form.addRow(self.tr("Speaker"), self.output_device)
 
         self.error = QLabel()
         self.error.setWordWrap(True)
@@ -146,6 +152,11 @@ class SettingsDialog(QDialog):
         self.turn_max_ms.setEnabled(semantic)
         self.endpoint_ms.setEnabled(not semantic)
 
+    def _show_model_hint(self, language: str) -> None:
+        hint = languages.model_hint(language.strip().lower())
+        self.model_hint.setText(hint)
+        self.model_hint.setVisible(bool(hint))
+
     def values(self) -> Config:
         """The configuration as edited (not yet checked)."""
         c = self.config
@@ -154,7 +165,7 @@ class SettingsDialog(QDialog):
             text = box.currentText().strip()
             return None if text in ("", DEFAULT_DEVICE) else text
 
-        return replace(
+        return languages.for_language(replace(
             c,
             llm=replace(c.llm, model=self.llm_model.text().strip() or None,
                         system_prompt=self.system_prompt.toPlainText().strip()),
@@ -163,7 +174,7 @@ class SettingsDialog(QDialog):
             vad=replace(c.vad, endpoint_ms=self.endpoint_ms.value(), threshold=round(self.threshold.value(), 2)),
             turn=replace(c.turn, mode=self.turn_mode.currentData(), max_ms=self.turn_max_ms.value()),
             audio=replace(c.audio, input_device=device(self.input_device), output_device=device(self.output_device)),
-        )
+        ))
 
     def accept(self) -> None:
         new = self.values()
@@ -172,7 +183,7 @@ class SettingsDialog(QDialog):
             return
         reason = self._apply(new)
         if reason:
-            self.error.setText(f"Not applied: {reason}")
+            self.error.setText(self.tr("Not applied: %s") % reason)
             self.error.show()
             return
         super().accept()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP
+
 from assistant.config import Config
 from assistant.llm import Llm
 
@@ -48,11 +50,12 @@ def duplex_hint(mode) -> str:
 
 
 MIC_TEXT = {
-    "off": "mic off",
-    "push-to-talk": "mic on (push-to-talk)",
-    "hands-free": "mic on (hands-free)",
-    "unavailable": "no microphone",
+    "off": QT_TRANSLATE_NOOP("MainWindow", "mic off"),
+    "push-to-talk": QT_TRANSLATE_NOOP("MainWindow", "mic on (push-to-talk)"),
+    "hands-free": QT_TRANSLATE_NOOP("MainWindow", "mic on (hands-free)"),
+    "unavailable": QT_TRANSLATE_NOOP("MainWindow", "no microphone"),
 }
+"""English texts, marked for translation; the window shows them through its ``tr()``."""
 
 
 def device_problem(message: str) -> str:

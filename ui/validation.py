@@ -24,7 +24,7 @@ def validate(new: Config) -> None:
         config_mod.check(new)
         find_llm(new.llm.model)
         if new.stt.engine == "whisper":
-            find_whisper(new.stt.whisper_model)
+            find_whisper(new.stt.whisper_model, new.stt.language)
         else:
             find_vosk(new.stt.vosk_model, new.stt.language)
         if new.tts.engine == "piper":

@@ -8,7 +8,7 @@ from html import escape
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QHBoxLayout, QLabel, QLineEdit, QMainWindow, QProgressBar, QPushButton, QVBoxLayout, QWidget,
+    QApplication, QHBoxLayout, QLabel, QLineEdit, QMainWindow, QProgressBar, QPushButton, QVBoxLayout, QWidget,
 )
 
 from assistant.audio import AudioOut
@@ -16,6 +16,7 @@ from assistant.config import Config
 from assistant.events import Event, EventType, State, TurnResult
 from assistant.session import LoadedModels
 
+from . import i18n
 from .controller import Controller
 from .conversation import ConversationView
 from .indicator import StateIndicator
@@ -39,7 +40,8 @@ def _banner(style: str) -> QLabel:
 class MainWindow(QMainWindow):
     def __init__(self, config: Config, engines: LoadedModels | None = None, output: AudioOut | None = None):
         super().__init__()
-        self.setWindowTitle("Offline voice assistant")
+        self.screen_language, font_problem = i18n.setup(QApplication.instance(), config.stt.language)
+        self.setWindowTitle(self.tr("Offline voice assistant"))
         self.resize(1120, 740)
         self.controller = Controller(config, engines=engines, output=output, parent=self)
         self.engine_state = State.LOADING
@@ -48,6 +50,8 @@ class MainWindow(QMainWindow):
         self._build()
         self._connect()
         self._set_ready(False)
+        if font_problem:
+            self._show_notice(font_problem)
         QTimer.singleShot(0, self.controller.start)  # the window paints first
 
     # ------------------------------------------------------------ layout
@@ -59,7 +63,7 @@ class MainWindow(QMainWindow):
         self.progress.setFixedWidth(140)
         self.progress_label = QLabel()
         self.progress_label.setStyleSheet("color:#57606a;")
-        self.settings_button = QPushButton("Settings…")
+        self.settings_button = QPushButton(self.tr("Settings…"))
         top = QHBoxLayout()
         top.addWidget(self.indicator)
         top.addStretch(1)
@@ -72,17 +76,17 @@ class MainWindow(QMainWindow):
         self.conversation = ConversationView()
 
         self.text = QLineEdit()
-        self.text.setPlaceholderText("Type a question and press Enter…")
+        self.text.setPlaceholderText(self.tr("Type a question and press Enter…"))
         self.text.setClearButtonEnabled(True)
-        self.send_button = QPushButton("Send")
-        self.stop_button = QPushButton("■  Stop")
-        self.stop_button.setToolTip("Interrupt the reply now (Esc)")
+        self.send_button = QPushButton(self.tr("Send"))
+        self.stop_button = QPushButton(self.tr("■  Stop"))
+        self.stop_button.setToolTip(self.tr("Interrupt the reply now (Esc)"))
         self.stop_button.setStyleSheet("QPushButton:enabled { color:#b42318; font-weight:600; }")
-        self.talk_button = QPushButton("Hold to talk")
-        self.talk_button.setToolTip("Hold while you speak; release to get the answer")
-        self.hands_free = QPushButton("Hands-free")
+        self.talk_button = QPushButton(self.tr("Hold to talk"))
+        self.talk_button.setToolTip(self.tr("Hold while you speak; release to get the answer"))
+        self.hands_free = QPushButton(self.tr("Hands-free"))
         self.hands_free.setCheckable(True)
-        self.hands_free.setToolTip("Listen all the time; speak whenever you like")
+        self.hands_free.setToolTip(self.tr("Listen all the time; speak whenever you like"))
         inputs = QHBoxLayout()
         inputs.addWidget(self.talk_button)
         inputs.addWidget(self.hands_free)
@@ -104,11 +108,11 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.meter)
         self.setCentralWidget(body)
 
-        self.model_status = QLabel("loading…")
+        self.model_status = QLabel(self.tr("loading…"))
         self.offload_status = QLabel()
         self.speech_status = QLabel()
         self.duplex_status = QLabel()
-        self.mic_status = QLabel(MIC_TEXT["off"])
+        self.mic_status = QLabel(self.tr(MIC_TEXT["off"]))
         for label in (self.model_status, self.offload_status, self.speech_status, self.duplex_status):
             label.setStyleSheet("color:#57606a; padding:0 6px;")
             self.statusBar().addWidget(label)
@@ -127,7 +131,7 @@ class MainWindow(QMainWindow):
         c.applied.connect(lambda _config: self._show_notice(""), queued)
         c.refused.connect(self._on_refused, queued)
         c.notice.connect(self._show_notice, queued)
-        c.worker.failed.connect(lambda what, why: self._show_notice(f"Error while {what}: {why}"), queued)
+        c.worker.failed.connect(lambda what, why: self._show_notice(self.tr("Error while %s: %s") % (what, why)), queued)
         self.text.returnPressed.connect(self.send)
         self.send_button.clicked.connect(self.send)
         self.stop_button.clicked.connect(c.interrupt)
@@ -200,8 +204,8 @@ class MainWindow(QMainWindow):
         self._show_state(c.engine.state if c.engine else State.IDLE)
 
     def _on_load_failed(self, message: str) -> None:
-        self.model_status.setText("no model loaded")
-        self._show_notice(f"Could not load the models: {message} — choose others in Settings.")
+        self.model_status.setText(self.tr("no model loaded"))
+        self._show_notice(self.tr("Could not load the models: %s — choose others in Settings.") % message)
         self.settings_button.setEnabled(True)
         self._show_state(State.IDLE)
 
@@ -212,16 +216,18 @@ class MainWindow(QMainWindow):
     def _on_audio_checked(self, mic_problem: str | None, speaker_problem: str | None) -> None:
         lines = []
         if mic_problem:
-            lines.append(f"<b>No microphone</b> — type your questions in the box below. <small>({escape(mic_problem)})</small>")
+            lines.append(self.tr("<b>No microphone</b> — type your questions in the box below.")
+                         + f" <small>({escape(mic_problem)})</small>")
         if speaker_problem:
-            lines.append(f"<b>No speaker</b> — replies are shown but not heard. <small>({escape(speaker_problem)})</small>")
+            lines.append(self.tr("<b>No speaker</b> — replies are shown but not heard.")
+                         + f" <small>({escape(speaker_problem)})</small>")
         self.audio_banner.setText("<br>".join(lines))
         self.audio_banner.setVisible(bool(lines))
-        self.mic_status.setText(MIC_TEXT["unavailable" if mic_problem else self.controller.mic_mode])
+        self.mic_status.setText(self.tr(MIC_TEXT["unavailable" if mic_problem else self.controller.mic_mode]))
         self._set_ready(self._ready)
 
     def _on_mic_changed(self, mode: str) -> None:
-        self.mic_status.setText(MIC_TEXT[mode])
+        self.mic_status.setText(self.tr(MIC_TEXT[mode]))
         self.hands_free.blockSignals(True)  # mirror the microphone, don't ask for it again
         self.hands_free.setChecked(mode == "hands-free")
         self.hands_free.blockSignals(False)
@@ -278,7 +284,7 @@ class MainWindow(QMainWindow):
         if view is not None:
             view.set_speaking(False)
             view.finish(result)
-        self.meter.add_turn(result.timeline)
+        self.meter.add_turn(result.timeline, result.voices)
 
     # ------------------------------------------------------------ closing
 

@@ -50,6 +50,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     run.add_argument("--turn-taking", choices=["full", "small", "off"], default="full",
                      help="the turn-taking corpus (pauses mid-sentence, trailing 'um', noise, a 60 s monologue): "
                           "its signals replayed and every take run in real time (default full; small: a few takes)")
+    run.add_argument("--sizes", help="time model sizes instead: a comma-separated list such as "
+                     "embedded,0.5b,1.5b,3b:q8_0 (synthetic models of real shapes), with heard latencies "
+                     "from --questions spoken questions each (default 4); writes sizes.json and sizes.png")
     run.add_argument("--fast", action="store_true",
                      help="not real time: feed input as fast as it is taken, replies count as heard at once "
                           "(smoke tests; the figures are not user-felt latencies)")
@@ -85,8 +88,14 @@ def _turn_taking(models, config, replies, args: argparse.Namespace) -> dict:
 
 
 def run_bench(args: argparse.Namespace) -> int:
+    from .. import synthetic
     from ..options import config_from_args
     from ..session import load_models, make_replies
+
+    if args.sizes:
+        from .sizes_report import run_sizes
+
+        return run_sizes(args)
     from .chart import write_chart
     from .corpus import default_corpus, load_corpus_dir
     from .report import build_report, format_table, write_json
@@ -120,6 +129,7 @@ def run_bench(args: argparse.Namespace) -> int:
     )
     result = Bench(engines, config, replies, options).run(items, conversation)
     meta = {
+        **({"note": f"synthetic model (random weights): {synthetic.NONSENSE}"} if synthetic.is_synthetic(config.llm.model) else {}),
         "stt": engines.stt.name,
         "llm": engines.llm.name,
         "tts": engines.tts.name,
@@ -144,5 +154,7 @@ def run_bench(args: argparse.Namespace) -> int:
     write_json(report, json_path)
     write_chart(report, chart_path)
     print(format_table(report))
+    if "note" in meta:
+        print(f"Note: {meta['note']}.")
     print(f"\nreport: {json_path}\nchart: {chart_path}", file=sys.stderr)
     return 0

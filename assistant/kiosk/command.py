@@ -4,31 +4,25 @@ from __future__ import annotations
 
 import argparse
 import faulthandler
+import logging
 import os
 import signal
 import sys
 from dataclasses import replace
 from pathlib import Path
-from urllib.parse import urlparse
 
-from .. import launcher
+from .. import heartbeat, launcher, netns, offline
 from ..config import Config
 from ..logs import log_to_file
 from ..options import add_command, add_echo_path, config_from_args
 from .restarter import ProcessSupervisor, RestartPolicy
 
+log = logging.getLogger(__name__)
+
 
 def kiosk_config(config: Config) -> Config:
     """``config`` with kiosk mode on."""
     return replace(config, kiosk=replace(config.kiosk, enabled=True))
-
-
-def allowed_hosts(config: Config) -> list[str]:
-    """The only hosts a kiosk may reach: the remote LLM server, when one is configured."""
-    if config.llm.backend != "remote":
-        return []
-    host = urlparse(config.llm.remote_url).hostname
-    return [host] if host else []
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -62,40 +56,42 @@ def run_kiosk(args: argparse.Namespace) -> int:
         from .soak import run_soak_command
 
         return run_soak_command(config, args)
+    argv = getattr(args, "argv", sys.argv[1:])
+    network = offline.secure(config, argv)  # in its own network namespace: the app inherits it
     if getattr(args, "app", False) or getattr(args, "no_supervisor", False):
         return run_app(config, supervised=getattr(args, "app", False))
-    return supervise(config, in_kiosk_command=getattr(args, "command", None) == "kiosk")
+    return supervise(config, argv, in_kiosk_command=getattr(args, "command", None) == "kiosk", network=network)
 
 
 def run_app(config: Config, supervised: bool = False) -> int:
-    """The kiosk window in this process: logs to a rotating file, no network."""
-    from ..offline import forbid_network
-
+    """The kiosk window in this process: logs to a rotating file, offline (:func:`run_kiosk`)."""
+    beat = heartbeat.Heartbeat.from_environment()  # before anything else writes to standard output
     path = log_to_file(config.kiosk, "kiosk.log")
     faulthandler.enable()  # a native crash dumps the Python stacks to stderr: the supervisor's log
     if not supervised:
         print(f"kiosk: logging to {path}", file=sys.stderr)
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    forbid_network(allowed_hosts(config))
-    return launcher.run_kiosk_window(config)
+    log.info("%s", offline.guarantee().describe())
+    return launcher.run_kiosk_window(config, beat)
 
 
 def child_command(argv: list[str], in_kiosk_command: bool) -> list[str]:
     """How the supervisor starts the app: this program again, as ``kiosk --app``."""
-    program = [sys.executable] if getattr(sys, "frozen", False) else [sys.executable, "-m", "assistant"]
-    return [*program, *argv, *([] if in_kiosk_command else ["kiosk"]), "--app"]
+    return [*netns.own_command(), *argv, *([] if in_kiosk_command else ["kiosk"]), "--app"]
 
 
-def supervise(config: Config, in_kiosk_command: bool) -> int:
+def supervise(config: Config, argv: list[str], in_kiosk_command: bool, network: offline.Guarantee) -> int:
     """Run the app as a child process and start it again whenever it dies."""
     path = log_to_file(config.kiosk, "supervisor.log")
     print(f"kiosk: supervising the app; logs in {path.parent}", file=sys.stderr)
+    print(f"kiosk: {network.describe()}", file=sys.stderr)
+    log.info("%s", network.describe())
     env = dict(os.environ)
     package_root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
     k = config.kiosk
-    supervisor = ProcessSupervisor(child_command(sys.argv[1:], in_kiosk_command),
-                                   RestartPolicy(k.restart_backoff_s, k.restart_backoff_max_s), env=env)
+    supervisor = ProcessSupervisor(child_command(argv, in_kiosk_command),
+                                   RestartPolicy(k.restart_backoff_s, k.restart_backoff_max_s, k.gui_timeout_s),
+                                   env=env)
     for sig in (signal.SIGTERM, signal.SIGINT, getattr(signal, "SIGHUP", None)):
         if sig is not None:
             signal.signal(sig, lambda *_: supervisor.request_stop())

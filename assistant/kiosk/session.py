@@ -33,6 +33,9 @@ log = logging.getLogger(__name__)
 MIC_RETRY_S = 10.0
 """Wait before a lost or missing microphone is tried again; doubled after each failure."""
 MIC_RETRY_MAX_S = 300.0
+MIC_SILENT_S = 5.0
+"""An open microphone that delivers nothing this long is lost (it watches itself for 2 s
+and reopens; this catches one stuck inside the audio driver)."""
 TAP_LISTEN_S = 8.0
 """After a tap, how long the microphone waits for the visitor to start speaking."""
 VISITOR_EVENTS = frozenset({
@@ -52,21 +55,30 @@ class KioskStatus(str, Enum):
 class _WatchedSource:
     """An audio input that notes when it delivers and when it ends."""
 
-    def __init__(self, source: AudioIn):
+    def __init__(self, source: AudioIn, clock: Callable[[], float]):
         self.source = source
+        self.clock = clock
+        self.last_frame = clock()
+        """When the latest frame arrived (or the source was opened)."""
         self.rate = source.rate
         self.frame_samples = source.frame_samples
         self.live = False
         """At least one frame arrived: the device works."""
         self.stopped = False
         """Stopped on purpose (not lost)."""
+        self.error = ""
+        """Why the source ended by itself, if it said."""
         self.ended = threading.Event()
 
     def frames(self) -> Iterator[tuple[np.ndarray, float]]:
         try:
             for item in self.source.frames():
                 self.live = True
+                self.last_frame = self.clock()
                 yield item
+        except Exception as exc:
+            self.error = str(exc)
+            raise
         finally:
             self.ended.set()
 
@@ -239,7 +251,7 @@ class KioskSession:
         if self._open_source is None:
             return
         try:
-            source = _WatchedSource(self._open_source())
+            source = _WatchedSource(self._open_source(), self._clock)
         except Exception as exc:  # no device now; tried again later
             self._mic_failed(str(exc))
             return
@@ -261,9 +273,12 @@ class KioskSession:
 
     def _keep_listening(self, engine, now: float) -> None:
         source = self._source
-        if source is not None and source.ended.is_set() and not source.stopped:
+        silent = source is not None and not source.stopped and now - source.last_frame > MIC_SILENT_S
+        if source is not None and (source.ended.is_set() or silent) and not source.stopped:
             self._source = None
-            self._mic_failed("the microphone stopped")
+            self._mic_failed((source.error or "the microphone stopped") if source.ended.is_set() else
+                             f"the microphone sent nothing for {now - source.last_frame:.0f} s")
+            source.stop()
             engine.stop_listening()
         elif source is not None and source.live and self.status is KioskStatus.NO_MICROPHONE:
             self._mic_retry_s = MIC_RETRY_S

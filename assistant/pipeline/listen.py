@@ -258,10 +258,12 @@ class ListenStage(Stage):
             self.start_output_clock(message.captured)  # sample 0 of the output = sample 0 of the input
             self.echo.filter.restart()  # ... and of the canceller's reference
             self._first = False
-        cleaned = self.echo.filter.process(message.pcm, message.captured)
+        with self.model_call():  # the canceller and the VAD are native code
+            cleaned = self.echo.filter.process(message.pcm, message.captured)
+            heard_now = self.segmenter.push(cleaned.pcm, cleaned.captured, lambda p: self._user.judge(p, cleaned))
         if cleaned.reply_audible:
             self._audible_until = cleaned.captured + self.segmenter.frame_s
-        for heard in self.segmenter.push(cleaned.pcm, cleaned.captured, lambda p: self._user.judge(p, cleaned)):
+        for heard in heard_now:
             self._act(heard, cleaned)
         overlap = self.turns.overlap(self._turn) if self._turn is not None else None
         if overlap is not None and not overlap.full_duplex and cleaned.converged:

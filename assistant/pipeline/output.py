@@ -15,6 +15,7 @@ from ..bargein import PlayedReply
 from ..events import Commit, EndOfReply, EventType, Message, PlayAudio, ReplyMessage, SpeakText, State
 from ..timeline import Mark, Timeline
 from ..tts import Tts
+from ..voices import voices_for
 from .bus import EventBus
 from .conductor import Conductor
 from .stage import Stage
@@ -177,6 +178,7 @@ class PlaybackStage(Stage):
                 self.bus.set_state(State.SPEAKING, turn)
         elif isinstance(message, EndOfReply):
             # Wait until the reply has been heard, unless the turn is interrupted or paused.
+            self.progress(until=self.out.busy_until())  # waiting for the speaker is not a hang
             ends = wait_until_heard(self.out, lambda: turns.is_live(message) and self._paused_at is None)
             with self._lock:
                 if self._paused_at is not None and turns.is_live(message):
@@ -211,7 +213,9 @@ class SynthesisStage(Stage):
         try:
             timeline = turns.timeline(turn)
             text = message.text  # on the chunk's first piece: its sound begins the chunk
-            for pcm in speech(self.tts, message.text, timeline, self.playback.rate, lambda: turns.is_live(message)):
+            pieces = speech(self.tts, message.text, timeline, self.playback.rate, lambda: turns.is_live(message))
+            for pcm in self.watched(pieces):
+                turns.result(turn).add_voices(voices_for(self.tts, message.text))
                 self.playback.send(PlayAudio(turn, pcm, attempt=message.attempt, text=text))
                 text = ""
         except Exception as exc:  # the text is still shown; later chunks may still speak

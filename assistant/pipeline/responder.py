@@ -14,6 +14,7 @@ from ..events import Commit, EndOfReply, EventType, Message, PartialText, PlayAu
 from ..llm import GenerationStats, Llm
 from ..replies import InstantReply, Replies
 from ..timeline import Mark
+from ..voices import voices_for
 from .conductor import Conductor
 from .output import PlaybackStage
 from .stage import Stage
@@ -96,7 +97,8 @@ class ResponderStage(Stage):
         if self.transcription.backlog > PREFILL_MAX_QUEUED:
             log.debug("prefill skipped: the recognizer is %d frames behind", self.transcription.backlog)
             return  # leave it the CPU
-        tokens = self.llm.prefill(message.text)
+        with self.model_call():
+            tokens = self.llm.prefill(message.text)
         log.debug("prefilled %d tokens of %r", tokens, message.text)
         if tokens:
             self.turns.timeline(message.turn_id).add("prefill_tokens", tokens)
@@ -117,6 +119,7 @@ class ResponderStage(Stage):
         timeline.mark(Mark.FIRST_CHUNK)
         if hit.prerecorded is not None:
             timeline.mark(Mark.TTS_FIRST_AUDIO)
+            turns.result(turn).add_voices(voices_for(self.synthesis.tts, text))
             self.playback.send(PlayAudio(turn, hit.prerecorded, attempt=message.attempt, text=text))
         elif text:
             self.synthesis.send(SpeakText(turn, text, attempt=message.attempt))
@@ -134,9 +137,10 @@ class ResponderStage(Stage):
         self._mask_latency(message)
         timeline.mark(Mark.LLM_START)
         burst = self._all_cores(True)
-        stream = self.llm.stream(message.text, stats)
+        with self.model_call():
+            stream = self.llm.stream(message.text, stats)
         try:
-            for piece in stream:
+            for piece in self.watched(stream):
                 if not turns.is_live(message):
                     break  # (a dropped attempt must not leave its marks)
                 timeline.mark(Mark.LLM_FIRST_TOKEN)

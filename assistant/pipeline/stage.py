@@ -10,11 +10,13 @@ import logging
 import threading
 import time
 from collections import deque
-from typing import Protocol
+from contextlib import contextmanager
+from typing import Iterable, Iterator, Protocol, TypeVar
 
 from ..events import Message, Remember, Stop
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class Inbox:
@@ -72,7 +74,9 @@ class Turns(Protocol):
 class Stage:
     """A worker thread with an inbox; subclasses implement :meth:`process`.
 
-    ``busy_since`` and ``alive`` are what the watchdog looks at."""
+    ``alive``, :meth:`stuck_for` and ``in_model_since`` are what the watchdog looks at:
+    a stage reports :meth:`progress` as its work moves on and wraps each call into a
+    model in :meth:`model_call` (or takes a model's stream through :meth:`watched`)."""
 
     name = "stage"
 
@@ -82,6 +86,11 @@ class Stage:
         self.heartbeat = time.perf_counter()
         self.busy_since: float | None = None
         """When the message being processed was taken (perf_counter); None while waiting."""
+        self.moved_at = 0.0
+        """When the stage last made progress (a token, a sentence, a frame), or until when
+        it is known to be waiting for something that takes time (audio playing)."""
+        self.in_model_since: float | None = None
+        """When the model call running now began (STT, LLM, TTS, VAD); None outside one."""
         self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
 
     def start(self) -> None:
@@ -96,6 +105,37 @@ class Stage:
     def idle(self) -> bool:
         """Nothing is being processed and nothing waits."""
         return self.busy_since is None and not self.inbox
+
+    def stuck_for(self, now: float) -> float:
+        """Seconds the message being processed has gone without progress (0 while waiting)."""
+        started = self.busy_since
+        return 0.0 if started is None else now - max(started, self.moved_at)
+
+    def progress(self, until: float | None = None) -> None:
+        """The work moved on (or will be waiting legitimately until ``until``, perf_counter)."""
+        now = time.perf_counter()
+        self.moved_at = max(now, until or now)
+
+    @contextmanager
+    def model_call(self) -> Iterator[None]:
+        """Around a call into a model: a hang in it may hold the model (see the watchdog)."""
+        self.in_model_since = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.in_model_since = None
+            self.progress()
+
+    def watched(self, items: Iterable[T]) -> Iterator[T]:
+        """``items`` from a model's stream, each one taken inside :meth:`model_call`."""
+        iterator = iter(items)
+        while True:
+            with self.model_call():
+                try:
+                    item = next(iterator)
+                except StopIteration:
+                    return
+            yield item
 
     @property
     def backlog(self) -> int:

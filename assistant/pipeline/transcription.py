@@ -109,13 +109,15 @@ class TranscriptionStage(Stage):
         timeline = self.turns.timeline(turn)
         timeline.unmark(Mark.STT_START, Mark.STT_FINAL)  # the answered words' transcription counts
         timeline.mark(Mark.STT_START)
-        text = self._utterance.transcribe()
+        with self.model_call():
+            text = self._utterance.transcribe()
         timeline.mark(Mark.STT_FINAL)
         return text
 
     def _feed(self, turn: int, pcm: np.ndarray) -> None:
         self._fed_s += pcm.size / RATE
-        partial = self._utterance.feed(pcm) if self._utterance else None
+        with self.model_call():
+            partial = self._utterance.feed(pcm) if self._utterance else None
         if partial:
             self.bus.emit(EventType.PARTIAL_TRANSCRIPT, turn, partial)
             self.turns.prefill(turn, partial)

@@ -1,0 +1,340 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="ko_KR">
+<context>
+    <name>ConversationView</name>
+    <message>
+        <location filename="../conversation.py" line="124" />
+        <source>Ask something: type below, or hold “Hold to talk” while you speak.</source>
+        <translation>무엇이든 물어보세요: 아래에 입력하거나, 말하는 동안 “눌러서 말하기”를 누르고 계세요.</translation>
+    </message>
+</context>
+<context>
+    <name>KioskWindow</name>
+    <message>
+        <location filename="../kiosk.py" line="50" />
+        <location filename="../kiosk.py" line="120" />
+        <location filename="../kiosk.py" line="213" />
+        <source>One moment…</source>
+        <translation>잠시만요…</translation>
+    </message>
+    <message>
+        <location filename="../kiosk.py" line="52" />
+        <source>Listening…</source>
+        <translation>듣고 있어요…</translation>
+    </message>
+    <message>
+        <location filename="../kiosk.py" line="53" />
+        <source>I'm listening…</source>
+        <translation>말씀하세요…</translation>
+    </message>
+    <message>
+        <location filename="../kiosk.py" line="54" />
+        <source>Thinking…</source>
+        <translation>생각 중이에요…</translation>
+    </message>
+    <message>
+        <location filename="../kiosk.py" line="55" />
+        <source>Speaking…</source>
+        <translation>말하는 중이에요…</translation>
+    </message>
+    <message>
+        <location filename="../kiosk.py" line="143" />
+        <source>Just start talking, or tap the button.</source>
+        <translation>그냥 말씀하시거나 버튼을 누르세요.</translation>
+    </message>
+    <message>
+        <location filename="../kiosk.py" line="144" />
+        <source>Tap the button, then ask your question.</source>
+        <translation>버튼을 누른 다음 질문하세요.</translation>
+    </message>
+    <message>
+        <location filename="../kiosk.py" line="147" />
+        <source>Hello! Ask me anything. Just start talking.</source>
+        <translation>안녕하세요! 무엇이든 물어보세요. 그냥 말씀하시면 돼요.</translation>
+    </message>
+    <message>
+        <location filename="../kiosk.py" line="156" />
+        <location filename="../kiosk.py" line="256" />
+        <source>Tap to talk</source>
+        <translation>눌러서 말하기</translation>
+    </message>
+    <message>
+        <location filename="../kiosk.py" line="208" />
+        <source>Sorry, this assistant is out of order right now.</source>
+        <translation>죄송합니다. 지금은 비서를 사용할 수 없어요.</translation>
+    </message>
+    <message>
+        <location filename="../kiosk.py" line="215" />
+        <source>I can't hear right now. Please tell a member of staff.</source>
+        <translation>지금은 들을 수 없어요. 직원에게 알려 주세요.</translation>
+    </message>
+    <message>
+        <location filename="../kiosk.py" line="256" />
+        <source>■  Stop</source>
+        <translation>■  멈추기</translation>
+    </message>
+</context>
+<context>
+    <name>LatencyMeter</name>
+    <message>
+        <location filename="../meter.py" line="164" />
+        <source>LAST TURN · voice to voice</source>
+        <translation>마지막 대화 · 음성에서 음성까지</translation>
+    </message>
+    <message>
+        <location filename="../meter.py" line="166" />
+        <source>spoken by %s</source>
+        <translation>목소리: %s</translation>
+    </message>
+    <message>
+        <location filename="../meter.py" line="170" />
+        <source>no turns yet — ask something</source>
+        <translation>아직 대화가 없어요 — 무엇이든 물어보세요</translation>
+    </message>
+    <message>
+        <location filename="../meter.py" line="170" />
+        <source>no reply audio in the last turn</source>
+        <translation>마지막 대화에는 음성 답변이 없었어요</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../meter.py" line="250" />
+        <source>SESSION · %n turn(s)</source>
+        <translation><numerusform>세션 · 대화 %n번</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../status.py" line="42" />
+        <source>mic off</source>
+        <translation>마이크 꺼짐</translation>
+    </message>
+    <message>
+        <location filename="../status.py" line="43" />
+        <source>mic on (push-to-talk)</source>
+        <translation>마이크 켜짐 (눌러서 말하기)</translation>
+    </message>
+    <message>
+        <location filename="../status.py" line="44" />
+        <source>mic on (hands-free)</source>
+        <translation>마이크 켜짐 (핸즈프리)</translation>
+    </message>
+    <message>
+        <location filename="../status.py" line="45" />
+        <source>no microphone</source>
+        <translation>마이크 없음</translation>
+    </message>
+    <message>
+        <location filename="../window.py" line="44" />
+        <source>Offline voice assistant</source>
+        <translation>오프라인 음성 비서</translation>
+    </message>
+    <message>
+        <location filename="../window.py" line="66" />
+        <source>Settings…</source>
+        <translation>설정…</translation>
+    </message>
+    <message>
+        <location filename="../window.py" line="79" />
+        <source>Type a question and press Enter…</source>
+        <translation>질문을 입력하고 Enter를 누르세요…</translation>
+    </message>
+    <message>
+        <location filename="../window.py" line="81" />
+        <source>Send</source>
+        <translation>보내기</translation>
+    </message>
+    <message>
+        <location filename="../window.py" line="82" />
+        <source>■  Stop</source>
+        <translation>■  멈추기</translation>
+    </message>
+    <message>
+        <location filename="../window.py" line="83" />
+        <source>Interrupt the reply now (Esc)</source>
+        <translation>지금 답변 멈추기 (Esc)</translation>
+    </message>
+    <message>
+        <location filename="../window.py" line="85" />
+        <source>Hold to talk</source>
+        <translation>눌러서 말하기</translation>
+    </message>
+    <message>
+        <location filename="../window.py" line="86" />
+        <source>Hold while you speak; release to get the answer</source>
+        <translation>말하는 동안 누르고 있다가, 놓으면 답변을 들을 수 있어요</translation>
+    </message>
+    <message>
+        <location filename="../window.py" line="87" />
+        <source>Hands-free</source>
+        <translation>핸즈프리</translation>
+    </message>
+    <message>
+        <location filename="../window.py" line="89" />
+        <source>Listen all the time; speak whenever you like</source>
+        <translation>항상 듣고 있어요. 언제든 말씀하세요</translation>
+    </message>
+    <message>
+        <location filename="../window.py" line="111" />
+        <source>loading…</source>
+        <translation>불러오는 중…</translation>
+    </message>
+    <message>
+        <location filename="../window.py" line="133" />
+        <source>Error while %s: %s</source>
+        <translation>%s 중 오류: %s</translation>
+    </message>
+    <message>
+        <location filename="../window.py" line="202" />
+        <source>no model loaded</source>
+        <translation>불러온 모델 없음</translation>
+    </message>
+    <message>
+        <location filename="../window.py" line="203" />
+        <source>Could not load the models: %s — choose others in Settings.</source>
+        <translation>모델을 불러올 수 없어요: %s — 설정에서 다른 모델을 고르세요.</translation>
+    </message>
+    <message>
+        <location filename="../window.py" line="214" />
+        <source>&lt;b&gt;No microphone&lt;/b&gt; — type your questions in the box below.</source>
+        <translation>&lt;b&gt;마이크 없음&lt;/b&gt; — 아래 입력란에 질문을 입력하세요.</translation>
+    </message>
+    <message>
+        <location filename="../window.py" line="217" />
+        <source>&lt;b&gt;No speaker&lt;/b&gt; — replies are shown but not heard.</source>
+        <translation>&lt;b&gt;스피커 없음&lt;/b&gt; — 답변은 화면에만 보이고 들리지 않아요.</translation>
+    </message>
+</context>
+<context>
+    <name>PinPad</name>
+    <message>
+        <location filename="../pinpad.py" line="25" />
+        <source>Administrator PIN</source>
+        <translation>관리자 PIN</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <location filename="../settings.py" line="64" />
+        <source>Settings</source>
+        <translation>설정</translation>
+    </message>
+    <message>
+        <location filename="../settings.py" line="72" />
+        <source>LLM model (.gguf)</source>
+        <translation>언어 모델 (.gguf)</translation>
+    </message>
+    <message>
+        <location filename="../settings.py" line="82" />
+        <source>Voice engine</source>
+        <translation>음성 엔진</translation>
+    </message>
+    <message>
+        <location filename="../settings.py" line="83" />
+        <source>Piper voice (.onnx)</source>
+        <translation>Piper 목소리 (.onnx)</translation>
+    </message>
+    <message>
+        <location filename="../settings.py" line="90" />
+        <source>Speech recognition</source>
+        <translation>음성 인식</translation>
+    </message>
+    <message>
+        <location filename="../settings.py" line="91" />
+        <source>Language</source>
+        <translation>언어</translation>
+    </message>
+    <message>
+        <location filename="../settings.py" line="100" />
+        <source>Endpoint silence</source>
+        <translation>발화 끝 침묵</translation>
+    </message>
+    <message>
+        <location filename="../settings.py" line="107" />
+        <source>VAD threshold</source>
+        <translation>음성 감지 임계값</translation>
+    </message>
+    <message>
+        <location filename="../settings.py" line="111" />
+        <source>System prompt</source>
+        <translation>시스템 프롬프트</translation>
+    </message>
+    <message>
+        <location filename="../settings.py" line="115" />
+        <source>Microphone</source>
+        <translation>마이크</translation>
+    </message>
+    <message>
+        <location filename="../settings.py" line="116" />
+        <source>Speaker</source>
+        <translation>스피커</translation>
+    </message>
+    <message>
+        <location filename="../settings.py" line="160" />
+        <source>Not applied: %s</source>
+        <translation>적용되지 않음: %s</translation>
+    </message>
+</context>
+<context>
+    <name>StateIndicator</name>
+    <message>
+        <location filename="../indicator.py" line="20" />
+        <source>Loading</source>
+        <translation>불러오는 중</translation>
+    </message>
+    <message>
+        <location filename="../indicator.py" line="21" />
+        <source>Idle</source>
+        <translation>대기</translation>
+    </message>
+    <message>
+        <location filename="../indicator.py" line="22" />
+        <source>Listening</source>
+        <translation>듣는 중</translation>
+    </message>
+    <message>
+        <location filename="../indicator.py" line="23" />
+        <source>Hearing you</source>
+        <translation>듣고 있어요</translation>
+    </message>
+    <message>
+        <location filename="../indicator.py" line="24" />
+        <source>Thinking</source>
+        <translation>생각 중</translation>
+    </message>
+    <message>
+        <location filename="../indicator.py" line="25" />
+        <source>Speaking</source>
+        <translation>말하는 중</translation>
+    </message>
+</context>
+<context>
+    <name>TurnView</name>
+    <message>
+        <location filename="../conversation.py" line="74" />
+        <source>(nothing was understood)</source>
+        <translation>(알아듣지 못했어요)</translation>
+    </message>
+    <message>
+        <location filename="../conversation.py" line="87" />
+        <source>speaking…</source>
+        <translation>말하는 중…</translation>
+    </message>
+    <message>
+        <location filename="../conversation.py" line="96" />
+        <source>%s to first sound</source>
+        <translation>첫 소리까지 %s</translation>
+    </message>
+    <message>
+        <location filename="../conversation.py" line="98" />
+        <source>instant reply</source>
+        <translation>즉시 답변</translation>
+    </message>
+    <message>
+        <location filename="../conversation.py" line="100" />
+        <source>interrupted</source>
+        <translation>중단됨</translation>
+    </message>
+</context>
+</TS>
