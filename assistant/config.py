@@ -419,9 +419,9 @@ class KioskConfig:
 class Config:
     audio: AudioConfig = field(default_factory=AudioConfig)
     vad: VadConfig = field(default_factory=VadConfig)
-    turn: TurnConfig = field(default_factory=TurnConfig)
     echo: EchoConfig = field(default_factory=EchoConfig)
     barge_in: BargeInConfig = field(default_factory=BargeInConfig)
+    turn: TurnConfig = field(default_factory=TurnConfig)
     stt: SttConfig = field(default_factory=SttConfig)
     llm: LlmConfig = field(default_factory=LlmConfig)
     tts: TtsConfig = field(default_factory=TtsConfig)

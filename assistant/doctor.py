@@ -174,12 +174,12 @@ class Diagnosis:
     native: str = ""
     """What the native build check (a multi-token prompt in a child process) found."""
     native_fallback: bool = False
-    listening: str = ""
-    """How the assistant listens while it speaks (full duplex with an echo canceller, or half duplex)."""
     network_now: str = ""
     """What keeps this process offline (``--offline``), if anything."""
     network_offline: str = ""
     """The guarantee a kiosk or ``--offline`` run gets on this machine (checked by starting one)."""
+    listening: str = ""
+    """How the assistant listens while it speaks (full duplex with an echo canceller, or half duplex)."""
     tier: Tier | None = None
     language: str = "en"
     advice: list[str] = field(default_factory=list)

@@ -437,7 +437,7 @@ class LlamaLlm:
         self.history.add(user, reply)
         # The next prompt's prefix is now the system prompt, the history with this
         # exchange and the next user header. Evaluate what the KV cache lacks of it now,
-        # while this reply plays, not in the next turn's time to first token: after a
+        # as the turn closes, not in the next turn's time to first token: after a
         # normal turn that is the reply's end markup (~6 tokens), after a history trim
         # the whole shortened history.
         threading.Thread(target=self._refill_prefix, name="llm-refill", daemon=True).start()

@@ -252,6 +252,18 @@ def test_engine_survives_the_server_being_down_then_answers():
 # ---------------------------------------------------------------- a real llama.cpp server
 
 
+SERVER = """
+import runpy, sys
+from pathlib import Path
+from assistant import native_probe
+model = sys.argv[1]
+sys.argv = ["llama_cpp.server", "--model", model, *sys.argv[2:]]
+with native_probe.model_params(native_probe.check(Path(model)).extra_bufts):
+    runpy.run_module("llama_cpp.server", run_name="__main__")
+"""
+"""llama.cpp's own server, loading the model as this build and CPU allow (as the assistant does)."""
+
+
 @pytest.fixture(scope="module")
 def llama_server(tmp_path_factory):
     pytest.importorskip("llama_cpp.server.app", reason="needs fastapi, uvicorn, sse-starlette (the test extra)")
@@ -259,7 +271,7 @@ def llama_server(tmp_path_factory):
     log = tmp_path_factory.mktemp("server") / "server.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "llama_cpp.server", "--model", str(find_llm(None).path),
+            [sys.executable, "-c", SERVER, str(find_llm(None).path),
              "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "2048", "--n_threads", "2"],
             stdout=out, stderr=subprocess.STDOUT,
         )

@@ -208,7 +208,7 @@ class KioskWindow(QWidget):
     def _on_ready(self) -> None:
         session = self.controller.session
         if session is not None and session.engine is not None:
-            self.hint.setText(f"{self.hint.text()} {duplex_hint(session.engine.duplex)}")
+            self.hint.setText(f"{self.hint.text()} {self.tr(duplex_hint(session.engine.duplex))}")
             self.hint.setToolTip(session.engine.duplex.describe())
         self._show_main()
 

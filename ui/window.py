@@ -198,7 +198,7 @@ class MainWindow(QMainWindow):
         self.speech_status.setText(f"STT {engines.stt.name} · TTS {engines.tts.name}")
         if c.engine is not None:
             short, detail = duplex_text(c.engine)
-            self.duplex_status.setText(short)
+            self.duplex_status.setText(self.tr(short))
             self.duplex_status.setToolTip(detail)
         self._set_ready(True)
         self._show_state(c.engine.state if c.engine else State.IDLE)

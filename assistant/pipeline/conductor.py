@@ -78,6 +78,8 @@ class Conductor:
         return self._state.is_current(turn_id)
 
     def is_live(self, message: Message) -> bool:
+        if isinstance(message, WordsAtPause) and message.turn_id == self._state.overlap:
+            return True  # the words of speech heard over the reply
         if isinstance(message, ReplyMessage):
             return self._state.is_live(message.turn_id, message.attempt)
         return self._state.is_heard(message.turn_id)
@@ -201,16 +203,19 @@ class Conductor:
     def words_at_pause(self, turn_id: int, pause: int, text: str, answer: bool) -> None:
         """The transcript at a pause: the listener weighs it for the end of the turn, and
         (``answer``) the reply to it starts before the endpoint. The responder then adds
-        what it knows of the words (an instant phrase, the model's end-of-turn probability).
-        Words heard over a reply are not answered before their verdict: they are weighed
-        by themselves."""
+        what it knows of the words (an instant phrase, the model's end-of-turn probability)."""
+        if turn_id in self._overlaps:  # its words end it as any turn's do; none is answered before the verdict
+            if text:
+                self.result(turn_id).transcript = text
+            self._links.hear_words(WordsAtPause(turn_id, pause, TurnSignals(text, awaiting_model=False)))
+            return
         with self._lock:
             attempt = self._state.weigh(turn_id)
-            awaiting = answer and bool(text) and turn_id not in self._overlaps
         if attempt is None:
             return
+        awaiting = answer and bool(text)
         self._links.hear_words(WordsAtPause(turn_id, pause, TurnSignals(text, awaiting_model=awaiting), attempt=attempt))
-        if answer:
+        if awaiting:
             self.speculate(turn_id, text, pause)
 
     def more_about_words(self, message: UserText, signals: TurnSignals) -> None:

@@ -88,13 +88,14 @@ class Segmenter:
         self._voice: VoiceEnd | None = None
         self._clock = (0.0, 0.0)
         self.pause = 0
-        if self.detector:
-            self.detector.reset()
         self.last_was_speech = False
         """The last frame was speech (at the threshold in force for it)."""
+        if self.detector:
+            self.detector.reset()
 
     def abandon(self) -> None:
-        """Forget the speech in progress without an endpoint (its audio was not the user's)."""
+        """Forget the speech in progress without an endpoint (its audio was not the user's):
+        the turn detector's pause goes with it."""
         self.endpointer.abandon()
         if self.detector:
             self.detector.reset()
@@ -108,7 +109,7 @@ class Segmenter:
              judge: Callable[[float], tuple[float, float | None]] | None = None) -> list[Heard]:
         """One frame, captured at ``captured`` (perf_counter). ``judge`` turns the VAD's
         probability into the one the endpointer gets and its threshold (while the reply
-        plays, see :func:`~assistant.bargein.user_speech`)."""
+        plays, see :class:`~assistant.bargein.UserSpeech`)."""
         frame_start = self.endpointer.position
         self._clock = (captured, frame_start)
         if self._voice is None:
@@ -168,7 +169,7 @@ class ListenStage(Stage):
 
     Frames go through the echo canceller first, with what the speaker played as the
     reference. Speech that starts while a reply plays begins an *overlap* turn: it is
-    transcribed beside the reply, pauses it once it has lasted long enough (full duplex),
+    transcribed beside the reply, pauses it once it holds enough speech (full duplex),
     and its transcript decides whether it interrupts the reply (the conductor's verdict).
     """
 
@@ -258,19 +259,25 @@ class ListenStage(Stage):
             self.start_output_clock(message.captured)  # sample 0 of the output = sample 0 of the input
             self.echo.filter.restart()  # ... and of the canceller's reference
             self._first = False
-        with self.model_call():  # the canceller and the VAD are native code
+        with self.model_call():
             cleaned = self.echo.filter.process(message.pcm, message.captured)
+            if cleaned.reply_audible:
+                self._audible_until = cleaned.captured + self.segmenter.frame_s
             heard_now = self.segmenter.push(cleaned.pcm, cleaned.captured, lambda p: self._user.judge(p, cleaned))
-        if cleaned.reply_audible:
-            self._audible_until = cleaned.captured + self.segmenter.frame_s
         for heard in heard_now:
             self._act(heard, cleaned)
+        self._barge_in(cleaned)
+
+    def _barge_in(self, cleaned: Cleaned) -> None:
+        """Speech over the reply: pause it once it holds enough speech."""
         overlap = self.turns.overlap(self._turn) if self._turn is not None else None
-        if overlap is not None and not overlap.full_duplex and cleaned.converged:
+        if overlap is None:
+            return
+        if not overlap.full_duplex and cleaned.converged:
             self._end_unheard(self._turn)  # the canceller has learnt the room: listen afresh
             return
         frame_end = cleaned.captured + self.segmenter.frame_s
-        if overlap is not None and overlap.frame(frame_end, self.segmenter.last_was_speech) is Action.PAUSE:
+        if overlap.frame(frame_end, self.segmenter.last_was_speech) is Action.PAUSE:
             log.info("speech over the reply for %.0f ms: pausing it", overlap.speech_s * 1000)
             self.turns.pause_reply(self._turn, self.pause_reply)
 
@@ -280,7 +287,7 @@ class ListenStage(Stage):
             sounding = heard.at <= self._audible_until
             if sounding or self.replying():  # over a reply, sounding or between two of its chunks
                 # Speech that began in a silence of the reply holds no echo: it may pause it.
-                full_duplex = not sounding or (cleaned.converged and self.echo.mode.full)
+                full_duplex = not sounding or (cleaned is not None and cleaned.converged and self.echo.mode.full)
                 turn = self._turn = turns.begin_overlap(Overlap(self.barge_in, full_duplex, heard.at))
                 log.info("speech began over the reply (%s duplex)", "full" if full_duplex else "half")
             else:
@@ -306,13 +313,6 @@ class ListenStage(Stage):
             self.transcription.send(EndOfSpeech(turn, settled=settled))
             self._turn = None
 
-    def _end_unheard(self, turn: int) -> None:
-        """End the speech in progress at once (it held the echo the canceller had not
-        learnt to take out); its transcript still goes to the verdict."""
-        self.segmenter.abandon()
-        self.transcription.send(EndOfSpeech(turn))
-        self._turn = None
-
     @staticmethod
     def _mark_endpoint(timeline, heard: Heard) -> None:
         if heard.voice_end is not None:
@@ -325,3 +325,10 @@ class ListenStage(Stage):
             timeline.set("turn_silence_ms", round(decision.silence_ms, 1))
             timeline.set("turn_reason", decision.reason)
             log.debug("turn %d: %s (%s)", timeline.turn_id, decision.describe(), decision.reason)
+
+    def _end_unheard(self, turn: int) -> None:
+        """End the speech in progress at once (it held the echo the canceller had not
+        learnt to take out); its transcript still goes to the verdict."""
+        self.segmenter.abandon()
+        self.transcription.send(EndOfSpeech(turn))
+        self._turn = None

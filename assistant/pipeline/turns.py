@@ -74,9 +74,6 @@ class TurnState:
         return turn == self.turn
 
     def is_live(self, turn: int, attempt: int) -> bool:
-        """The attempt is the current one (the overlap has only its first)."""
-        if turn is not None and turn == self.overlap:
-            return attempt == 0
         return turn == self.turn and attempt == self.attempt
 
     def is_heard(self, turn: int) -> bool:
@@ -126,10 +123,7 @@ class TurnState:
 
     def weigh(self, turn: int) -> int | None:
         """Words heard at a pause may still end the turn: the attempt they belong to, or
-        None when the turn is not current or already committed (its end is decided). The
-        overlap's words are weighed too: its end decides the verdict on the reply."""
-        if turn is not None and turn == self.overlap:
-            return 0
+        None when the turn is not current or already committed (its end is decided)."""
         if not self.is_current(turn) or self.committed:
             return None
         return self.attempt

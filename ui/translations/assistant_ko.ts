@@ -3,7 +3,7 @@
 <context>
     <name>ConversationView</name>
     <message>
-        <location filename="../conversation.py" line="124" />
+        <location filename="../conversation.py" line="127" />
         <source>Ask something: type below, or hold “Hold to talk” while you speak.</source>
         <translation>무엇이든 물어보세요: 아래에 입력하거나, 말하는 동안 “눌러서 말하기”를 누르고 계세요.</translation>
     </message>
@@ -11,65 +11,65 @@
 <context>
     <name>KioskWindow</name>
     <message>
-        <location filename="../kiosk.py" line="50" />
-        <location filename="../kiosk.py" line="120" />
-        <location filename="../kiosk.py" line="213" />
+        <location filename="../kiosk.py" line="52" />
+        <location filename="../kiosk.py" line="122" />
+        <location filename="../kiosk.py" line="215" />
         <source>One moment…</source>
         <translation>잠시만요…</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="52" />
+        <location filename="../kiosk.py" line="54" />
         <source>Listening…</source>
         <translation>듣고 있어요…</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="53" />
+        <location filename="../kiosk.py" line="55" />
         <source>I'm listening…</source>
         <translation>말씀하세요…</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="54" />
+        <location filename="../kiosk.py" line="56" />
         <source>Thinking…</source>
         <translation>생각 중이에요…</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="55" />
+        <location filename="../kiosk.py" line="57" />
         <source>Speaking…</source>
         <translation>말하는 중이에요…</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="143" />
+        <location filename="../kiosk.py" line="145" />
         <source>Just start talking, or tap the button.</source>
         <translation>그냥 말씀하시거나 버튼을 누르세요.</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="144" />
+        <location filename="../kiosk.py" line="146" />
         <source>Tap the button, then ask your question.</source>
         <translation>버튼을 누른 다음 질문하세요.</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="147" />
+        <location filename="../kiosk.py" line="149" />
         <source>Hello! Ask me anything. Just start talking.</source>
         <translation>안녕하세요! 무엇이든 물어보세요. 그냥 말씀하시면 돼요.</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="156" />
-        <location filename="../kiosk.py" line="256" />
+        <location filename="../kiosk.py" line="158" />
+        <location filename="../kiosk.py" line="258" />
         <source>Tap to talk</source>
         <translation>눌러서 말하기</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="208" />
+        <location filename="../kiosk.py" line="210" />
         <source>Sorry, this assistant is out of order right now.</source>
         <translation>죄송합니다. 지금은 비서를 사용할 수 없어요.</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="215" />
+        <location filename="../kiosk.py" line="217" />
         <source>I can't hear right now. Please tell a member of staff.</source>
         <translation>지금은 들을 수 없어요. 직원에게 알려 주세요.</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="256" />
+        <location filename="../kiosk.py" line="258" />
         <source>■  Stop</source>
         <translation>■  멈추기</translation>
     </message>
@@ -77,31 +77,52 @@
 <context>
     <name>LatencyMeter</name>
     <message>
-        <location filename="../meter.py" line="164" />
-        <source>LAST TURN · voice to voice</source>
-        <translation>마지막 대화 · 음성에서 음성까지</translation>
+        <location filename="../meter.py" line="187" />
+        <source>LAST TURN</source>
+        <translation>마지막 대화</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="166" />
+        <location filename="../meter.py" line="188" />
+        <source>typed: text to first sound</source>
+        <translation>입력: 글에서 첫 소리까지</translation>
+    </message>
+    <message>
+        <location filename="../meter.py" line="189" />
+        <source>heard voice to voice</source>
+        <translation>들린 음성에서 음성까지</translation>
+    </message>
+    <message>
+        <location filename="../meter.py" line="189" />
+        <source>voice to voice</source>
+        <translation>음성에서 음성까지</translation>
+    </message>
+    <message>
+        <location filename="../meter.py" line="191" />
         <source>spoken by %s</source>
         <translation>목소리: %s</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="170" />
+        <location filename="../meter.py" line="195" />
         <source>no turns yet — ask something</source>
         <translation>아직 대화가 없어요 — 무엇이든 물어보세요</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="170" />
+        <location filename="../meter.py" line="195" />
         <source>no reply audio in the last turn</source>
         <translation>마지막 대화에는 음성 답변이 없었어요</translation>
     </message>
     <message numerus="yes">
-        <location filename="../meter.py" line="250" />
-        <source>SESSION · %n turn(s)</source>
-        <translation><numerusform>세션 · 대화 %n번</numerusform></translation>
+        <location filename="../meter.py" line="285" />
+        <source>SESSION · %n spoken turn(s)</source>
+        <translation>
+            <numerusform>세션 · 말한 대화 %n번</numerusform></translation>
     </message>
-</context>
+    <message>
+        <location filename="../meter.py" line="288" />
+        <source>typed %s, median %s</source>
+        <translation>입력 %s번, 중앙값 %s</translation>
+    </message>
+    </context>
 <context>
     <name>MainWindow</name>
     <message>
@@ -216,62 +237,72 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../settings.py" line="64" />
+        <location filename="../settings.py" line="67" />
         <source>Settings</source>
         <translation>설정</translation>
     </message>
     <message>
-        <location filename="../settings.py" line="72" />
+        <location filename="../settings.py" line="75" />
         <source>LLM model (.gguf)</source>
         <translation>언어 모델 (.gguf)</translation>
     </message>
     <message>
-        <location filename="../settings.py" line="82" />
+        <location filename="../settings.py" line="85" />
         <source>Voice engine</source>
         <translation>음성 엔진</translation>
     </message>
     <message>
-        <location filename="../settings.py" line="83" />
+        <location filename="../settings.py" line="86" />
         <source>Piper voice (.onnx)</source>
         <translation>Piper 목소리 (.onnx)</translation>
     </message>
     <message>
-        <location filename="../settings.py" line="90" />
+        <location filename="../settings.py" line="93" />
         <source>Speech recognition</source>
         <translation>음성 인식</translation>
     </message>
     <message>
-        <location filename="../settings.py" line="91" />
+        <location filename="../settings.py" line="94" />
         <source>Language</source>
         <translation>언어</translation>
     </message>
     <message>
-        <location filename="../settings.py" line="100" />
-        <source>Endpoint silence</source>
-        <translation>발화 끝 침묵</translation>
+        <location filename="../settings.py" line="104" />
+        <source>Answer</source>
+        <translation>대답</translation>
     </message>
     <message>
-        <location filename="../settings.py" line="107" />
+        <location filename="../settings.py" line="111" />
+        <source>Longest wait for unfinished words</source>
+        <translation>끝나지 않은 말을 기다리는 최대 시간</translation>
+    </message>
+    <message>
+        <location filename="../settings.py" line="118" />
+        <source>Fixed silence</source>
+        <translation>고정 침묵</translation>
+    </message>
+    <message>
+        <location filename="../settings.py" line="127" />
         <source>VAD threshold</source>
         <translation>음성 감지 임계값</translation>
     </message>
     <message>
-        <location filename="../settings.py" line="111" />
+        <location filename="../settings.py" line="131" />
         <source>System prompt</source>
         <translation>시스템 프롬프트</translation>
     </message>
     <message>
-        <location filename="../settings.py" line="115" />
+        <location filename="../settings.py" line="135" />
         <source>Microphone</source>
         <translation>마이크</translation>
     </message>
     <message>
-        <location filename="../settings.py" line="116" />
+        <location filename="../settings.py" line="136" />
         <source>Speaker</source>
         <translation>스피커</translation>
     </message>
     <message>
-        <location filename="../settings.py" line="160" />
+        <location filename="../settings.py" line="186" />
         <source>Not applied: %s</source>
         <translation>적용되지 않음: %s</translation>
     </message>
@@ -327,12 +358,17 @@
         <translation>첫 소리까지 %s</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="98" />
+        <location filename="../conversation.py" line="99" />
+        <source>end of turn: %s</source>
+        <translation>발화 끝: %s</translation>
+    </message>
+    <message>
+        <location filename="../conversation.py" line="101" />
         <source>instant reply</source>
         <translation>즉시 답변</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="100" />
+        <location filename="../conversation.py" line="103" />
         <source>interrupted</source>
         <translation>중단됨</translation>
     </message>
