@@ -68,7 +68,7 @@ class TurnPrinter:
 
 
 def run_chat(args: argparse.Namespace) -> int:
-    from .session import build_engine, load_models, make_replies
+    from .session import build_engine, load_models, make_replies, make_skills
 
     config = config_from_args(args)
     if args.fast and args.output:
@@ -92,7 +92,8 @@ def run_chat(args: argparse.Namespace) -> int:
     engines = load_models(config)
     printer = TurnPrinter(args.json)
     replies = make_replies(config, engines.tts, output.rate)
-    engine = build_engine(config, engines, output, replies=replies, on_event=printer)
+    skills = make_skills(config, replies, output.rate)
+    engine = build_engine(config, engines, output, replies=replies, skills=skills, on_event=printer)
     try:
         if args.text:
             output.start(time.perf_counter())
@@ -114,6 +115,8 @@ def run_chat(args: argparse.Namespace) -> int:
     finally:
         engine.close()
         duration = samples.size / config.audio.sample_rate if samples is not None else 0.0
+        if skills is not None:
+            skills.close()
         if isinstance(output, SameClockWavSink):
             output.close(min_seconds=duration)
         else:

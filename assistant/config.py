@@ -273,18 +273,27 @@ class LlmConfig:
         _not_empty,
     )
     """System prompt; its evaluated tokens are kept in the KV cache across turns."""
+    few_shot: str = "auto"
+    """Example exchanges before the conversation (``data/few_shot.toml``): ``auto`` gives
+    them to models under a billion parameters, which answer far better for them; ``on``, ``off``."""
+    reply_language: str = "en"
+    """Language replies must stay in: a later sentence drifting into another ends the
+    reply (checked for ``en``; '' checks none). ``--language`` sets it with the speech's."""
     n_ctx: int = 2048
     """Context window in tokens."""
     history_tokens: int = 768
     """Token budget for past turns; older turns are dropped when it is exceeded."""
     max_tokens: int = within(80, 1)
     """Longest spoken reply, in tokens."""
-    temperature: float = 0.3
-    """Sampling temperature."""
+    temperature: float = 0.0
+    """Sampling temperature; 0 is greedy (the same question gets the same answer). With the
+    embedded model and its examples, greedy answered as many questions right as sampling at
+    0.3 and never less (docs/skills.md)."""
     top_p: float = 0.9
     """Nucleus sampling cutoff."""
-    repeat_penalty: float = 1.3
-    """Penalty for repeated tokens; stops tiny models from looping."""
+    repeat_penalty: float = 1.1
+    """Penalty for repeated tokens (1 is none). 1.3 made the embedded model's answers
+    worse; loops are ended by the reply guard instead (assistant/reply_guard.py)."""
     threads: int | None = None
     """CPU threads for generating tokens; None leaves one core free for speech synthesis,
     which runs while tokens are generated. Threads fighting over cores stall llama.cpp's
@@ -366,6 +375,21 @@ class RepliesConfig:
 
 
 @dataclass(frozen=True)
+class SkillsConfig:
+    enabled: bool = True
+    """Answer timers, alarms, arithmetic, unit conversions, the time and date, and the
+    actions (stop, repeat, louder, quieter) exactly, before the instant replies and the LLM."""
+    disabled: tuple[str, ...] = ()
+    """Names of skills to leave out (``actions``, ``timers``, ``clock``, ``arithmetic``, ``units``)."""
+    locale: str = ""
+    """Locale of spoken times and dates (``en_US``, ``en_GB``, ``de_DE``…); '' follows the
+    system's (LC_TIME, LANG), else ``en_US``."""
+    timers_file: str | None = None
+    """Where running timers and alarms are kept across restarts; None is ``timers.json``
+    in the user data folder."""
+
+
+@dataclass(frozen=True)
 class KioskConfig:
     """An unattended public screen: full screen, locked, supervised, forgetting each visitor."""
 
@@ -427,6 +451,7 @@ class Config:
     tts: TtsConfig = field(default_factory=TtsConfig)
     chunker: ChunkerConfig = field(default_factory=ChunkerConfig)
     replies: RepliesConfig = field(default_factory=RepliesConfig)
+    skills: SkillsConfig = field(default_factory=SkillsConfig)
     kiosk: KioskConfig = field(default_factory=KioskConfig)
 
 
@@ -485,6 +510,10 @@ def _coerce(value: Any, default: Any, key: str, kinds: list[type] = ()) -> Any:
         if not math.isfinite(value):
             raise ConfigError(f"'{key}' must be a finite number, not {value!r}")
         return type(default)(value)
+    if isinstance(default, tuple):
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"'{key}' must be a list of strings, not {value!r}")
+        return tuple(value)
     if isinstance(default, str) and not isinstance(value, str):
         raise ConfigError(f"'{key}' must be a string, not {value!r}")
     if isinstance(default, tuple):

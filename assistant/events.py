@@ -60,7 +60,9 @@ class TurnResult:
     transcript: str = ""
     reply: str = ""
     source: str = ""
-    """``llm``, ``cache``, or '' when no reply was given."""
+    """``llm``, ``cache``, ``skill``, or '' when no reply was given."""
+    skill: str = ""
+    """The skill that answered (``timers``, ``arithmetic``…) when ``source`` is ``skill``."""
     interrupted: bool = False
     errors: list[str] = field(default_factory=list)
     voices: list[str] = field(default_factory=list)
@@ -75,6 +77,7 @@ class TurnResult:
             "transcript": self.transcript,
             "reply": self.reply,
             "source": self.source,
+            "skill": self.skill,
             "voices": self.voices,
             "interrupted": self.interrupted,
             "errors": self.errors,
@@ -154,6 +157,14 @@ class UserText(ReplyMessage):
     pause: int | None = field(default=None, kw_only=True)
     """The pause whose words these are (they may not be the end of the turn); None for a
     final or typed transcript."""
+
+
+@dataclass(frozen=True)
+class Announcement(ReplyMessage):
+    """Words a skill says unasked (a timer ran out), in a turn of their own."""
+
+    reply: Any
+    """The skill's reply (:class:`~assistant.skills.SkillReply`)."""
 
 
 @dataclass(frozen=True)

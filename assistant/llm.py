@@ -21,6 +21,8 @@ from .config import LlmConfig, cache_dir
 from .gguf_info import check_loadable
 from .models import ModelError, find_llm
 from .timeline import Timeline
+from .prompt import examples_for
+from .reply_guard import ReplyGuard
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +50,8 @@ class History:
     budget_tokens: int
     count_tokens: Callable[[str], int]
     exchanges: list[Exchange] = field(default_factory=list)
+    examples: list[tuple[str, str]] = field(default_factory=list)
+    """Example exchanges shown before the conversation (see :mod:`assistant.prompt`); never dropped."""
 
     @property
     def tokens(self) -> int:
@@ -62,6 +66,8 @@ class History:
 
     def messages(self, system: str, user: str) -> list[dict[str, str]]:
         messages = [{"role": "system", "content": system}]
+        for user_said, reply in self.examples:
+            messages += [{"role": "user", "content": user_said}, {"role": "assistant", "content": reply}]
         for e in self.exchanges:
             messages += [{"role": "user", "content": e.user}, {"role": "assistant", "content": e.assistant}]
         messages.append({"role": "user", "content": user})
@@ -205,7 +211,7 @@ class LlamaLlm:
             log.warning("%s: %s", self.name, synthetic.NONSENSE)
         self.quantization = path.stem.rsplit(".", 1)[-1] if "." in path.stem else ""
         self.build_note = self.native.note
-        self.history = History(config.history_tokens, self.count_tokens)
+        self.history = History(config.history_tokens, self.count_tokens, examples=examples_for(config, path))
         self._lock = threading.Lock()
         self.warm()
 
@@ -431,7 +437,9 @@ class LlamaLlm:
     def stream(self, user: str, stats: GenerationStats) -> Iterator[str]:
         with self._lock:
             messages = self.history.messages(self.config.system_prompt, user)
-            yield from self._generate(messages, stats, self.config.max_tokens)
+            limit = self.config.max_tokens
+            guard = ReplyGuard(self.config.reply_language)
+            yield from guard.filter(self._generate(messages, stats, limit), lambda: stats.tokens >= limit)
 
     def remember(self, user: str, reply: str) -> None:
         self.history.add(user, reply)

@@ -32,6 +32,7 @@ def add_engine_options(parser: argparse.ArgumentParser, top_level: bool = False)
     group.add_argument("--llm-url", help="use an OpenAI-compatible server (llama.cpp server, vLLM, Ollama) at this URL")
     group.add_argument("--llm-draft", help="speculative decoding: off, prompt-lookup, or a draft GGUF file")
     group.add_argument("--no-replies", action="store_true", help="disable the instant-reply cache")
+    group.add_argument("--no-skills", action="store_true", help="disable the skills (timers, arithmetic, units, time)")
     group.add_argument("--offline", action="store_true",
                        help="no network for anything in the process: its own network namespace where the OS "
                             "allows it, else a Python audit hook (kiosks always run so; see `assistant doctor`)")
@@ -75,11 +76,12 @@ def config_from_args(args: argparse.Namespace) -> Config:
             "vosk_model": stt_model if stt_engine == "vosk" else None,
         },
         tts={"engine": args.tts, "voice": args.voice},
-        llm={"model": args.llm_model, "system_prompt": args.system_prompt, "max_tokens": args.max_tokens,
+        llm={"reply_language": args.language, "model": args.llm_model, "system_prompt": args.system_prompt, "max_tokens": args.max_tokens,
              "draft": args.llm_draft, "backend": "remote" if args.llm_url else None, "remote_url": args.llm_url},
         vad={"endpoint_ms": args.endpoint_ms},
         turn={"mode": args.turn, "max_ms": args.turn_max_ms},
         replies={"enabled": False if args.no_replies else None},
+        skills={"enabled": False if args.no_skills else None},
     ))
     config_mod.check(config)
     return config

@@ -19,6 +19,8 @@ from urllib.parse import urlsplit
 
 from .config import LlmConfig
 from .llm import GenerationStats, History, LlmError
+from .prompt import examples_for
+from .reply_guard import ReplyGuard
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +52,7 @@ class RemoteLlm:
         self.path = None
         self.quantization = ""
         self.build_note = None
-        self.history = History(config.history_tokens, _approx_tokens)
+        self.history = History(config.history_tokens, _approx_tokens, examples=examples_for(config, None))
         self._lock = threading.Lock()
 
     def _connect(self) -> http.client.HTTPConnection:
@@ -90,7 +92,8 @@ class RemoteLlm:
             conn = self._connect()
             try:
                 with self._errors():
-                    yield from self._exchange(conn, user, stats)
+                    limit, guard = self.config.max_tokens, ReplyGuard(self.config.reply_language)
+                    yield from guard.filter(self._exchange(conn, user, stats), lambda: stats.tokens >= limit)
             finally:
                 conn.close()
 

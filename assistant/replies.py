@@ -71,6 +71,8 @@ class InstantReply:
     audio: np.ndarray | None = None
     """Prerendered audio at the output rate, when it is ready."""
 
+    source = "cache"
+
     def words(self, last_reply: str) -> str:
         """What to say: the last answer again for ``repeat`` (when there is one), else the reply."""
         return last_reply if self.action == "repeat" and last_reply else self.text
@@ -85,6 +87,9 @@ class InstantReply:
 class Replies(Protocol):
     def lookup(self, transcript: str) -> InstantReply | None:
         """The reply for a short fixed phrase, or None when the LLM should answer."""
+
+    def audio(self, text: str) -> np.ndarray | None:
+        """Prerendered audio of a fixed reply text at the output rate, once it is ready."""
 
     def filler(self, transcript: str, model: Path | None = None) -> InstantReply | None:
         """A short cached filler (with audio) to play before an LLM answer predicted to be slow."""

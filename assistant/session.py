@@ -19,6 +19,7 @@ from .models import ModelError, find_llm, find_silero_vad
 from .pipeline import Engine
 from .planner import plan_for
 from .replies import Replies
+from .skills import Skills
 from .stt import Stt, load_stt
 from .tts import Tts, load_tts
 from .vad import SileroVad, Vad
@@ -98,6 +99,7 @@ def build_engine(
     replies: Replies | None = None,
     on_event: Callable[[Event], None] | None = None,
     echo: SpeakerEcho | None = None,
+    skills: Skills | None = None,
 ) -> Engine:
     """An engine on the loaded models; ``echo`` shares an echo canceller that has already
     learnt the room (default: the engine makes its own)."""
@@ -109,6 +111,7 @@ def build_engine(
         vad=engines.vad,
         output=output,
         replies=replies,
+        skills=skills,
         on_event=on_event,
         echo=echo,
     )
@@ -124,3 +127,13 @@ def make_replies(config: Config, tts: Tts, output_rate: int) -> Replies | None:
     replies = load_replies(config.replies, tts, output_rate)
     replies.wait_ready(timeout=120)
     return replies
+
+
+def make_skills(config: Config, replies: Replies | None = None, output_rate: int | None = None) -> Skills | None:
+    """The skills (timers running), using the instant replies' audio where they share a text."""
+    from .skills import load_skills
+
+    skills = load_skills(config, output_rate)
+    if skills is not None and replies is not None:
+        skills.use_reply_audio(replies.audio)
+    return skills

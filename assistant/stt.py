@@ -24,6 +24,15 @@ log = logging.getLogger(__name__)
 RATE = 16000
 NO_SPEECH_PROB = 0.6
 """Above this, Whisper's own no-speech probability says the audio held no words."""
+COMPRESSION_RATIO_MAX = 2.4
+"""Text that gzip shrinks more than this is a decoding loop, not speech (Whisper's own
+threshold): "Ancient Rome Ancient Rome …" or "6,6,6,6,…" compress 12:1, a sentence 1:1."""
+MAX_WORDS_PER_S = 5.0
+"""More words than this per second of audio (plus two) cannot have been said: fast
+speech is about three words a second."""
+TOKENS_PER_S = 8
+"""Whisper decodes at most this many tokens per second of audio (plus 16), so a loop
+ends soon instead of running to the window's limit."""
 
 
 class SttError(RuntimeError):
@@ -53,25 +62,54 @@ _NOISE = re.compile(r"^[\W_]*$|^\s*[\[(].*[\])]\s*$")
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+")
 
 
+_REPEATED_WORDS = re.compile(r"\b((?:[\w']+[\s,.!?;:-]+){1,8}?)\1{2,}", re.IGNORECASE)
+"""One to eight words said three times or more in a row."""
+
+
 def clean_transcript(text: str) -> str:
-    """Whitespace folded, noise dropped, and a sentence Whisper looped on said once."""
+    """Whitespace folded, noise dropped, and words or a sentence Whisper looped on said once."""
     text = " ".join(text.split())
     if _NOISE.match(text):
         return ""
+    text = _REPEATED_WORDS.sub(r"\1", text + " ").strip()
     sentences: list[str] = []
     for sentence in _SENTENCE_BREAK.split(text):
-        if sentence and (not sentences or sentence.lower() != sentences[-1].lower()):
+        restarted = any(s.lower().startswith(sentence.lower().rstrip(".!?…, ")) for s in sentences)
+        if sentence and not restarted:  # a sentence said again, whole or cut off by the decoding limit
             sentences.append(sentence)
     return " ".join(sentences)
-
-
-COMPRESSION_RATIO_MAX = 2.4
-"""Above this, a transcript is a loop ("6,6,6,6,...") and not words (Whisper's own threshold)."""
 
 
 def compression_ratio(text: str) -> float:
     data = text.encode("utf-8")
     return len(data) / len(zlib.compress(data)) if data else 0.0
+
+
+def hallucination(text: str, seconds: float, no_speech_prob: float = 0.0) -> str | None:
+    """Why a decoded segment cannot be what was said (then it is not understood), or None.
+
+    The no-speech probability; the compression ratio of the raw decoding (a loop); the
+    words per second of audio, once a sentence Whisper said again is said once.
+    """
+    if no_speech_prob > NO_SPEECH_PROB:
+        return f"no speech (probability {no_speech_prob:.2f})"
+    ratio = compression_ratio(text)
+    if ratio > COMPRESSION_RATIO_MAX:
+        return f"a repetition loop (compression ratio {ratio:.1f})"
+    words = len(clean_transcript(text).split())
+    if words > 2 + MAX_WORDS_PER_S * seconds:
+        return f"{words} words in {seconds:.1f} s of audio"
+    return None
+
+
+def guarded(text: str, seconds: float, no_speech_prob: float = 0.0) -> str:
+    """The transcript of a segment, or '' when it fails :func:`hallucination`."""
+    reason = hallucination(text, seconds, no_speech_prob)
+    if reason is not None:
+        if text.strip():
+            log.info("transcript %r dropped: %s", text[:80], reason)
+        return ""
+    return clean_transcript(text)
 
 
 _VOSK_NUMBER = re.compile(r"\[(\d+)\]")
@@ -156,15 +194,14 @@ class WhisperStt:
             ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None], dtype=np.float32)),
             to_cpu=False,
         )
+        seconds = pcm.size / RATE
         result = self._model.model.generate(
-            encoded, [self._prompt], beam_size=self.config.beam_size, max_length=min(224, 12 * window),
+            encoded, [self._prompt], beam_size=self.config.beam_size,
+            max_length=min(224, 12 * window, 16 + math.ceil(TOKENS_PER_S * seconds)),
             return_no_speech_prob=True, suppress_blank=True, suppress_tokens=[-1],
         )[0]
-        if result.no_speech_prob > NO_SPEECH_PROB:
-            return ""
         tokens = [t for t in result.sequences_ids[0] if t < self._tokenizer.eot]
-        text = clean_transcript(self._tokenizer.decode(tokens))
-        return "" if compression_ratio(text) > COMPRESSION_RATIO_MAX else text
+        return guarded(self._tokenizer.decode(tokens), seconds, result.no_speech_prob)
 
     def _transcribe_long(self, pcm: np.ndarray) -> str:
         segments, _info = self._model.transcribe(
@@ -176,7 +213,13 @@ class WhisperStt:
             condition_on_previous_text=False,
             vad_filter=False,
         )
-        return clean_transcript(" ".join(segment.text.strip() for segment in segments))
+        # Whisper's own rule: a segment is silence when it is likely no speech and decoded unsurely.
+        kept = [
+            guarded(segment.text.strip(), segment.end - segment.start,
+                    segment.no_speech_prob if segment.avg_logprob < -1.0 else 0.0)
+            for segment in segments
+        ]
+        return " ".join(text for text in kept if text)
 
     def utterance(self) -> "WhisperUtterance":
         return WhisperUtterance(self)
@@ -231,12 +274,14 @@ class VoskUtterance:
         self._recognizer = recognizer
         self._final: list[str] = []
         self._last_partial = ""
+        self._samples = 0
 
     @staticmethod
     def _pcm16(pcm: np.ndarray) -> bytes:
         return (np.clip(pcm, -1.0, 1.0) * 32767).astype("<i2").tobytes()
 
     def feed(self, pcm: np.ndarray) -> str | None:
+        self._samples += pcm.size
         if self._recognizer.AcceptWaveform(self._pcm16(pcm)):
             text = vosk_words(json.loads(self._recognizer.Result()).get("text", ""))
             if text:
@@ -254,7 +299,7 @@ class VoskUtterance:
         text = vosk_words(json.loads(self._recognizer.FinalResult()).get("text", ""))
         if text:
             self._final.append(text)
-        return clean_transcript(" ".join(self._final))
+        return guarded(" ".join(self._final), self._samples / RATE)
 
 
 def load_stt(config: SttConfig) -> Stt:

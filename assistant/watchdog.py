@@ -79,7 +79,7 @@ class EngineSupervisor:
         max_restarts: int,
         window_s: float,
         on_restart: Callable[[str], None] | None = None,
-        on_give_up: Callable[[str], None] = exit_for_restart,
+        on_give_up: Callable[[str], None] | None = None,
         clock: Callable[[], float] = time.perf_counter,
     ):
         self.stage_timeout_s = stage_timeout_s
@@ -139,10 +139,10 @@ class EngineSupervisor:
 
     def give_up(self, reason: str) -> None:
         """The engine cannot heal in this process: hand over to ``on_give_up`` (by default
-        the app exits to be started afresh)."""
+        :func:`exit_for_restart`: the app exits to be started afresh)."""
         self.gave_up = True
         log.critical("giving up on this process: %s", reason)
-        self._on_give_up(reason)
+        (self._on_give_up or exit_for_restart)(reason)
 
     def renew(self) -> Engine:
         """Start a fresh engine; the old one is let go without waiting for its threads."""

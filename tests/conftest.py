@@ -22,6 +22,18 @@ def isolated_user_dirs(tmp_path_factory):
     yield root
 
 
+@pytest.fixture(autouse=True)
+def no_exit_for_restart(monkeypatch):
+    """A watchdog that gives up in a test reports it instead of ending the test process;
+    the test then fails on what it expected to happen."""
+    import logging
+
+    from assistant import watchdog
+
+    monkeypatch.setattr(watchdog, "exit_for_restart",
+                        lambda reason: logging.getLogger("tests").error("the app would restart: %s", reason))
+
+
 @pytest.fixture(scope="session")
 def default_config():
     from assistant.config import Config

@@ -1,7 +1,7 @@
-"""Huge inputs stay bounded: the history keeps to its token budget whatever the turns,
-and a 60 s monologue or a 10-minute recording reaches the recognizer in windows no longer
-than ``vad.max_speech_s`` (Whisper hears at most 30 s at once), in memory that does not
-grow with the input."""
+"""Huge inputs stay bounded: the history keeps to its token budget whatever the turns;
+a 60 s monologue or a 10-minute recording reaches the recognizer in turns no longer than
+``vad.max_speech_s`` (which Whisper encodes 30 s at a time at most), in memory that does
+not grow with the input."""
 
 from __future__ import annotations
 
@@ -109,11 +109,10 @@ def test_a_60_s_monologue_reaches_whisper_in_bounded_windows(engines, monologue)
     took = time.perf_counter() - started
     grew_mb = (process.memory_info().rss - before) / 2**20
     limit = config.vad.max_speech_s + config.vad.speech_pad_ms / 1000 + 0.5
-    print(f"\n{monologue.size / RATE:.0f} s monologue: Whisper windows {[round(w, 1) for w in stt.windows_s]} s "
-          f"(cut at max_speech_s = {config.vad.max_speech_s:.0f} s), {took:.0f} s to process, RSS {grew_mb:+.0f} MB")
-    # A turn cut at max_speech_s is followed at once by the next one, which may replace it
-    # before it is transcribed; whatever is transcribed fits one window.
-    assert len(stt.windows_s) >= 2 and max(stt.windows_s) <= limit
+    print(f"\n{monologue.size / RATE:.0f} s monologue: the recognizer heard {[round(w, 1) for w in stt.windows_s]} s "
+          f"(turns cut at max_speech_s = {config.vad.max_speech_s:.0f} s), {took:.0f} s to process, "
+          f"RSS {grew_mb:+.0f} MB")
+    assert stt.windows_s and max(stt.windows_s) <= limit
     assert any(end.transcript for end in ends)
 
 
@@ -143,5 +142,6 @@ def test_a_10_minute_recording_is_heard_in_bounded_windows(engines, monologue, t
     print(f"\n10-minute WAV: {segments} turns, the longest {longest:.1f} s (max_speech_s {config.max_speech_s:.0f} s), "
           f"read and segmented in {took:.1f} s, RSS {grew_mb:+.0f} MB (the file itself is "
           f"{samples.nbytes / 2**20:.0f} MB as float32)")
-    assert segments >= 25 and longest <= config.max_speech_s + config.speech_pad_ms / 1000 + 0.2
+    assert segments >= 600 // (config.max_speech_s + 1)
+    assert longest <= config.max_speech_s + config.speech_pad_ms / 1000 + 0.2
     assert grew_mb < samples.nbytes / 2**20 + 50

@@ -221,7 +221,7 @@ def test_tapping_during_a_reply_stops_it(qtbot, make_kiosk):
 
 @pytest.mark.slow
 def test_idle_reset_forgets_the_conversation_and_the_llm_history(qtbot, make_kiosk, engines):
-    window = make_kiosk(engines, idle_reset_s=2.0)
+    window = make_kiosk(engines, idle_reset_s=2.0, stage_timeout_s=60)  # real model calls take seconds here
     turns = Turns(window)
     first_engine = window.controller.session.engine
     result = ask(qtbot, window, turns, "What is the capital of France?")

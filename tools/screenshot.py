@@ -2,11 +2,14 @@
 
     xvfb-run -s "-screen 0 1280x800x24" python -m tools.screenshot docs/screenshot.png
     xvfb-run -s "-screen 0 1280x800x24" python -m tools.screenshot --language ko docs/korean.png
+    xvfb-run -s "-screen 0 1280x800x24" python -m tools.screenshot --timers docs/timers.png
 
 (Qt's xcb plugin needs libxcb-cursor0, libxcb-icccm4 and libxcb-keysyms1 on Debian.)
 
 The app starts as a user would start it (models load behind the progress indicator),
 answers a few typed questions, and is captured while the last reply is being spoken.
+With ``--timers`` it sets two kitchen timers, asks how long one has left, and is
+captured with both running (the timers file is a temporary one, not the user's).
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from assistant.events import EventType, State
 QUESTIONS = {"en": ("Hello", "What is the tallest mountain in the world?"), "ko": ("안녕하세요", "지금 몇 시예요?")}
 LAST_QUESTION = {"en": "Tell me a fun fact about the ocean.", "ko": "한국의 수도는 어디예요?"}
 NEXT_QUESTION = {"en": "And how far away is it?", "ko": "거기까지 얼마나 걸려요?"}
+TIMER_REQUESTS = ("Set a pasta timer for ten minutes.", "Set an egg timer for four minutes.",
+                  "How long is left on the pasta timer?")
 
 
 def pump_events_until(condition, timeout_s: float) -> bool:
@@ -41,7 +46,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="screenshot of the window mid-conversation")
     parser.add_argument("output", help="PNG file to write")
     parser.add_argument("--language", choices=sorted(QUESTIONS), default="en", help="language of the questions and screens")
+    parser.add_argument("--timers", action="store_true", help="two running timers instead of a conversation")
     args = parser.parse_args(argv)
+    if args.timers:
+        return timers_shot(args.output)
 
     from dataclasses import replace
 
@@ -74,6 +82,38 @@ def main(argv: list[str] | None = None) -> int:
     window.grab().save(args.output)
     print(f"saved {args.output}")
     window.close()
+    return 0
+
+
+
+def timers_shot(output: str) -> int:
+    import tempfile
+    from dataclasses import replace
+
+    from assistant.config import Config
+
+    from tools.stall_probe import run_turn
+    from ui.app import application
+    from ui.window import MainWindow
+
+    app = application()  # noqa: F841 - kept alive while the window is open
+    with tempfile.TemporaryDirectory() as scratch:
+        config = Config()
+        config = replace(config, skills=replace(config.skills, timers_file=f"{scratch}/timers.json"))
+        window = MainWindow(config)
+        window.show()
+        if not pump_events_until(window.is_ready, 180):
+            print("the models did not load", file=sys.stderr)
+            return 1
+        results = [run_turn(window, request) for request in TIMER_REQUESTS]
+        pump_events_until(lambda: len(window.timers.texts()) == 2, 5)
+        pump_events_until(lambda: False, 1.2)  # the countdowns tick once more
+        window.grab().save(output)
+        for request, result in zip(TIMER_REQUESTS, results):
+            print(f"{request} -> {result.reply if result else None} [{result.source if result else ''}]")
+        print(f"timers shown: {window.timers.texts()}")
+        print(f"saved {output}")
+        window.close()
     return 0
 
 

@@ -133,9 +133,11 @@ class Controller(EngineHost):
 
     def _build_engine(self, config: Config) -> None:
         replies = self.instant_replies(config, self.engines, self.output)
+        skills = self.skills_for(config, replies, self.output)
         self.generation += 1
         self.engine = build_engine(
-            config, self.engines, self.output, replies=replies, on_event=self.bridge.listener(self.generation)
+            config, self.engines, self.output, replies=replies, skills=skills,
+            on_event=self.bridge.listener(self.generation),
         )
 
     def _close_engine(self) -> None:
@@ -152,6 +154,7 @@ class Controller(EngineHost):
         self._want_mic = False
         self.worker.shutdown()  # drops queued work, waits for the running task
         self._close_engine()
+        self.close_skills()
         self.close_output()
 
     # ------------------------------------------------------------ what the GUI calls

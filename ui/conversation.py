@@ -99,6 +99,8 @@ class TurnView(QWidget):
             parts.append(self.tr("end of turn: %s") % decision)
         if result.source == "cache":
             parts.append(self.tr("instant reply"))
+        elif result.source == "skill":
+            parts.append(self.tr("%s skill") % result.skill)
         if result.interrupted:
             parts.append(self.tr("interrupted"))
         self.note.setTextFormat(Qt.TextFormat.RichText)

@@ -1,6 +1,7 @@
 """What the window's and the kiosk's controllers share: the loaded engines, the speaker
-(closed here only if opened here), instant replies, the bridge that carries engine events
-to the GUI thread, and the worker thread for slow calls."""
+(closed here only if opened here), instant replies, the skills (made once: their timers
+outlive engine rebuilds), the bridge that carries engine events to the GUI thread, and
+the worker thread for slow calls."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from assistant.audio import AudioOut, NullSink, SpeakerSink
 from assistant.config import Config
 from assistant.replies import Replies
 from assistant.session import LoadedModels
+from assistant.skills import Skills
+from assistant.skills.timer_store import Timers
 
 from .bridge import EngineBridge, Worker
 
@@ -36,6 +39,7 @@ class EngineHost(QObject):
         self.bridge = EngineBridge(self)
         """Its ``event`` signal carries (engine generation, Event) of the current engine."""
         self.worker = Worker(self)
+        self.skills: Skills | None = None
 
     def open_speaker(self, config: Config) -> AudioOut:
         """The configured speaker, or a silent sink (replies are then only shown) after
@@ -63,6 +67,33 @@ class EngineHost(QObject):
 
     def no_instant_replies(self, exc: Exception) -> None:
         pass
+
+    def skills_for(self, config: Config, replies: Replies | None, output: AudioOut) -> Skills | None:
+        """The skills, made at the first call and again only when their settings change;
+        None when they are off or cannot start (the LLM still answers)."""
+        from assistant.session import make_skills
+
+        if self.skills is not None and self.skills.config == config.skills:
+            if replies is not None:
+                self.skills.use_reply_audio(replies.audio)
+            return self.skills
+        self.close_skills()
+        try:
+            self.skills = make_skills(config, replies, output.rate)
+        except Exception as exc:  # skills are an addition; the engine runs without them
+            log.exception("skills unavailable")
+            self.no_instant_replies(exc)
+        return self.skills
+
+    def timers(self) -> Timers | None:
+        """The running timers and alarms, for the screen (None without skills)."""
+        skills = self.skills
+        return skills.timers if skills is not None else None
+
+    def close_skills(self) -> None:
+        skills, self.skills = self.skills, None
+        if skills is not None:
+            skills.close()
 
     def close_output(self) -> None:
         """Close the speaker if it was opened here."""

@@ -32,6 +32,7 @@ from .conversation import ConversationView, TurnView
 from .kiosk_controller import KioskController, SourceOpener, microphone
 from .pinpad import PinPad
 from .status import duplex_hint
+from .timers import TimersPanel
 
 log = logging.getLogger(__name__)
 
@@ -157,6 +158,7 @@ class KioskWindow(QWidget):
         for page in (self.attract, self.conversation, self.notice_page):
             self.pages.addWidget(page)
         self.state = _label("state")
+        self.timers = TimersPanel(self.controller.timers)
         self.talk = QPushButton(self.tr("Tap to talk"))
         self.talk.setObjectName("talk")
         self.talk.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -167,6 +169,7 @@ class KioskWindow(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(24, 16, 24, 16)
         layout.addWidget(self.pages, 1)
+        layout.addWidget(self.timers)
         layout.addWidget(self.state)
         layout.addLayout(button_row)
 

@@ -54,7 +54,8 @@ class KioskController(EngineHost):
             if self.output is None:
                 self.output = self.open_speaker(self.config)
             replies = self.instant_replies(self.config, self.engines, self.output)
-            make_engine = engine_factory(self.config, self.engines, self.output, replies)
+            skills = self.skills_for(self.config, replies, self.output)
+            make_engine = engine_factory(self.config, self.engines, self.output, replies, skills)
             self.session = KioskSession(
                 self.config, self.engines.llm, make_engine, open_source=self.open_source,
                 on_event=self.bridge.event.emit, on_status=self.status.emit,
@@ -81,4 +82,5 @@ class KioskController(EngineHost):
         if self.session is not None:
             self.session.close()
             self.session = None
+        self.close_skills()
         self.close_output()

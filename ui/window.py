@@ -23,6 +23,7 @@ from .indicator import StateIndicator
 from .meter import LatencyMeter
 from .settings import SettingsDialog
 from .status import MIC_TEXT, duplex_text, llm_text
+from .timers import TimersPanel
 
 BANNER_STYLE = "background:#fff8c5; color:#4d2d00; border:1px solid #d4a72c; border-radius:6px; padding:6px 10px;"
 NOTICE_STYLE = "background:#ffebe9; color:#82071e; border:1px solid #ff8182; border-radius:6px; padding:6px 10px;"
@@ -74,6 +75,7 @@ class MainWindow(QMainWindow):
         self.audio_banner = _banner(BANNER_STYLE)
         self.notice = _banner(NOTICE_STYLE)
         self.conversation = ConversationView()
+        self.timers = TimersPanel(self.controller.timers)
 
         self.text = QLineEdit()
         self.text.setPlaceholderText(self.tr("Type a question and press Enter…"))
@@ -104,6 +106,7 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.audio_banner)
         layout.addWidget(self.notice)
         layout.addWidget(self.conversation, 1)
+        layout.addWidget(self.timers)
         layout.addLayout(inputs)
         layout.addWidget(self.meter)
         self.setCentralWidget(body)

@@ -56,6 +56,13 @@ def add_parser(sub) -> argparse.ArgumentParser:
     run.add_argument("--fast", action="store_true",
                      help="not real time: feed input as fast as it is taken, replies count as heard at once "
                           "(smoke tests; the figures are not user-felt latencies)")
+    quality = parser.add_argument_group("quality")
+    quality.add_argument("--quality", action="store_true",
+                         help="score the answers instead of timing them: a question set asked typed and spoken, "
+                              "the share right by source (skills, instant replies, language model)")
+    quality.add_argument("--quality-set", type=Path, help="TOML question set (default: the built-in 61 questions)")
+    quality.add_argument("--quality-modes", type=_quality_modes, default="typed,spoken",
+                         help="comma-separated: typed,spoken (default both)")
     out = parser.add_argument_group("output")
     out.add_argument("--out", type=Path, default=Path("bench-out"), help="output folder (default bench-out/)")
     out.add_argument("--json", type=Path, help="report JSON (default OUT/bench.json)")
@@ -63,6 +70,37 @@ def add_parser(sub) -> argparse.ArgumentParser:
     out.add_argument("--no-audio", action="store_true", help="do not keep the same-clock reply WAVs")
     parser.set_defaults(func=run_bench)
     return parser
+
+
+def _quality_modes(text: str) -> tuple[str, ...]:
+    modes = tuple(m.strip() for m in text.split(",") if m.strip())
+    if not modes or any(m not in ("typed", "spoken") for m in modes):
+        raise argparse.ArgumentTypeError(f"quality modes are typed, spoken (comma-separated), not {text!r}")
+    return modes
+
+
+def run_quality_bench(args: argparse.Namespace) -> int:
+    from ..options import config_from_args
+    from ..session import load_models, make_replies
+    from .quality import build_quality_report, format_quality, run_quality, write_quality
+    from .questions import load_questions
+
+    config = config_from_args(args)
+    questions = load_questions(args.quality_set)  # a bad file fails before loading
+    print("loading models…", file=sys.stderr)
+    engines = load_models(config)
+    replies = make_replies(config, engines.tts, config.audio.output_rate)
+    answers = run_quality(engines, config, replies, questions, args.quality_modes)
+    meta = {"stt": engines.stt.name, "llm": engines.llm.name, "tts": engines.tts.name,
+            "questions": len(questions), "question_set": str(args.quality_set or "default"),
+            "skills": config.skills.enabled, "instant_replies": replies is not None,
+            "few_shot": bool(getattr(getattr(engines.llm, "history", None), "examples", None))}
+    report = build_quality_report(answers, meta)
+    path = args.json or args.out / "quality.json"
+    write_quality(report, path)
+    print(format_quality(report))
+    print(f"\nreport: {path}", file=sys.stderr)
+    return 0
 
 
 def _turn_taking(models, config, replies, args: argparse.Namespace) -> dict:
@@ -88,6 +126,8 @@ def _turn_taking(models, config, replies, args: argparse.Namespace) -> dict:
 
 
 def run_bench(args: argparse.Namespace) -> int:
+    if args.quality:
+        return run_quality_bench(args)
     from .. import synthetic
     from ..options import config_from_args
     from ..session import load_models, make_replies

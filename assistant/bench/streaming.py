@@ -13,6 +13,7 @@ from ..replies import Replies
 from ..room import EchoPath, EchoRoom
 from ..session import LoadedModels, build_engine
 from ..waiting import wait_until
+from ..skills import Skills
 from .takes import Take
 
 log = logging.getLogger(__name__)
@@ -38,7 +39,7 @@ class TurnCollector:
 
 def run_streaming(
     engines: LoadedModels, config: Config, replies: Replies | None, take: Take, timeout_s: float = 120.0,
-    echo_path: EchoPath | None = None, echo: SpeakerEcho | None = None,
+    echo_path: EchoPath | None = None, echo: SpeakerEcho | None = None, skills: Skills | None = None,
 ) -> TurnResult | None:
     """Listen to the take until its question is answered; the answered turn, or None
     when no speech was heard (or the reply never came within ``timeout_s``).
@@ -48,7 +49,7 @@ def run_streaming(
     the echo would start is seen: the answered turn's ``turns_heard`` counts them all.
     ``echo``: a canceller that has learnt the room in earlier takes."""
     turns = TurnCollector()
-    engine = build_engine(config, engines, take.sink, replies=replies, on_event=turns, echo=echo)
+    engine = build_engine(config, engines, take.sink, replies=replies, skills=skills, on_event=turns, echo=echo)
     source = EchoRoom(take.source, engine.echo.played, echo_path) if echo_path else take.source
     grace_s = (longest_silence_ms(config) + 200) / 1000
     try:

@@ -24,7 +24,7 @@ from ..config import Config
 from ..events import Event, EventType, State
 from ..llm import Llm
 from ..session import LoadedModels, build_engine
-from ..watchdog import EngineFactory, EngineSupervisor, exit_for_restart
+from ..watchdog import EngineFactory, EngineSupervisor
 from .memory import release_memory, resident_mb
 from .transcripts import TranscriptLog
 
@@ -87,9 +87,11 @@ class _WatchedSource:
         self.source.stop()
 
 
-def engine_factory(config: Config, engines: LoadedModels, output: AudioOut, replies: Any = None) -> EngineFactory:
+def engine_factory(
+    config: Config, engines: LoadedModels, output: AudioOut, replies: Any = None, skills: Any = None
+) -> EngineFactory:
     def make(listener: Callable[[Event], None]):
-        return build_engine(config, engines, output, replies=replies, on_event=listener)
+        return build_engine(config, engines, output, replies=replies, skills=skills, on_event=listener)
 
     return make
 
@@ -112,7 +114,7 @@ class KioskSession:
         on_event: Callable[[int, Event], None] | None = None,
         on_status: Callable[[KioskStatus, str], None] | None = None,
         on_reset: Callable[[], None] | None = None,
-        on_give_up: Callable[[str], None] = exit_for_restart,
+        on_give_up: Callable[[str], None] | None = None,
         clock: Callable[[], float] = time.perf_counter,
     ):
         self.config = config
@@ -125,7 +127,6 @@ class KioskSession:
         self._on_event = on_event
         self._on_status = on_status
         self._on_reset = on_reset
-        self._on_give_up = on_give_up
         self._clock = clock
         self._source: _WatchedSource | None = None
         self._mic_retry_at = 0.0
@@ -188,7 +189,7 @@ class KioskSession:
             self._on_reset()
         memory_mb = resident_mb()
         if self.kiosk.max_memory_mb and memory_mb > self.kiosk.max_memory_mb:
-            self._on_give_up(f"{memory_mb:.0f} MB resident, above kiosk.max_memory_mb = {self.kiosk.max_memory_mb}")
+            self.supervisor.give_up(f"{memory_mb:.0f} MB resident, above kiosk.max_memory_mb = {self.kiosk.max_memory_mb}")
 
     # ------------------------------------------------------------ engines and events
 

@@ -136,6 +136,18 @@ class Conductor:
             self._drop_turn(turn, close=False)
         self._close(turn)
 
+    def begin_unasked(self) -> tuple[int, int] | None:
+        """A turn nobody asked for (a timer ran out), committed at once and without a
+        transcript: (turn, attempt), or None while another turn is on."""
+        with self._lock:
+            if self._state.turn is not None:
+                return None
+            turn = self.begin()
+            self._state.commit(turn)
+            attempt = self._state.attempt
+        self._links.playback.send(Commit(turn, attempt=attempt))
+        return turn, attempt
+
     def _drop_turn(self, turn: int, close: bool = True) -> None:
         links = self._links
         for stage in links.turn_stages:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Callable
 
 from ..audio import AudioIn, AudioOut
 from ..bargein import Action, Overlap, decide, words
 from ..config import Config
 from ..echo import DuplexMode, SpeakerEcho
-from ..events import Event, State
+from ..events import Announcement, Event, State
 from ..llm import Llm
 from ..replies import Replies
+from ..skills import SkillReply, Skills
 from ..stt import Stt
 from ..timeline import Mark, Timeline
 from ..tts import Tts
@@ -38,10 +40,15 @@ class Engine:
         vad: Vad,
         output: AudioOut,
         replies: Replies | None = None,
+        skills: Skills | None = None,
         on_event: Callable[[Event], None] | None = None,
         echo: SpeakerEcho | None = None,
     ):
         self.config = config
+        self.skills = skills
+        self._unsaid: list[SkillReply] = []
+        self._retry: threading.Timer | None = None
+        self._announcing = threading.Lock()
         self.bus = EventBus(on_event)
         self.echo = echo or SpeakerEcho(config.echo, config.audio.sample_rate, config.audio.frame_samples)
         """What the speaker played, and the echo canceller that takes it out of the microphone
@@ -54,7 +61,7 @@ class Engine:
         self.transcription = TranscriptionStage(turns, self.bus, stt, speculative=config.vad.speculative,
                                                 at_pauses=config.turn.mode == "semantic")
         self.responder = ResponderStage(turns, config, llm, replies, transcription=self.transcription,
-                                        synthesis=self.synthesis, playback=self.playback)
+                                        synthesis=self.synthesis, playback=self.playback, skills=skills)
         self.hearing = ListenStage(turns, self.bus, vad, config.vad, transcription=self.transcription,
                                    start_output_clock=self.playback.start_clock, echo=self.echo,
                                    barge_in=config.barge_in, replying=lambda: self.playback.replying,
@@ -69,6 +76,8 @@ class Engine:
         self.stages: list[Stage] = [self.hearing, self.transcription, *answering]
         for stage in self.stages:
             stage.start()
+        if skills is not None:
+            skills.subscribe(self.announce)
 
     def _idle_state(self) -> State:
         return State.LISTENING if self.hearing.listening else State.IDLE
@@ -124,6 +133,27 @@ class Engine:
         self.turns.transcript(turn, text.strip())
         return turn
 
+    def announce(self, reply: SkillReply) -> None:
+        """Say what a skill announces (a timer ran out) in a turn of its own: its sound,
+        then its words. While someone speaks or a reply plays, it waits its turn."""
+        with self._announcing:
+            begun = None if self.busy else self.turns.begin_unasked()
+            if begun is None:
+                self._unsaid.append(reply)
+                if self._retry is None:
+                    self._retry = threading.Timer(0.5, self._announce_unsaid)
+                    self._retry.daemon = True
+                    self._retry.start()
+                return
+        turn, attempt = begun
+        self.responder.send(Announcement(turn, reply, attempt=attempt))
+
+    def _announce_unsaid(self) -> None:
+        with self._announcing:
+            unsaid, self._unsaid, self._retry = self._unsaid, [], None
+        for reply in unsaid:
+            self.announce(reply)
+
     def listen(self, source: AudioIn) -> None:
         """Start hands-free listening on ``source`` (microphone or paced WAV)."""
         self.hearing.listen(source)
@@ -134,6 +164,11 @@ class Engine:
         self.bus.set_state(State.IDLE, self.turns.current or 0)
 
     def close(self) -> None:
+        if self.skills is not None:
+            self.skills.unsubscribe(self.announce)
+        with self._announcing:
+            if self._retry is not None:
+                self._retry.cancel()
         self.stop_listening()
         self.interrupt()
         for stage in self.stages:

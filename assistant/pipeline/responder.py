@@ -10,9 +10,13 @@ import time
 from ..chunker import Chunker
 from ..config import Config
 from ..end_of_turn import TurnSignals, words_for_model
-from ..events import Commit, EndOfReply, EventType, Message, PartialText, PlayAudio, Remember, SpeakText, UserText
+from ..events import (
+    Announcement, Commit, EndOfReply, EventType, Message, PartialText, PlayAudio, Remember, ReplyMessage, SpeakText,
+    UserText,
+)
 from ..llm import GenerationStats, Llm
 from ..replies import InstantReply, Replies
+from ..skills import SkillReply, Skills
 from ..timeline import Mark
 from ..voices import voices_for
 from .conductor import Conductor
@@ -35,16 +39,17 @@ class ResponderStage(Stage):
     name = "responder"
 
     def __init__(self, turns: Conductor, config: Config, llm: Llm, replies: Replies | None, *,
-                 transcription: Stage, synthesis: Stage, playback: PlaybackStage):
+                 transcription: Stage, synthesis: Stage, playback: PlaybackStage, skills: Skills | None = None):
         super().__init__(turns)
         self.config = config
         self.llm = llm
         self.replies = replies
+        self.skills = skills
         self.transcription = transcription
         self.synthesis = synthesis
         self.playback = playback
         self.last_reply = ""
-        self._parked: tuple[UserText, InstantReply] | None = None
+        self._parked: tuple[UserText, InstantReply | SkillReply] | None = None
         self._answered: tuple[int, int] | None = None
 
     def accepts(self, message: Message) -> bool:
@@ -58,6 +63,9 @@ class ResponderStage(Stage):
         if isinstance(message, PartialText):
             self._prefill(message)
             return
+        if isinstance(message, Announcement):
+            self._instant(message, message.reply)
+            return
         if isinstance(message, Commit):
             parked, self._parked = self._parked, None
             if parked and parked[0].turn_id == message.turn_id and parked[0].attempt == message.attempt:
@@ -66,7 +74,9 @@ class ResponderStage(Stage):
         if not isinstance(message, UserText):
             return
         self._answered = (message.turn_id, message.attempt)
-        hit = self.replies.lookup(message.text) if self.replies else None
+        hit = self.skills.match(message.text) if self.skills else None
+        if hit is None and self.replies:
+            hit = self.replies.lookup(message.text)
         if message.pause is not None:
             self._weigh(message, hit is not None)
         if hit is None:
@@ -103,17 +113,24 @@ class ResponderStage(Stage):
         if tokens:
             self.turns.timeline(message.turn_id).add("prefill_tokens", tokens)
 
-    def _instant(self, message: UserText, hit: InstantReply) -> None:
+    def _instant(self, message: ReplyMessage, hit: InstantReply | SkillReply) -> None:
         turns, turn = self.turns, message.turn_id
         timeline = turns.timeline(turn)
-        turns.result(turn).source = "cache"
-        timeline.set("cache_hit", True)
+        turns.result(turn).source = hit.source
+        if isinstance(hit, SkillReply):
+            turns.result(turn).skill = hit.skill
+            if hit.effect is not None:
+                hit.effect()
+        else:
+            timeline.set("cache_hit", True)
         if hit.action == "stop":
             turns.finish(turn)
             return
         if hit.action in ("louder", "quieter"):
             self.playback.change_volume(+1 if hit.action == "louder" else -1)
         text = hit.words(self.last_reply)
+        if isinstance(hit, SkillReply) and not hit.action and text:
+            self.last_reply = text  # "repeat" after a skill's answer (or a timer's ring) says it again
         turns.result(turn).reply = text
         turns.emit_reply(message, EventType.REPLY_TEXT, text)
         timeline.mark(Mark.FIRST_CHUNK)
@@ -121,8 +138,13 @@ class ResponderStage(Stage):
             timeline.mark(Mark.TTS_FIRST_AUDIO)
             turns.result(turn).add_voices(voices_for(self.synthesis.tts, text))
             self.playback.send(PlayAudio(turn, hit.prerecorded, attempt=message.attempt, text=text))
-        elif text:
-            self.synthesis.send(SpeakText(turn, text, attempt=message.attempt))
+        else:
+            if isinstance(hit, SkillReply) and hit.sound is not None:
+                self.playback.send(PlayAudio(turn, hit.sound, attempt=message.attempt))
+            # In chunks, as a generated reply: the first words are heard before the rest is synthesized.
+            chunker = Chunker(self.config.chunker)
+            for chunk in [*chunker.push(text), *chunker.flush()]:
+                self.synthesis.send(SpeakText(turn, chunk, attempt=message.attempt))
         self.synthesis.send(EndOfReply(turn, attempt=message.attempt))
 
     def _generate(self, message: UserText) -> None:

@@ -1,0 +1,116 @@
+"""Stops a reply that loops, drifts into another language or runs on.
+
+Small models do all three: "The capital is Paris. The capital is Paris. The capital…",
+"Le Grand Paris… L'aujour d'hébè, la femme de France", or a paragraph where one
+sentence was asked for. The first sentence passes as it is generated (the first sound
+must not wait); every later sentence is held until it is complete and checked, so a
+sentence that repeats an earlier one, is not in the expected language, or is one too
+many is never spoken: the reply ends at the last good sentence. Holding a later
+sentence costs nothing audible, since the sentences before it are still being spoken.
+Inside the first sentence, a phrase said three times in a row ends the reply.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Iterator
+
+from rapidfuzz import fuzz
+
+MAX_SENTENCES = 3
+"""A spoken answer is one or two sentences; the fourth is never said."""
+SAME_SENTENCE = 85.0
+"""Similarity (0-100) above which a sentence repeats an earlier one."""
+
+_SENTENCE_END = re.compile(r"[.!?…](?:[\"')\]]*)\s+")
+_LOOP = re.compile(r"\b((?:\w+\W+){1,6}?)\1{2,}", re.IGNORECASE)
+_ENGLISH = frozenset("the a an is are was of and to in it you that for on with this be as at by or i".split())
+_FOREIGN = frozenset(
+    "le la les des est une et du dans pour qui sont el los las es que y por una del con der die das und ist "
+    "nicht ein eine mit il di che non per sono gli della".split()
+)
+
+
+def drifts_from_english(sentence: str) -> bool:
+    """More foreign than English function words, or mostly letters outside ASCII."""
+    words = re.findall(r"[^\W\d_]+", sentence.casefold())
+    if not words:
+        return False
+    foreign = sum(w in _FOREIGN for w in words)
+    english = sum(w in _ENGLISH for w in words)
+    letters = "".join(words)
+    non_ascii = sum(not c.isascii() for c in letters) / len(letters)
+    return (foreign >= 2 and foreign > english) or non_ascii > 0.3
+
+
+class ReplyGuard:
+    """Feed it the reply's pieces; it yields what may be said and stops when it must."""
+
+    def __init__(self, language: str = "en", max_sentences: int = MAX_SENTENCES):
+        self.language = language
+        self.max_sentences = max_sentences
+        self.stopped: str | None = None
+        """Why the reply was cut ('loop', 'repeat', 'language', 'too long'), or None."""
+        self._sentences: list[str] = []
+        self._first_done = False
+        self._held = ""
+        self._first = ""
+
+    def filter(self, pieces: Iterator[str], cut_off: Callable[[], bool] = lambda: False) -> Iterator[str]:
+        """The pieces that may be said. ``cut_off()`` tells, at the end, whether the
+        model was stopped by the token limit: then an unfinished last sentence is dropped."""
+        try:
+            for piece in pieces:
+                for text in self._push(piece):
+                    yield text
+                if self.stopped:
+                    return
+            tail = self._held.strip()
+            if tail and not (cut_off() and self._sentences) and self._acceptable(tail):
+                yield self._held
+        finally:
+            close = getattr(pieces, "close", None)
+            if close is not None:
+                close()
+
+    def _push(self, piece: str) -> list[str]:
+        if not self._first_done:
+            self._first += piece
+            if _LOOP.search(self._first):
+                self.stopped = "loop"
+                return []
+            end = _SENTENCE_END.search(self._first)
+            if end is None:
+                return [piece]
+            self._first_done = True
+            self._sentences.append(self._first[: end.end()].strip())
+            self._held = self._first[end.end():]
+            said = piece[: len(piece) - len(self._held)] if self._held else piece
+            return [said] + self._release()
+        self._held += piece
+        return self._release()
+
+    def _release(self) -> list[str]:
+        """Complete held sentences that pass, in order; stops at the first that fails."""
+        out = []
+        while not self.stopped:
+            end = _SENTENCE_END.search(self._held)
+            if end is None:
+                break
+            sentence, self._held = self._held[: end.end()], self._held[end.end():]
+            if not self._acceptable(sentence.strip()):
+                break
+            self._sentences.append(sentence.strip())
+            out.append(sentence)
+        return out
+
+    def _acceptable(self, sentence: str) -> bool:
+        if len(self._sentences) >= self.max_sentences:
+            self.stopped = "too long"
+        elif any(fuzz.ratio(sentence.casefold(), s.casefold()) >= SAME_SENTENCE for s in self._sentences):
+            self.stopped = "repeat"
+        elif _LOOP.search(sentence + " "):
+            self.stopped = "loop"
+        elif self.language == "en" and drifts_from_english(sentence):
+            self.stopped = "language"
+        return not self.stopped

@@ -1,0 +1,82 @@
+"""What skills match against: the utterance in lower case, numbers as digits.
+
+"What's fifteen percent of two hundred?" becomes "what is 15 percent of 200". Spelled
+numbers are read by text2num (``alpha2digit``); it leaves "zero", "one" and "two" alone
+when they stand by themselves (so "one of them" stays words), and skills that expect a
+number there see it as a digit through :func:`normalize`. Symbols a recognizer writes
+(``7 × 8``, ``15%``, ``3/4``) become the words a person says.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+
+from text_to_num import alpha2digit
+
+NUMBER = r"\d+(?:\.\d+)?"
+"""A number as :func:`normalize` writes it."""
+
+_SMALL = {"zero": "0", "one": "1", "two": "2"}
+_CONTRACTIONS = (
+    (r"\bwhat's\b", "what is"), (r"\bhow's\b", "how is"), (r"\bit's\b", "it is"), (r"\bthat's\b", "that is"),
+    (r"\bwhat're\b", "what are"), (r"\bi'd\b", "i would"), (r"\bi'm\b", "i am"), (r"\blet's\b", "let us"),
+    (r"\bthere's\b", "there is"), (r"\bwhere's\b", "where is"), (r"\bwho's\b", "who is"),
+)
+_SYMBOLS = (
+    (r"(?<=\d),(?=\d{3}\b)", ""),              # 1,000 -> 1000
+    (r"(?<=\d)\s*%", " percent"),
+    (r"\s*[×✕*]\s*", " times "),
+    (r"(?<=\d)\s*x\s*(?=\d)", " times "),
+    (r"\s*÷\s*", " divided by "),
+    (r"(?<=\d)\s*/\s*(?=\d)", " divided by "),
+    (r"(?<=\d)\s*\+\s*(?=\d)", " plus "),
+    (r"\s+\+\s*(?=\d)", " plus "),
+    (r"(?<=\d)\s+[-−–]\s+(?=\d)", " minus "),
+    (r"(?<=\d)\s*\^\s*(?=\d)", " to the power of "),
+    (r"\s*=\s*$", ""),
+    (r"\ba\.m\.", "am"), (r"\bp\.m\.", "pm"),
+    (r"\bo'clock\b", "oclock"),
+)
+_FILLERS = frozenset({"um", "umm", "uh", "uhh", "uhm", "erm", "er", "hmm", "please", "hey", "okay", "ok", "so"})
+
+
+def normalize(text: str) -> str:
+    """Lower case, contractions expanded, numbers as digits, punctuation dropped
+    (except a number's decimal point and the colon of a clock time)."""
+    text = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'").replace("\u2018", "'")
+    for pattern, words in _CONTRACTIONS:
+        text = re.sub(pattern, words, text)
+    for pattern, words in _SYMBOLS:
+        text = re.sub(pattern, words, text)
+    text = re.sub(r"'s\b", "", text)                  # today's date -> today date
+    text = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", text)  # forty-two -> forty two
+    text = re.sub(r"[^\w\s.:-]|(?<!\d)[.:]|[.:](?!\d)|-(?!\d)", " ", text)
+    text = re.sub(r"\s+-\s*(?=\d)", " minus ", " " + text).strip()
+    words = [w for w in text.split() if w not in _FILLERS]
+    text = alpha2digit(" ".join(words), "en")
+    text = " ".join(_SMALL.get(w, w) for w in text.split())
+    text = re.sub(rf"\b({NUMBER}) and a half\b", lambda m: _plain(float(m[1]) + 0.5), text)
+    text = re.sub(r"\b(?:a |one )?half (?:an?|of an?) ", "0.5 ", text)
+    return text
+
+
+def _plain(value: float) -> str:
+    return str(int(value)) if value == int(value) else str(value)
+
+
+def spoken_number(value: float) -> str:
+    """A result as it is said: whole numbers whole, others to about three significant
+    digits (8.05, 0.0283, 37.8), big ones to one decimal."""
+    if not math.isfinite(value):
+        raise ValueError(f"not a finite number: {value}")
+    if value == 0:
+        return "0"
+    if abs(value - round(value)) < 1e-9 * max(1.0, abs(value)):
+        return str(int(round(value)))
+    digits = 1 if abs(value) >= 100 else max(0, 2 - math.floor(math.log10(abs(value))))
+    rounded = round(value, digits)
+    if rounded == 0:
+        return f"{value:.2g}"
+    return _plain(rounded) if rounded != int(rounded) else str(int(rounded))

@@ -1,0 +1,165 @@
+"""Running timers and alarms: kept in a JSON file, rung by a thread of their own.
+
+Deadlines are wall-clock times (seconds since the epoch), since they must survive a
+restart: the file is rewritten (atomically) at every change and read at start. A timer
+that ran out while the app was closed rings as soon as the app is back. A file that
+cannot be read is set aside (``timers.json.bad``), never lost, and the app starts with
+no timers.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+import time
+import uuid
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+POLL_S = 0.5
+"""Longest the ringing thread sleeps between looks at the clock (a wall-clock change is
+noticed within this)."""
+
+
+@dataclass(frozen=True)
+class Timer:
+    id: str
+    name: str
+    """What the user called it ("pasta"); '' for an unnamed one."""
+    kind: str
+    """``timer`` or ``alarm``."""
+    ends_at: float
+    """Wall-clock deadline, seconds since the epoch."""
+    duration_s: float = 0.0
+    """What a timer was set for (0 for an alarm)."""
+
+    @property
+    def label(self) -> str:
+        """How it is called on screen and in speech: "pasta timer", "alarm"."""
+        return f"{self.name} {self.kind}" if self.name else self.kind
+
+    def left_s(self, now: float) -> float:
+        return max(0.0, self.ends_at - now)
+
+
+class Timers:
+    """The running timers; ``on_ring`` hears each one as it runs out (on this store's thread)."""
+
+    def __init__(self, path: Path, on_ring: Callable[[Timer], None], clock: Callable[[], float] = time.time):
+        self.path = path
+        self.on_ring = on_ring
+        self.clock = clock
+        self._timers: list[Timer] = self._read()
+        self._wake = threading.Condition()
+        self._stopped = False
+        self._thread: threading.Thread | None = None
+
+    # ------------------------------------------------------------ what the skill calls
+
+    def active(self) -> list[Timer]:
+        """The running timers, soonest first (safe to call from any thread)."""
+        with self._wake:
+            return sorted(self._timers, key=lambda t: t.ends_at)
+
+    def add(self, name: str, kind: str, ends_at: float, duration_s: float = 0.0) -> Timer:
+        """Start a timer; a named one replaces one of the same name and kind."""
+        timer = Timer(uuid.uuid4().hex[:8], name, kind, ends_at, duration_s)
+        with self._wake:
+            self._timers = [t for t in self._timers if not (name and t.name == name and t.kind == kind)] + [timer]
+            self._save()
+            self._wake.notify()
+        return timer
+
+    def cancel(self, timers: list[Timer]) -> None:
+        ids = {t.id for t in timers}
+        with self._wake:
+            self._timers = [t for t in self._timers if t.id not in ids]
+            self._save()
+            self._wake.notify()
+
+    # ------------------------------------------------------------ ringing
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="timers", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        with self._wake:
+            self._stopped = True
+            self._wake.notify()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+
+    def ring_due(self) -> list[Timer]:
+        """Ring every timer whose time has come (it is then gone); returns them."""
+        now = self.clock()
+        with self._wake:
+            due = [t for t in self._timers if t.ends_at <= now]
+            if due:
+                self._timers = [t for t in self._timers if t.ends_at > now]
+                self._save()
+        for timer in sorted(due, key=lambda t: t.ends_at):
+            try:
+                self.on_ring(timer)
+            except Exception:  # noqa: BLE001 - one failed ring must not stop the others
+                log.exception("ringing %s failed", timer.label)
+        return due
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                if self._stopped:
+                    return
+                soonest = min((t.ends_at for t in self._timers), default=None)
+                wait = POLL_S if soonest is None else min(POLL_S, max(0.0, soonest - self.clock()))
+                if wait > 0:
+                    self._wake.wait(wait)
+                if self._stopped:
+                    return
+            self.ring_due()
+
+    # ------------------------------------------------------------ the file
+
+    def _read(self) -> list[Timer]:
+        if not self.path.exists():
+            return []
+        try:
+            rows = json.loads(self.path.read_text(encoding="utf-8"))
+            timers = [Timer(str(r["id"]), str(r["name"]), str(r["kind"]), float(r["ends_at"]),
+                            float(r.get("duration_s", 0.0))) for r in rows]
+        except (OSError, ValueError, TypeError, KeyError) as exc:
+            aside = self.path.with_name(self.path.name + ".bad")
+            log.warning("timers file %s is unreadable (%s); it is kept as %s and no timers run", self.path, exc,
+                        aside.name)
+            try:
+                os.replace(self.path, aside)
+            except OSError:
+                pass
+            return []
+        return [t for t in timers if t.kind in ("timer", "alarm")]
+
+    def _save(self) -> None:
+        """Write the timers (the caller holds the lock); a failure costs only persistence."""
+        tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps([asdict(t) for t in self._timers], indent=1), encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            log.warning("cannot save the timers to %s: %s", self.path, exc)
+            tmp.unlink(missing_ok=True)
+
+
+def chime(rate: int, beeps: int = 3) -> np.ndarray:
+    """A bell-like chime (two partials, fading), ``beeps`` times: a timer's ring."""
+    t = np.arange(int(0.35 * rate)) / rate
+    tone = (np.sin(2 * np.pi * 880 * t) + 0.5 * np.sin(2 * np.pi * 1320 * t)) * np.exp(-t * 9) * 0.4
+    gap = np.zeros(int(0.12 * rate))
+    return np.concatenate([np.concatenate([tone, gap]) for _ in range(beeps)]).astype(np.float32)

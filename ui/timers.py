@@ -1,0 +1,65 @@
+"""Running timers and alarms, shown as chips with the time left (a timer) or the time it
+rings (an alarm). The panel reads the timers twice a second on the GUI thread: a copy of
+a short list under a lock, nothing that waits."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Callable
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+
+from assistant.skills.timer_store import Timer, Timers
+
+CHIP_STYLE = "background:#fff1e5; color:#762c00; border:1px solid #ffb77c; border-radius:10px; padding:4px 10px;"
+REFRESH_MS = 500
+
+
+def countdown(seconds: float) -> str:
+    """ "9:58", "1:02:03"."""
+    seconds = int(seconds + 0.999)
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def chip_text(timer: Timer, now: float) -> str:
+    if timer.kind == "alarm":
+        return f"{timer.label} at {datetime.fromtimestamp(timer.ends_at).strftime('%H:%M')}"
+    return f"{timer.label}  {countdown(timer.left_s(now))}"
+
+
+class TimersPanel(QWidget):
+    """One chip per running timer; hidden when none runs."""
+
+    def __init__(self, timers: Callable[[], Timers | None], style: str = CHIP_STYLE, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._timers = timers
+        self._style = style
+        self._layout = QHBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.addStretch(1)
+        self.chips: list[QLabel] = []
+        self._clock = QTimer(self, interval=REFRESH_MS)
+        self._clock.timeout.connect(self.refresh)
+        self._clock.start()
+        self.hide()
+
+    def refresh(self) -> None:
+        timers = self._timers()
+        running = timers.active() if timers is not None else []
+        while len(self.chips) < len(running):
+            chip = QLabel()
+            chip.setStyleSheet(self._style)
+            self._layout.insertWidget(len(self.chips), chip)
+            self.chips.append(chip)
+        while len(self.chips) > len(running):
+            self.chips.pop().deleteLater()
+        now = timers.clock() if timers is not None else 0.0
+        for chip, timer in zip(self.chips, running):
+            chip.setText(chip_text(timer, now))
+        self.setVisible(bool(running))
+
+    def texts(self) -> list[str]:
+        return [chip.text() for chip in self.chips]
