@@ -12,8 +12,8 @@ from ..events import Event, EventType, TurnResult
 from ..replies import Replies
 from ..room import EchoPath, EchoRoom
 from ..session import LoadedModels, build_engine
-from ..waiting import wait_until
 from ..skills import Skills
+from ..waiting import wait_until
 from .takes import Take
 
 log = logging.getLogger(__name__)
