@@ -6,14 +6,14 @@ import logging
 import threading
 
 from ..config import Config
+from ..echo import SpeakerEcho
 from ..end_of_turn import longest_silence_ms
 from ..events import Event, EventType, TurnResult
 from ..replies import Replies
-from ..session import LoadedModels, build_engine
-from ..echo import SpeakerEcho
 from ..room import EchoPath, EchoRoom
-from ..waiting import wait_until
+from ..session import LoadedModels, build_engine
 from ..skills import Skills
+from ..waiting import wait_until
 from .takes import Take
 
 log = logging.getLogger(__name__)

@@ -93,6 +93,13 @@ class Segmenter:
         if self.detector:
             self.detector.reset()
 
+    def abandon(self) -> None:
+        """Forget the speech in progress without an endpoint (its audio was not the user's):
+        the turn detector's pause goes with it."""
+        self.endpointer.abandon()
+        if self.detector:
+            self.detector.reset()
+
     def _at(self, position: float) -> float:
         """A stream position on the capture clock (of the latest frame)."""
         captured, frame_start = self._clock
@@ -322,6 +329,6 @@ class ListenStage(Stage):
     def _end_unheard(self, turn: int) -> None:
         """End the speech in progress at once (it held the echo the canceller had not
         learnt to take out); its transcript still goes to the verdict."""
-        self.segmenter.endpointer.abandon()
+        self.segmenter.abandon()
         self.transcription.send(EndOfSpeech(turn))
         self._turn = None

@@ -9,10 +9,10 @@ from typing import Callable, Iterator
 
 import numpy as np
 
+from ..audible import first_audible_s
 from ..audio import AudioOut, resample, wait_until_heard
 from ..bargein import PlayedReply
 from ..events import Commit, EndOfReply, EventType, Message, PlayAudio, ReplyMessage, SpeakText, State
-from ..audible import first_audible_s
 from ..timeline import Mark, Timeline
 from ..tts import Tts
 from ..voices import voices_for
