@@ -177,6 +177,8 @@ class TurnConfig:
     """Silence that ends a turn the language model is unsure about."""
     complete_log10: float = within(-5.5, "unfinished_log10", 0.0)
     """log10 of the model's end-of-turn probability at or above which the words are complete."""
+    bare_complete_log10: float = within(-4.0, "complete_log10", 0.0)
+    """...for words a punctuating recognizer (Whisper) left without an end mark."""
     unfinished_log10: float = within(-8.0, -12.0, "complete_log10")
     """...and below which they are unfinished (between the two: unsure)."""
 

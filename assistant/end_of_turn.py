@@ -51,6 +51,7 @@ QUESTION_WORDS = frozenset("what who whom whose where when why how which".split(
 
 _WORD = re.compile(r"[\w']+")
 _TRAILING_OFF = re.compile(r"(\.\.\.|…|,|-|—|:)\s*$")
+_END_MARK = re.compile(r"[.?!]\W*$")
 _END_PUNCTUATION = re.compile(r"[\s.?!,;:…\"'—-]+$")
 
 
@@ -73,6 +74,9 @@ class TurnSignals:
     """The words are a phrase of the instant-reply table."""
     awaiting_model: bool = False
     """The model's probability is on its way: the words alone do not decide yet."""
+    punctuated: bool = False
+    """The recognizer ends sentences with . ? ! (Whisper): words it left without an end
+    mark are more often a fragment it filled with made-up words."""
 
 
 @dataclass(frozen=True)
@@ -153,7 +157,8 @@ def _by_model(signals: TurnSignals, config: TurnConfig, text: str) -> Judgement:
         return _complete(config, text, "whole words")
     log10 = math.log10(max(signals.end_of_turn, 1e-12))
     about = f"end of turn 10^{log10:.1f}"
-    if log10 >= config.complete_log10:
+    bare = signals.punctuated and not _END_MARK.search(text)
+    if log10 >= (config.bare_complete_log10 if bare else config.complete_log10):
         return _complete(config, text, about)
     if log10 < config.unfinished_log10:
         return Judgement(Verdict.UNFINISHED, config.max_ms, about)

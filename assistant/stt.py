@@ -50,6 +50,8 @@ class Utterance(Protocol):
 class Stt(Protocol):
     name: str
     streaming: bool
+    punctuates: bool
+    """The transcripts end sentences with . ? ! (Whisper does, vosk does not)."""
     """True when partials arrive while the user speaks."""
 
     def utterance(self) -> Utterance: ...
@@ -133,6 +135,7 @@ class WhisperStt:
     the fastest settings that keep tiny.en accurate on short commands."""
 
     streaming = False
+    punctuates = True
 
     def __init__(self, config: SttConfig, model_dir: Path | None = None):
         try:
@@ -245,6 +248,7 @@ class VoskStt:
     """Vosk (Kaldi): streams partial transcripts while the user speaks."""
 
     streaming = True
+    punctuates = False
 
     def __init__(self, config: SttConfig, model_dir: Path | None = None):
         try:

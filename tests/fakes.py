@@ -40,6 +40,7 @@ class FakeStt:
     heard at a pause may differ from those at the endpoint."""
     name: str = "fake-stt"
     streaming: bool = False
+    punctuates: bool = False
     transcribed: int = 0
 
     def utterance(self):

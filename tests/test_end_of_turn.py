@@ -130,3 +130,12 @@ def test_words_awaiting_the_model_never_replace_what_the_model_said():
     detector.hear(TurnSignals("Why is the sky blue?", end_of_turn=0.3))
     detector.hear(TurnSignals("Why is the sky blue?", awaiting_model=True))  # arrived late
     assert detector.update(0.16).verdict is Verdict.COMPLETE
+
+
+def test_words_a_punctuating_recognizer_left_without_an_end_mark_need_a_surer_model():
+    # Whisper wrote "What is the biggest time in the river" for "what is the biggest animal in the, um,"
+    fragment = TurnSignals("What is the biggest time in the river", end_of_turn=10**-5.3, punctuated=True)
+    assert judge(fragment, CONFIG).verdict is Verdict.UNSURE
+    assert judge(TurnSignals("What is the biggest time in the river?", end_of_turn=10**-5.3, punctuated=True),
+                 CONFIG).verdict is Verdict.COMPLETE
+    assert judge(TurnSignals("what time is it in tokyo", end_of_turn=10**-5.3), CONFIG).verdict is Verdict.COMPLETE  # vosk

@@ -42,6 +42,8 @@ class PauseRecord:
     transcript: str
     end_of_turn: float | None
     instant: bool
+    punctuated: bool = True
+    """The recognizer writes end marks (Whisper)."""
 
 
 def replay(takes: list[TurnTake], models: LoadedModels, config: Config, replies: Replies | None) -> list[PauseRecord]:
@@ -73,7 +75,8 @@ def _replay_take(take: TurnTake, models: LoadedModels, config: Config, replies: 
                 text = models.stt.transcribe_array(np.concatenate(speech))
                 probability = models.llm.end_of_turn(words_for_model(text)) if text else None
                 instant = bool(replies and text and replies.lookup(text) is not None)
-                pending = dict(start=event.at, text=text, p=probability, instant=instant)
+                pending = dict(start=event.at, text=text, p=probability, instant=instant,
+                               punctuated=models.stt.punctuates)
             elif event.type is VadEventType.SPEECH_RESUMED and pending:
                 records.append(_record(take, pending, event.at - pending["start"], final=False))
                 pending = None
@@ -88,7 +91,7 @@ def _record(take: TurnTake, pause: dict[str, Any], silence_s: float, final: bool
     start = pause["start"]
     thinking = take.kind != "monologue" and any(a - 0.3 <= start <= b for a, b in take.pauses)
     return PauseRecord(take.name, take.kind, round(start, 3), final, take.trailing and final, round(silence_s * 1000, 1),
-                       thinking and not final, pause["text"], pause["p"], pause["instant"])
+                       thinking and not final, pause["text"], pause["p"], pause["instant"], pause["punctuated"])
 
 
 VARIANTS = {
@@ -102,7 +105,8 @@ instant-reply table; ``model``: the end-of-turn probability)."""
 
 
 def _signals(record: PauseRecord, model: bool) -> TurnSignals:
-    return TurnSignals(record.transcript, record.end_of_turn if model else None, record.instant)
+    return TurnSignals(record.transcript, record.end_of_turn if model else None, record.instant,
+                       punctuated=record.punctuated)
 
 
 def score(records: list[PauseRecord], config: Config, mode: str = "semantic",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from ..bargein import Action, Overlap
@@ -55,9 +55,11 @@ class Links:
 class Conductor:
     """Thread-safe: stages call it from their own threads."""
 
-    def __init__(self, bus: EventBus, prefill_partials: bool = True):
+    def __init__(self, bus: EventBus, prefill_partials: bool = True, punctuated: bool = False):
         self.bus = bus
         self._prefill_partials = prefill_partials
+        self._punctuated = punctuated
+        """The recognizer writes end marks (its words at a pause are weighed knowing that)."""
         self._lock = threading.RLock()
         self._state = TurnState()
         self._results: dict[int, TurnResult] = {}
@@ -226,13 +228,15 @@ class Conductor:
         if attempt is None:
             return
         awaiting = answer and bool(text)
-        self._links.hear_words(WordsAtPause(turn_id, pause, TurnSignals(text, awaiting_model=awaiting), attempt=attempt))
+        signals = TurnSignals(text, awaiting_model=awaiting, punctuated=self._punctuated)
+        self._links.hear_words(WordsAtPause(turn_id, pause, signals, attempt=attempt))
         if awaiting:
             self.speculate(turn_id, text, pause)
 
     def more_about_words(self, message: UserText, signals: TurnSignals) -> None:
         """What the responder knows of the words it was given at a pause."""
         if message.pause is not None and self._state.is_live(message.turn_id, message.attempt):
+            signals = replace(signals, punctuated=self._punctuated)
             self._links.hear_words(WordsAtPause(message.turn_id, message.pause, signals, attempt=message.attempt))
 
     def speculate(self, turn_id: int, text: str, pause: int | None = None) -> None:

@@ -55,7 +55,8 @@ class Engine:
         (one given here outlives the engine: it keeps what it learnt of the room)."""
         self._own_echo = echo is None
         self.replies = replies
-        turns = self.turns = Conductor(self.bus, prefill_partials=config.llm.prefill_partials)
+        turns = self.turns = Conductor(self.bus, prefill_partials=config.llm.prefill_partials,
+                                       punctuated=stt.punctuates)
         self.playback = PlaybackStage(turns, self.bus, self.echo.monitor(output))
         self.synthesis = SynthesisStage(turns, tts, self.playback)
         self.transcription = TranscriptionStage(turns, self.bus, stt, speculative=config.vad.speculative,
