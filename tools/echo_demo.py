@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -30,12 +31,11 @@ import numpy as np
 
 from assistant.audio import PacedWavSource, SameClockWavSink, load_wav, resample, save_wav
 from assistant.bench.echo import sound_spans
-from assistant.config import Config, TtsConfig
+from assistant.config import Config
 from assistant.echo import FLOOR_RMS, PlayedAudio
 from assistant.events import Event, EventType, TurnResult
 from assistant.room import EchoPath, EchoRoom
 from assistant.session import build_engine, load_models, make_replies
-from assistant.tts import load_tts
 from assistant.waiting import wait_until
 
 RATE = 16000
@@ -47,6 +47,26 @@ SECOND = "What is the tallest mountain in the world?"
 def spoken(tts, text: str) -> np.ndarray:
     pcm = resample(np.concatenate(list(tts.synthesize(text))), tts.rate, RATE)
     return (pcm / max(1e-6, float(np.abs(pcm).max())) * 0.7).astype(np.float32)
+
+
+SYSTEM_VOICE = """
+import sys
+import numpy as np
+from assistant.audio import resample, save_wav
+from assistant.config import TtsConfig
+from assistant.tts import load_tts
+tts = load_tts(TtsConfig(engine="system"))
+pcm = resample(np.concatenate(list(tts.synthesize(sys.argv[1]))), tts.rate, 16000)
+save_wav(sys.argv[2], pcm / max(1e-6, float(np.abs(pcm).max())) * 0.7, 16000)
+"""
+
+
+def second_voice(text: str, out: Path) -> np.ndarray:
+    """``text`` in the system voice (eSpeak NG), rendered in a child process: this one
+    has the Piper voice's eSpeak NG library loaded, and two cannot share a process."""
+    path = out / "second-speaker.wav"
+    subprocess.run([sys.executable, "-c", SYSTEM_VOICE, text, str(path)], check=True, capture_output=True)
+    return load_wav(path, RATE)
 
 
 class Interjector:
@@ -164,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     replies = make_replies(config, models.tts, OUT_RATE)
     lead = np.zeros(RATE // 2, np.float32)
     question = np.concatenate([lead, spoken(models.tts, QUESTION)])
-    second = spoken(load_tts(TtsConfig(engine="system")), SECOND)
+    second = second_voice(SECOND, args.out)
     remembered: list[tuple[str, str]] = []
     remember = models.llm.remember
 
