@@ -11,9 +11,8 @@ import pytest
 
 from assistant.audio import load_wav
 from assistant.bench.echo import sound_spans
-from assistant.config import Config, TtsConfig
+from assistant.config import Config
 from assistant.room import EchoPath
-from assistant.tts import load_tts
 
 pytestmark = pytest.mark.slow
 
@@ -41,14 +40,14 @@ def test_a_question_is_answered_to_the_end_through_the_echo(speak, tmp_path):
 
 
 def test_a_second_speaker_stops_the_reply_and_is_answered(engines, tmp_path):
-    from tools.echo_demo import QUESTION, SECOND, converse, measure_over, spoken
+    from tools.echo_demo import QUESTION, SECOND, converse, measure_over, second_voice, spoken
 
     recorded: list[tuple[str, str]] = []
     remember = engines.llm.remember
     engines.llm.remember = lambda user, reply: (recorded.append((user, reply)), remember(user, reply))
     try:
         question = np.concatenate([np.zeros(8000, np.float32), spoken(engines.tts, QUESTION)])
-        second = spoken(load_tts(TtsConfig(engine="system")), SECOND)
+        second = spoken(second_voice(), SECOND)
         turns, speaker = converse(engines, Config(), None, EchoPath(40, 0.5), question, second, 2.8, tmp_path, "over")
     finally:
         del engines.llm.remember

@@ -30,18 +30,26 @@ import numpy as np
 
 from assistant.audio import PacedWavSource, SameClockWavSink, load_wav, resample, save_wav
 from assistant.bench.echo import sound_spans
-from assistant.config import Config, TtsConfig
+from assistant.config import Config
 from assistant.echo import FLOOR_RMS, PlayedAudio
 from assistant.events import Event, EventType, TurnResult
 from assistant.room import EchoPath, EchoRoom
 from assistant.session import build_engine, load_models, make_replies
-from assistant.tts import load_tts
 from assistant.waiting import wait_until
 
 RATE = 16000
 OUT_RATE = 22050
 QUESTION = "Tell me a short story about a lighthouse keeper."
 SECOND = "What is the tallest mountain in the world?"
+
+
+def second_voice():
+    """A voice unlike the assistant's, for the second speaker: eSpeak NG's English through
+    the library the assistant already loads (pyttsx3 would load that same library without
+    its data folder, and eSpeak NG ends the process then)."""
+    from assistant.espeak import EspeakTts
+
+    return EspeakTts("en")
 
 
 def spoken(tts, text: str) -> np.ndarray:
@@ -164,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     replies = make_replies(config, models.tts, OUT_RATE)
     lead = np.zeros(RATE // 2, np.float32)
     question = np.concatenate([lead, spoken(models.tts, QUESTION)])
-    second = spoken(load_tts(TtsConfig(engine="system")), SECOND)
+    second = spoken(second_voice(), SECOND)
     remembered: list[tuple[str, str]] = []
     remember = models.llm.remember
 
