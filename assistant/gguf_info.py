@@ -210,7 +210,7 @@ def _parse(path: Path, size: int, r: _Reader) -> GgufInfo:
         name = r.string()
         n_dims = r.unpack("I")
         if n_dims > 8:
-            raise ValueError(f"tensor {name} has {n_dims} dimensions")
+            raise ValueError(f"tensor {name!r} has {n_dims} dimensions")
         shape = tuple(r.unpack("Q") for _ in range(n_dims))
         infos.append((name, shape, r.unpack("I"), r.unpack("Q")))
     alignment = int(metadata.get("general.alignment", 32)) or 32
