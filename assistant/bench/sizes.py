@@ -171,7 +171,8 @@ def measure_here(model: str, questions: int, max_tokens: int) -> SizeRow:
     llm.all_cores(True)
     all_cores = [_time_reply(llm, q)[1] for q in asked[:2]]
     llm.all_cores(False)
-    _time_reply(llm, _filling_question(llm, plan.n_ctx - max_tokens - 96))  # the memory of a full context
+    # the memory of a full context: the prompt's fixed part (system prompt, examples) is already in it
+    _time_reply(llm, _filling_question(llm, plan.n_ctx - max_tokens - len(llm.system_prefix()) - 96))
     rss = process.memory_info().rss - rss
     gpu_free_after = _gpu_free_bytes()
     c = costs(info, plan.n_ctx)
