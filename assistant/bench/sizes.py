@@ -214,7 +214,8 @@ def measure_heard(row: SizeRow, model: str, questions: int, out: Path) -> None:
     """Run the streaming bench on ``model`` with ``questions`` spoken questions and put
     its median heard and timeline voice-to-voice latency in ``row``."""
     command = [sys.executable, "-m", "assistant", "bench", "--llm-model", _model_arg(model), "--modes", "streaming",
-               "--turns", "0", "--questions", str(questions), "--phrases", "0", "--out", str(out)]
+               "--turns", "0", "--turn-taking", "off", "--questions", str(questions), "--phrases", "0",
+               "--out", str(out)]
     done = subprocess.run(command, capture_output=True, text=True)
     report = out / "bench.json"
     if done.returncode != 0 or not report.is_file():
