@@ -438,6 +438,9 @@ class LlamaLlm:
         with self._lock:
             messages = self.history.messages(self.config.system_prompt, user)
             limit = self.config.max_tokens
+            if self.synthetic:  # nonsense by design, timed at full length
+                yield from self._generate(messages, stats, limit)
+                return
             guard = ReplyGuard(self.config.reply_language)
             yield from guard.filter(self._generate(messages, stats, limit), lambda: stats.tokens >= limit)
 

@@ -88,7 +88,8 @@ class Costs:
     attention scores of a micro-batch (f32, and f16 for the V product) and activations.
     The rest of the allocation is never touched (only the last token's logits are kept)."""
     vocab_tables: int
-    """llama.cpp's tokenizer tables."""
+    """Per-token tables: llama.cpp's tokenizer and the sampler's arrays (measured ≈ 300
+    bytes a token besides 12 MB)."""
 
     def kv_layer(self, kv_type: str) -> int:
         return int(self.kv_elements_per_layer * KV_BYTES_PER_ELEMENT[kv_type])
@@ -116,7 +117,7 @@ def costs(info: GgufInfo, n_ctx: int) -> Costs:
         kv_elements_per_layer=n_ctx * n_head_kv * (head_k + head_v),
         compute=4 * UBATCH * max(info.vocab_size + 3 * n_embd, n_ctx * n_head + 6 * n_embd),
         compute_cpu=UBATCH * (5 * n_ctx * n_head + 12 * n_embd) + 4 * info.vocab_size,
-        vocab_tables=150 * info.vocab_size + 12 * 1024**2,
+        vocab_tables=300 * info.vocab_size + 12 * 1024**2,
     )
 
 

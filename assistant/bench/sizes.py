@@ -6,7 +6,7 @@ questions and records time to first token, time per output token, resident memor
 (on a GPU) VRAM next to what the planner predicted. One child per size keeps the
 memory figures clean and the sizes from disturbing each other. With ``heard`` each size
 also runs the streaming bench, and the heard voice-to-voice latency is read from its
-same-clock WAV files.
+same-clock WAV files (the bench's own heard figure).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .. import synthetic
-from ..corpus import DEFAULT_QUESTIONS, speech_bounds
+from ..corpus import DEFAULT_QUESTIONS
 from ..models import ModelError
 
 log = logging.getLogger(__name__)
@@ -38,8 +38,6 @@ EMBEDDED = "embedded"
 """The sweep's name for the embedded model (real weights), the baseline row."""
 DEFAULT_SWEEP = (EMBEDDED, "synthetic:0.5b", "synthetic:1.5b", "synthetic:3b", "synthetic:8b")
 FILLER = "Tell me more about the moon, the sun and the stars. "
-HEARD_THRESHOLD = 0.01
-"""Amplitude above which a sample is audible, for the heard latency."""
 
 
 @dataclass
@@ -171,8 +169,8 @@ def measure_here(model: str, questions: int, max_tokens: int) -> SizeRow:
     llm.all_cores(True)
     all_cores = [_time_reply(llm, q)[1] for q in asked[:2]]
     llm.all_cores(False)
-    # the memory of a full context: the prompt's fixed part (system prompt, examples) is already in it
-    _time_reply(llm, _filling_question(llm, plan.n_ctx - max_tokens - len(llm.system_prefix()) - 96))
+    room = plan.n_ctx - max_tokens - len(llm.system_prefix()) - 32
+    _time_reply(llm, _filling_question(llm, room))  # the memory of a full context
     rss = process.memory_info().rss - rss
     gpu_free_after = _gpu_free_bytes()
     c = costs(info, plan.n_ctx)
@@ -212,30 +210,20 @@ def measure(model: str, questions: int = 3, max_tokens: int = 32, timeout_s: flo
 # ------------------------------------------------------------------ heard latency
 
 
-def heard_ms(question: Path, answer: Path) -> float | None:
-    """Last audible sample of the question to the first of the answer (same-clock WAVs)."""
-    asked, answered = speech_bounds(question, threshold=HEARD_THRESHOLD), speech_bounds(answer, threshold=HEARD_THRESHOLD)
-    if asked is None or answered is None:
-        return None
-    return round((answered[0] - asked[1]) * 1000, 1)
-
-
-def measure_heard(row: SizeRow, model: str, questions: dict[str, Path], out: Path) -> None:
-    """Run the streaming bench on ``model`` and put its median heard and timeline
-    voice-to-voice latency in ``row``."""
+def measure_heard(row: SizeRow, model: str, questions: int, out: Path) -> None:
+    """Run the streaming bench on ``model`` with ``questions`` spoken questions and put
+    its median heard and timeline voice-to-voice latency in ``row``."""
     command = [sys.executable, "-m", "assistant", "bench", "--llm-model", _model_arg(model), "--modes", "streaming",
-               "--turns", "0", "--questions", str(len(questions)), "--phrases", "0", "--out", str(out)]
+               "--turns", "0", "--turn-taking", "off", "--questions", str(questions), "--phrases", "0",
+               "--out", str(out)]
     done = subprocess.run(command, capture_output=True, text=True)
     report = out / "bench.json"
     if done.returncode != 0 or not report.is_file():
         row.error = row.error or "bench: " + " | ".join(done.stderr.strip().splitlines()[-2:])
         return
-    turns = json.loads(report.read_text())["modes"]["streaming"]["turns"]
-    heard = [heard_ms(questions[t["item"]], out / "audio" / "streaming" / f"{t['item']}-r1.wav")
-             for t in turns if t["source"] == "llm" and t["item"] in questions]
-    row.heard_ms = _median([h for h in heard if h is not None])
-    row.voice_to_voice_ms = _median([t["latency_ms"]["voice_to_voice"] for t in turns
-                                     if t["source"] == "llm" and t["latency_ms"].get("voice_to_voice") is not None])
+    summary = json.loads(report.read_text())["modes"]["streaming"]["summary"]
+    row.heard_ms = summary["heard_voice_to_voice"]["median"]
+    row.voice_to_voice_ms = summary["voice_to_voice"]["median"]
 
 
 def _model_arg(model: str) -> str:
@@ -244,16 +232,6 @@ def _model_arg(model: str) -> str:
 
         return str(find_llm(None).path)
     return model
-
-
-def spoken_questions(count: int) -> dict[str, Path]:
-    """The bench's default spoken questions (item name -> WAV), synthesized on first use."""
-    from .. import config as config_mod
-    from ..tts import load_tts
-    from .corpus import default_corpus
-
-    tts = load_tts(config_mod.load(None).tts)
-    return {item.name: item.path for item in default_corpus(tts, count, 0)}
 
 
 # ------------------------------------------------------------------ the sweep
@@ -266,7 +244,6 @@ def sweep(
     """Each model in turn (synthetic ones built first); ``heard`` spoken questions each
     through the streaming bench when > 0. With ``stop_when_slow`` the sweep ends at the
     first model that is not conversational (the larger ones are slower still)."""
-    spoken = spoken_questions(heard) if heard else {}
     rows = []
     for model in models:
         try:
@@ -278,7 +255,7 @@ def sweep(
             print(f"measuring {model}…", file=sys.stderr, flush=True)
             row = measure(model, questions, max_tokens)
             if heard and not row.error and out is not None:
-                measure_heard(row, model, spoken, out / model.replace(":", "-"))
+                measure_heard(row, model, heard, out / model.replace(":", "-"))
         rows.append(row)
         if on_row:
             on_row(row)
