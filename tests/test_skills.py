@@ -164,6 +164,7 @@ def test_several_timers_by_name_asked_about_and_cancelled(skills):
     assert run(skills, "Set a timer for an hour and a half.") == "Timer set for 1 hour and 30 minutes."
     assert [t.label for t in skills.timers.active()] == ["egg timer", "pasta timer", "90 minute timer"]
     assert run(skills, "How long is left on the pasta timer?") == "The pasta timer has 10 minutes left."
+    assert run(skills, "How on is left on the pasta timer?") == "The pasta timer has 10 minutes left."  # misheard
     assert run(skills, "What timers do I have?").startswith("You have the egg timer with 3 minutes left, ")
     assert run(skills, "Cancel the timer.").startswith("You have 3 timers:")
     assert len(skills.timers.active()) == 3  # asked which one; nothing cancelled

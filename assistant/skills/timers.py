@@ -57,6 +57,9 @@ _CANCEL = re.compile(
 _ASK_LEFT = (
     re.compile(rf"^how (?:much time|long|much longer|many minutes) (?:is |are )?(?:there )?(?:left |remaining )?"
                rf"(?:on|for|in|until) {_OWNER}(?:(?P<name>{_ANY_NAME}) )?(?P<kind>timer|alarm)(?: goes off| rings)?$"),
+    # A misheard "how long" ("how on is left on the pasta timer"): "left" and the timer decide.
+    re.compile(rf"^how [a-z]+(?: [a-z]+)? (?:is |are )?(?:there )?(?:left|remaining) "
+               rf"(?:on|for|in) {_OWNER}(?:(?P<name>{_ANY_NAME}) )?(?P<kind>timer|alarm)$"),
     re.compile(rf"^how long until {_OWNER}(?:(?P<name>{_ANY_NAME}) )?(?P<kind>timer|alarm)(?: goes off| rings)?$"),
     re.compile(r"^(?:what|which) (?P<kind>timers|alarms) (?:do i have|are (?:running|set|there|on))(?: now)?$"),
     re.compile(r"^(?:list|show)(?: me)? (?:my |the |all )?(?:running )?(?P<kind>timers|alarms)$"),
