@@ -426,3 +426,30 @@ def test_an_llm_off_the_cpu_does_not_pause_for_the_first_chunk(make_engine):
     before, after = tts.during_first
     assert after > before
     assert "llm_paused_s" not in rec.results[0].timeline.counts
+
+
+
+def test_stopping_a_stage_still_takes_the_history_of_finished_turns():
+    """The history is written on the responder's thread after the turn ends; closing the
+    engine at once (the bench between takes, an idle reset) must not drop it."""
+    from assistant.events import Remember
+    from assistant.pipeline.stage import Stage
+
+    class Slow(Stage):
+        name = "slow"
+
+        def accepts(self, message):
+            return True
+
+        def process(self, message):
+            time.sleep(0.05)
+            self.seen.append(message)
+
+    stage = Slow(turns=None)
+    stage.seen = []
+    stage.start()
+    for n, user in enumerate(("first", "second", "third")):
+        stage.send(Remember(n, user, "reply"))
+    stage.stop()  # jumps the queue
+    assert [m.user for m in stage.seen] == ["first", "second", "third"]
+    assert not stage.alive

@@ -228,7 +228,9 @@ def test_idle_reset_forgets_the_conversation_and_the_llm_history(qtbot, make_kio
     assert result.reply and not result.errors
     assert window.showing() == "conversation"
     assert "What is the capital of France?" in texts(window)
-    assert [e.user for e in engines.llm.history.exchanges] == ["What is the capital of France?"]
+    # (the responder's thread puts the exchange in the history once the turn is over)
+    qtbot.waitUntil(lambda: [e.user for e in engines.llm.history.exchanges] == ["What is the capital of France?"],
+                    timeout=10_000)
 
     qtbot.waitUntil(lambda: window.showing() == "attract", timeout=30_000)
     qtbot.wait(50)  # the old conversation widget is deleted

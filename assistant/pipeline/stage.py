@@ -57,6 +57,13 @@ class Inbox:
         with self._cond:
             self._items = deque(m for m in self._items if isinstance(m, (Stop, Remember)))
 
+    def drain(self, kind: type) -> list[Message]:
+        """Take every waiting message of ``kind`` out, in order."""
+        with self._cond:
+            taken = [m for m in self._items if isinstance(m, kind)]
+            self._items = deque(m for m in self._items if not isinstance(m, kind))
+            return taken
+
     def __len__(self) -> int:
         return len(self._items)
 
@@ -164,17 +171,22 @@ class Stage:
             if message is None:
                 continue
             if isinstance(message, Stop):
+                for finished in self.inbox.drain(Remember):  # a finished turn's history is not lost
+                    self._dispatch(finished)
                 return
-            if not self.accepts(message):
-                continue
-            self.busy_since = self.heartbeat
-            try:
-                self.process(message)
-            except Exception as exc:  # a stage must survive any engine failure
-                log.exception("%s failed on turn %d", self.name, message.turn_id)
-                self.turns.fail(message.turn_id, f"{self.name} failed: {exc}")
-            finally:
-                self.busy_since = None
+            self._dispatch(message)
+
+    def _dispatch(self, message: Message) -> None:
+        if not self.accepts(message):
+            return
+        self.busy_since = self.heartbeat
+        try:
+            self.process(message)
+        except Exception as exc:  # a stage must survive any engine failure
+            log.exception("%s failed on turn %d", self.name, message.turn_id)
+            self.turns.fail(message.turn_id, f"{self.name} failed: {exc}")
+        finally:
+            self.busy_since = None
 
     def process(self, message: Message) -> None:
         raise NotImplementedError
