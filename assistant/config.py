@@ -148,7 +148,7 @@ class VadConfig:
     """Speech shorter than this is a click or a cough, not a turn."""
     speech_pad_ms: int = 96
     """Audio kept before the first speech frame so STT hears the onset."""
-    early_silence_ms: int = 64
+    early_silence_ms: int = 32
     """Silence after which STT starts speculatively (kept if the endpoint follows). A
     pause inside a sentence wastes only the work started (docs/tuning.md)."""
     speculative: bool = True
@@ -168,7 +168,7 @@ class TurnConfig:
     to ``max_ms`` when they are not; ``fixed``: over after ``vad.endpoint_ms`` of silence."""
     max_ms: int = within(2000, 500, 5000, "ms")
     """Longest silence waited for a turn whose words sound unfinished ("what is the capital of")."""
-    complete_ms: int = within(150, 50, "statement_ms", "ms")
+    complete_ms: int = within(100, 50, "statement_ms", "ms")
     """Silence that ends a turn whose words are a complete question or request."""
     statement_ms: int = within(1100, "complete_ms", "max_ms", "ms")
     """Silence that ends a complete statement: someone telling a story ends sentences too,

@@ -49,6 +49,13 @@ REQUEST_STARTS = frozenset(
 QUESTION_WORDS = frozenset("what who whom whose where when why how which".split())
 """...of which these also start statements ("when it rained, we waited")."""
 
+ASKING_SECOND_WORDS = frozenset(
+    "is are was were am do does did can could would will should shall may might have has "
+    "isn't aren't wasn't don't doesn't didn't can't won't many much far long old big often".split()
+)
+"""Second words that make a sentence with a question word a question, with or without its
+"?" ("how many days are in a week.", "what is..."; "when it rained, ..." is not one)."""
+
 _WORD = re.compile(r"[\w']+")
 _TRAILING_OFF = re.compile(r"(\.\.\.|…|,|-|—|:)\s*$")
 _END_MARK = re.compile(r"[.?!]\W*$")
@@ -124,8 +131,10 @@ def asks(transcript: str) -> bool:
     words = _WORD.findall(last.lower())
     if not words or words[0] not in REQUEST_STARTS:
         return False
-    # With punctuation (Whisper), a question ends with "?": "when the rain stopped, we..." does not ask.
-    return words[0] not in QUESTION_WORDS or not re.search(r"[.!?,]", text)
+    if words[0] not in QUESTION_WORDS or len(words) > 1 and words[1] in ASKING_SECOND_WORDS:
+        return True
+    # Otherwise, with punctuation (Whisper), a question ends with "?": "when the rain stopped, we..." does not ask.
+    return not re.search(r"[.!?,]", text)
 
 
 def judge(signals: TurnSignals | None, config: TurnConfig, fixed_ms: float = 300.0, words: bool = True) -> Judgement:

@@ -122,6 +122,9 @@ def test_helpers():
     assert asks("what time is it") and asks("Please stop") and asks("Tell me a joke.")
     assert not asks("We bought apples. Then it rained.")
     assert asks("I went home. What should I cook?")
+    # a question word and an auxiliary or "many/much/far..." ask, whatever mark Whisper put
+    assert asks("How many days are in a week.") and asks("What is the time.")
+    assert not asks("When it rained, we waited.") and not asks("What I like is tea.")
 
 
 def test_words_awaiting_the_model_never_replace_what_the_model_said():

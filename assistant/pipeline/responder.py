@@ -157,6 +157,8 @@ class ResponderStage(Stage):
         reply: list[str] = []
         spoken = 0
         self._mask_latency(message)
+        if not turns.is_live(message):
+            return  # dropped while it was being taken: it must not leave its start mark
         timeline.mark(Mark.LLM_START)
         burst = self._all_cores(True)
         with self.model_call():
