@@ -149,8 +149,8 @@ class VadConfig:
     speech_pad_ms: int = 96
     """Audio kept before the first speech frame so STT hears the onset."""
     early_silence_ms: int = 32
-    """Silence after which STT starts speculatively (kept if the endpoint follows). A
-    pause inside a sentence wastes only the work started (docs/tuning.md)."""
+    """Silence after which STT starts speculatively (kept if the endpoint follows): one
+    frame. A pause inside a sentence wastes only the work started (docs/tuning.md)."""
     speculative: bool = True
     """Start the reply (STT, LLM, TTS) at the early silence; it is heard only once the
     endpoint confirms the user finished, and dropped if they speak on."""
