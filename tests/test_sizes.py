@@ -59,6 +59,16 @@ def test_model_lists_name_sizes_files_and_the_embedded_model():
         parse_models("0.5b,2b")
 
 
+def test_the_gguf_is_mapped_only_when_no_weights_are_repacked_for_the_cpu():
+    from assistant.config import LlmConfig
+    from assistant.llm import use_mmap
+
+    assert not use_mmap(LlmConfig(), extra_bufts=True)  # repacked: one copy, read into llama.cpp's buffers
+    assert not use_mmap(LlmConfig(n_gpu_layers=12), extra_bufts=True)  # the CPU's layers are repacked
+    assert use_mmap(LlmConfig(n_gpu_layers=-1), extra_bufts=True)  # all on the GPU
+    assert use_mmap(LlmConfig(), extra_bufts=False)  # safe mode: nothing is repacked
+
+
 @pytest.mark.slow
 def test_planner_predicts_the_embedded_models_memory_within_15_percent():
     measured = measure(EMBEDDED, questions=2, max_tokens=8)
