@@ -232,6 +232,20 @@ def test_an_empty_transcript_at_the_pause_is_transcribed_again_at_the_endpoint(m
     assert parts["llm"].calls == ["hello there"]
 
 
+def test_an_empty_transcript_at_the_endpoint_keeps_the_words_of_the_pause(make_engine):
+    config = Config(vad=VadConfig(min_speech_ms=64))
+    # at the endpoint the recognizer gives nothing (its loop guard dropped a repeated sentence)
+    stt = FakeStt(transcripts=["tell me about the", ""])
+    engine, rec, parts = make_engine(stt=stt, config=config)
+    engine.listen(PacedWavSource(_speech(0.6, tail=2.6), 16000, 512, realtime=True))
+    rec.wait_turns(1)
+    engine.stop_listening()
+    result = rec.results[0]
+    assert result.timeline.counts["rechecked"] and not result.timeline.counts.get("recheck_changed")
+    assert result.transcript == "tell me about the" and result.reply and not result.errors
+    assert parts["llm"].calls == ["tell me about the"]
+
+
 def test_a_later_transcript_that_differs_wins_over_the_pause_one(make_engine):
     config = Config(vad=VadConfig(min_speech_ms=64))
     llm = EchoLlm()

@@ -82,7 +82,8 @@ class TranscriptionStage(Stage):
             at_pause = timeline.get(Mark.STT_START), timeline.get(Mark.STT_FINAL)
             again = self._transcribe(turn)
             timeline.set("rechecked", True)
-            if not same_words(again, text):  # the later words win over the pause's
+            # The later words win over the pause's; nothing (a guard dropped a loop) never erases them.
+            if again and not same_words(again, text):
                 marks = timeline.get(Mark.STT_START), timeline.get(Mark.STT_FINAL)
                 turns.speak_on(turn)  # drops the reply to the pause's words (and its marks)
                 timeline.mark(Mark.STT_START, marks[0])
