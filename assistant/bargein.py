@@ -8,7 +8,13 @@ Speech there is a *candidate* interruption:
 - at its endpoint, its transcript decides (:func:`decide`): enough words that are not
   "mm-hm" nor the reply's own echo, or the "stop" phrase, take the floor (the reply
   stops and the new words are answered); anything else lets the reply resume where it
-  paused, or end there when the pause grew too long.
+  paused, or end there when the pause grew too long;
+- words take the floor only if the speech went on once the paused reply had fallen
+  silent (``confirm_ms``): a person who talks over the reply goes on talking, the echo
+  the canceller left stops with the reply (a canceller that is still learning leaves
+  bursts of it at the onsets of the reply's words, which the VAD takes for speech and
+  Whisper for words). When nobody goes on (``resume_after_ms`` of silence), the
+  speech is over at once and the reply resumes.
 
 Half duplex (no echo canceller) never pauses and only the "stop" phrase takes the floor.
 :class:`PlayedReply` records what was played when, so the history keeps only what the
@@ -74,15 +80,26 @@ class Overlap:
     """Position at which it paused the reply; None while it has not."""
     speech_s: float = 0.0
     """Speech heard so far (pauses in it not counted)."""
+    alone_s: float = 0.0
+    """Speech heard once the paused reply (and its echo) had fallen silent."""
+    quiet_s: float = 0.0
+    """Silence since the paused reply fell silent, or since the last speech after that."""
     _last: float | None = None
 
-    def frame(self, position: float, speech: bool) -> Action | None:
-        """A frame ending at ``position`` was (``speech``) or was not speech: PAUSE once
-        the speech has lasted long enough (full duplex only)."""
+    def frame(self, position: float, speech: bool, reply_audible: bool = True) -> Action | None:
+        """A frame ending at ``position`` was (``speech``) or was not speech, with the
+        reply (or its echo) audible in it or not: PAUSE once the speech has lasted long
+        enough (full duplex only)."""
         last = self.start if self._last is None else self._last
         self._last = position
         if speech:
             self.speech_s += position - last
+        if self.paused_at is not None and not reply_audible:
+            if speech:
+                self.alone_s += position - last
+                self.quiet_s = 0.0
+            else:
+                self.quiet_s += position - last
         if self.paused_at is not None or not self.full_duplex:
             return None
         if self.speech_s * 1000 + 1e-6 >= self.config.min_speech_ms:
@@ -93,6 +110,18 @@ class Overlap:
     @property
     def paused(self) -> bool:
         return self.paused_at is not None
+
+    @property
+    def confirmed(self) -> bool:
+        """The speech paused the reply and went on once the reply had fallen silent (it is
+        the user's: speech too short to pause the reply never takes the floor either)."""
+        return self.paused and self.alone_s * 1000 + 1e-6 >= self.config.confirm_ms
+
+    @property
+    def unconfirmed_silence(self) -> bool:
+        """The reply paused for it, fell silent, and nobody went on speaking: it was echo or a
+        noise, and the reply need not wait for its endpoint to resume."""
+        return self.paused and not self.confirmed and self.quiet_s * 1000 + 1e-6 >= self.config.resume_after_ms
 
 
 WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
@@ -128,17 +157,21 @@ def decide(
     played_text: str,
     is_stop: bool,
     paused_for_s: float | None,
+    confirmed: bool = True,
 ) -> Action:
     """The verdict on an utterance heard over the reply, at its endpoint.
 
     ``played_text`` is what the reply said in the last seconds (its echo may have been
     transcribed); ``is_stop`` says the transcript is the instant "stop" phrase;
-    ``paused_for_s`` is how long the reply has been paused (None: it never paused).
+    ``paused_for_s`` is how long the reply has been paused (None: it never paused);
+    ``confirmed``: the speech paused the reply and went on once the reply had fallen
+    silent (:attr:`Overlap.confirmed`); words that did not are the echo's.
     """
     if is_stop:
         return Action.HUSH
     real = meaningful_words(transcript, config)
-    takes_floor = full_duplex and len(real) >= max(1, config.min_words) and not is_echo(transcript, played_text)
+    takes_floor = (full_duplex and len(real) >= max(1, config.min_words) and not is_echo(transcript, played_text)
+                   and confirmed)
     if takes_floor:
         return Action.STOP
     if paused_for_s is None:

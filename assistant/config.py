@@ -230,6 +230,13 @@ class BargeInConfig:
     kept at least this much of its energy (dB): echo it took out does not count (once
     it has learnt the room it keeps -35 to -55 dB of the echo alone; of the user's
     speech over the echo, -15 to 0 dB, with dips where its suppressor bites)."""
+    confirm_ms: int = within(96, 0, 1000, "ms")
+    """Words heard over the reply take the floor only if the speech goes on this long
+    once the paused reply has fallen silent: a person who talks over it goes on, the
+    echo the canceller left stops with the reply (0: pausing it is enough)."""
+    resume_after_ms: int = within(192, 32, 5000, "ms")
+    """A paused reply resumes after this much silence once it has fallen silent, when
+    nobody went on speaking (it was echo, a cough or a knock)."""
     min_words: int = within(1, 1, 20)
     """Words (not counting "mm-hm", "yeah", "okay"...) the paused speech must hold to
     take the floor; with fewer, the reply resumes."""

@@ -39,9 +39,39 @@ def test_half_duplex_never_pauses():
     assert Action.PAUSE not in frames_until_pause(overlap, 1.0)
 
 
-def verdict(transcript, *, full=True, played="", stop=False, paused=1.0, config=CFG):
+def verdict(transcript, *, full=True, played="", stop=False, paused=1.0, config=CFG, confirmed=None):
+    confirmed = paused is not None if confirmed is None else confirmed
     return decide(config, full_duplex=full, transcript=transcript, played_text=played, is_stop=stop,
-                  paused_for_s=paused)
+                  paused_for_s=paused, confirmed=confirmed)
+
+
+def test_speech_that_goes_on_once_the_reply_is_silent_confirms_it_is_the_user():
+    overlap = Overlap(CFG, full_duplex=True, start=1.0)
+    frames_until_pause(overlap, 1.0)  # paused at 1.16, the reply audible all along
+    assert overlap.paused and not overlap.confirmed
+    t = 1.0 + 20 * FRAME
+    for i in range(3):  # the reply has fallen silent; the user goes on
+        overlap.frame(t + i * FRAME, True, reply_audible=False)
+    assert overlap.confirmed and not overlap.unconfirmed_silence
+
+
+def test_echo_that_stops_with_the_reply_is_not_confirmed_and_resumes_soon():
+    overlap = Overlap(CFG, full_duplex=True, start=1.0)
+    frames_until_pause(overlap, 1.0)
+    t = 1.0 + 20 * FRAME
+    overlap.frame(t, True, reply_audible=False)  # one frame of residue after the reply fell silent
+    quiet = [overlap.frame(t + (i + 1) * FRAME, False, reply_audible=False) for i in range(6)]
+    assert not overlap.confirmed and overlap.unconfirmed_silence
+    assert overlap.quiet_s == pytest.approx(6 * FRAME)
+    assert Action.PAUSE not in quiet
+    assert verdict("our team.", confirmed=overlap.confirmed) is Action.RESUME
+
+
+def test_speech_too_short_to_pause_the_reply_is_never_confirmed():
+    overlap = Overlap(CFG, full_duplex=True, start=1.0)
+    for i in range(1, 12):
+        overlap.frame(1.0 + i * FRAME, i <= 2, reply_audible=i < 5)
+    assert not overlap.paused and not overlap.confirmed and not overlap.unconfirmed_silence
 
 
 def test_a_question_takes_the_floor():
@@ -57,9 +87,16 @@ def test_a_long_pause_ends_the_reply_instead_of_resuming():
     assert verdict("hmm", paused=6.0) is Action.END
 
 
-def test_words_that_never_paused_the_reply_are_ignored_unless_they_take_the_floor():
+def test_words_that_never_paused_the_reply_are_ignored():
+    # too little speech to pause it: the echo's residue that Whisper made words of
     assert verdict("yeah", paused=None) is Action.IGNORE
-    assert verdict("wait, what about Paris?", paused=None) is Action.STOP
+    assert verdict("our team.", paused=None) is Action.IGNORE
+
+
+def test_words_the_speech_did_not_go_on_with_resume_the_reply():
+    assert verdict("wait, what about Paris?", confirmed=False) is Action.RESUME
+    assert verdict("wait, what about Paris?", confirmed=True) is Action.STOP
+    assert verdict("stop", confirmed=False, stop=True) is Action.HUSH
 
 
 def test_fewer_words_than_the_minimum_do_not_take_the_floor():

@@ -104,7 +104,7 @@ def listen(canceller: Canceller | None, scene: Scene, vad, config: Config,
             elif event.type is VadEventType.ENDPOINT:
                 overlap = None
         speech = probability >= (config.vad.threshold if threshold is None else threshold)
-        if overlap is not None and overlap.frame(endpointer.position, speech) is Action.PAUSE:
+        if overlap is not None and overlap.frame(endpointer.position, speech, cleaned.reply_audible) is Action.PAUSE:
             pauses.append(endpointer.position)
     lag = echo.lag_samples
     clean = np.concatenate(out)[lag : lag + mic.size]

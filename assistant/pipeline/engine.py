@@ -92,7 +92,8 @@ class Engine:
             is_stop = words(text) == ["stop"]
         paused_for = self.playback.paused_for() if overlap.paused else None
         return decide(self.config.barge_in, full_duplex=overlap.full_duplex, transcript=text,
-                      played_text=self.playback.recent_text(), is_stop=is_stop, paused_for_s=paused_for)
+                      played_text=self.playback.recent_text(), is_stop=is_stop, paused_for_s=paused_for,
+                      confirmed=overlap.confirmed)
 
     # ------------------------------------------------------------ for the front ends
 

@@ -277,9 +277,12 @@ class ListenStage(Stage):
             self._end_unheard(self._turn)  # the canceller has learnt the room: listen afresh
             return
         frame_end = cleaned.captured + self.segmenter.frame_s
-        if overlap.frame(frame_end, self.segmenter.last_was_speech) is Action.PAUSE:
+        if overlap.frame(frame_end, self.segmenter.last_was_speech, cleaned.reply_audible) is Action.PAUSE:
             log.info("speech over the reply for %.0f ms: pausing it", overlap.speech_s * 1000)
             self.turns.pause_reply(self._turn, self.pause_reply)
+        elif overlap.unconfirmed_silence:
+            log.info("nobody spoke on once the reply fell silent: it resumes")
+            self._end_unheard(self._turn)
 
     def _act(self, heard: Heard, cleaned: Cleaned | None = None) -> None:
         turns, event = self.turns, heard.event
