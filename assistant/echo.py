@@ -281,7 +281,14 @@ class EchoFilter:
     delay: a frame comes out with its capture time moved back by ``lag_samples``, both
     together, so the clock stays exact. The canceller runs only while the reply (or its
     echo tail) is audible; otherwise, and without a canceller (half duplex), frames pass
-    unchanged (delayed alike), and the filter still says when the reply is audible.
+    unchanged, and the filter still says when the reply is audible.
+
+    While nothing plays, a frame comes out as it went in, at once: the lag would be
+    waiting added to every turn's end (18 ms with speexdsp). The filter goes over to the
+    lagged stream when the reply sounds (``lag_samples`` of the input come out twice:
+    the room just before the reply) and back once it and its echo are over, when the
+    caller says no speech is in progress (``hold_lag``; ``lag_samples`` of the input are
+    left out then, so they must not be the user's words).
     """
 
     def __init__(self, canceller: Canceller | None, played: PlayedAudio, frame_samples: int, config: EchoConfig):
@@ -307,6 +314,8 @@ class EchoFilter:
         """Input samples handed to the canceller so far (the reference's index)."""
         self._last_loud = -(10**9)
         self._raw = np.zeros(self.canceller.delay_samples if self.canceller else 0, np.float32)
+        self._lagged = False
+        """Frames come out of the canceller's (lagged) stream, not as they went in."""
 
     def _delayed(self, mic: np.ndarray) -> np.ndarray:
         """The block as it is, delayed like the canceller's output."""
@@ -316,10 +325,14 @@ class EchoFilter:
         self._raw = both[mic.size :]
         return both[: mic.size]
 
-    def process(self, frame: np.ndarray, captured: float) -> Cleaned:
-        """The frame with the echo taken out."""
-        self._pending = np.concatenate([self._pending, frame.astype(np.float32, copy=False)])
+    def process(self, frame: np.ndarray, captured: float, hold_lag: bool | None = None) -> Cleaned:
+        """The frame with the echo taken out. ``hold_lag``: stay on the lagged stream even
+        if the reply is over (speech is in progress); None: always lagged (a constant lag,
+        for measurements)."""
+        frame = frame.astype(np.float32, copy=False)
+        self._pending = np.concatenate([self._pending, frame])
         cleaned, mic_energy, clean_energy = [self._clean], 0.0, 0.0
+        ran = False
         while self._pending.size >= self.block:
             mic = self._pending[: self.block]
             far = self.played.read(self._position, self.block)
@@ -328,6 +341,7 @@ class EchoFilter:
                 self._heard_far += self.block
             raw = self._delayed(mic)
             audible = self._position + self.block - self._last_loud <= self.tail_samples
+            ran = ran or (self.canceller is not None and audible)
             clean = self.canceller.cancel(mic, far) if self.canceller and audible else raw
             mic_energy += float(np.dot(mic, mic))
             clean_energy += float(np.dot(clean, clean))
@@ -337,12 +351,22 @@ class EchoFilter:
         clean = np.concatenate(cleaned)
         out, self._clean = clean[: self.frame_samples], clean[self.frame_samples :]
         kept_db = 10 * float(np.log10(max(clean_energy, 1e-12) / max(mic_energy, 1e-12))) if mic_energy > 0 else 0.0
+        reply_audible = self._position - self._last_loud <= self.tail_samples
+        if ran or hold_lag is None:
+            self._lagged = True
+        elif self._lagged and not reply_audible and not hold_lag:
+            self._lagged = False
+        if not self._lagged and self.lag_samples:
+            return Cleaned(frame, captured, reply_audible=reply_audible, kept_db=0.0, converged=self._converged())
         return Cleaned(
             out, captured - self.lag_samples / self.played.rate,
-            reply_audible=self._position - self._last_loud <= self.tail_samples,
+            reply_audible=reply_audible,
             kept_db=kept_db,
-            converged=self.canceller is not None and self._heard_far >= self.converge_samples,
+            converged=self._converged(),
         )
+
+    def _converged(self) -> bool:
+        return self.canceller is not None and self._heard_far >= self.converge_samples
 
 
 class SpeakerEcho:

@@ -424,9 +424,12 @@ class LlamaLlm:
 
     def end_of_turn(self, user: str) -> float | None:
         """The model's probability that the user's turn ends after ``user``: its chance of
-        the end-of-turn token right after the words. It comes from evaluating the prompt
-        up to the words, which the reply to the same words then reuses from the KV cache.
-        None when the chat template has no end-of-turn token after the user's words."""
+        the end-of-turn token right after the words. It comes from evaluating the reply's
+        whole prompt (the words and the reply's header after them) in one batch, with the
+        logits of the words' last token kept as well as the last one's: the reply to the
+        same words then samples its first token at once, and one evaluation instead of
+        two saves the model's fixed cost per call (~25 ms for the embedded model on two
+        cores). None when the chat template has no end-of-turn token after the words."""
         import llama_cpp
         import numpy as np
 
@@ -440,11 +443,33 @@ class LlamaLlm:
             if not ends or len(prompt) + self.config.max_tokens > self.config.n_ctx:
                 return None
             words = prompt[: ends[-1]]
-            llama.n_tokens = min(common_prefix(self._cached_tokens(), words), len(words) - 1)
-            llama.eval(words[llama.n_tokens :])
-            logits = np.ctypeslib.as_array(llama._ctx.get_logits(), shape=(llama.n_vocab(),)).astype(np.float64)
+            keep = min(common_prefix(self._cached_tokens(), words), len(words) - 1)
+            llama.n_tokens = keep
+            rest = prompt[keep:]
+            if self.synthetic or len(rest) > llama.n_batch:
+                llama.eval(words[keep:])
+                row = llama._ctx.get_logits()
+            else:
+                row = self._eval_keeping_logits(rest, len(words) - 1 - keep)
+            logits = np.ctypeslib.as_array(row, shape=(llama.n_vocab(),)).astype(np.float64)
             probabilities = np.exp(logits - logits.max())
             return float(probabilities[prompt[ends[-1]]] / probabilities.sum())
+
+    def _eval_keeping_logits(self, tokens: list[int], index: int):
+        """Evaluate ``tokens`` after the cached ones in one batch (as ``Llama.eval``
+        does), keeping the logits of ``tokens[index]`` too; returns a pointer to them."""
+        import llama_cpp
+
+        llama = self._llama
+        llama._ctx.kv_cache_seq_rm(-1, llama.n_tokens, -1)
+        batch = llama._batch
+        batch.set_batch(batch=tokens, n_past=llama.n_tokens, logits_all=False)
+        batch.batch.logits[index] = True
+        llama._ctx.decode(batch)
+        llama.input_ids[llama.n_tokens : llama.n_tokens + len(tokens)] = tokens
+        llama.n_tokens += len(tokens)
+        llama._requires_eval = False
+        return llama_cpp.llama_get_logits_ith(llama._ctx.ctx, index)
 
     def stream(self, user: str, stats: GenerationStats) -> Iterator[str]:
         with self._lock:

@@ -97,6 +97,11 @@ class Endpointer:
         self._early_sent = False
 
     @property
+    def busy(self) -> bool:
+        """In speech, or in frames that may start it."""
+        return self.in_speech or self._candidate_start is not None
+
+    @property
     def speech_start_s(self) -> float:
         """Stream position where the current (or last) utterance started."""
         return self._speech_start

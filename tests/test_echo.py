@@ -179,3 +179,35 @@ def test_off_is_half_duplex():
 def test_an_unknown_canceller_is_named():
     with pytest.raises(Exception, match="unknown echo canceller 'nope'"):
         load_canceller("nope", EchoConfig())
+
+
+def test_frames_come_out_at_once_while_nothing_plays_and_lagged_while_the_reply_sounds():
+    far = noise(0.5, seed=2)
+    played = PlayedAudio(RATE)
+    played.start(0.0)
+    played.add(far, RATE, 1.0)  # the reply sounds from 1.0 to 1.5 s
+    echo = EchoFilter(Delaying(delay_samples=37), played, 512, EchoConfig(echo_tail_ms=100))
+    mic = noise(3.0, seed=4)
+    frame_s = 512 / RATE
+    out = [echo.process(mic[i : i + 512], i / RATE, hold_lag=False) for i in range(0, mic.size - 511, 512)]
+    lag = echo.lag_samples / RATE
+    before, during, after = out[int(0.5 / frame_s)], out[int(1.2 / frame_s)], out[int(2.5 / frame_s)]
+    assert before.captured == pytest.approx(int(0.5 / frame_s) * frame_s)  # no lag before the reply
+    np.testing.assert_array_equal(before.pcm, mic[int(0.5 / frame_s) * 512 :][:512])
+    assert during.captured == pytest.approx(int(1.2 / frame_s) * frame_s - lag)
+    assert after.captured == pytest.approx(int(2.5 / frame_s) * frame_s)  # back once the echo tail is over
+    # each frame's samples are the input's at its capture time, lagged or not
+    for c in (before, during, after):
+        start = round(c.captured * RATE)
+        np.testing.assert_array_equal(c.pcm, mic[start : start + 512])
+
+
+def test_speech_in_progress_keeps_the_lag_when_the_reply_ends():
+    played = PlayedAudio(RATE)
+    played.start(0.0)
+    played.add(noise(0.3, seed=2), RATE, 0.2)
+    echo = EchoFilter(Delaying(delay_samples=37), played, 512, EchoConfig(echo_tail_ms=100))
+    mic = noise(2.0, seed=5)
+    out = [echo.process(mic[i : i + 512], i / RATE, hold_lag=i >= 4000) for i in range(0, mic.size - 511, 512)]
+    assert out[0].captured == 0.0  # no lag before the reply
+    assert out[-1].captured == pytest.approx((len(out) - 1) * 512 / RATE - echo.lag_samples / RATE)

@@ -68,3 +68,22 @@ def test_openmp_threads_spin_briefly_before_sleeping():
     # manages more threads than there are cores
     assert _openmp_env() == ["300", "None"]
     assert _openmp_env(GOMP_SPINCOUNT="0", OMP_WAIT_POLICY="ACTIVE") == ["0", "ACTIVE"]  # the user's setting wins
+
+
+def test_the_end_of_turn_evaluation_is_the_start_of_the_reply(engines):
+    """The model's end-of-turn probability for a whole question is high and for a cut-off
+    one low; evaluating it leaves the reply's whole prompt in the cache, so the reply
+    evaluates nothing more and says what it says without it."""
+    from assistant.llm import GenerationStats
+
+    llm = engines.llm
+    question = "What is the capital of France?"
+    plain_stats = GenerationStats()
+    plain = "".join(llm.stream(question, plain_stats))
+    llm.reset()
+    assert llm.end_of_turn("what is the capital of") < 0.2
+    assert llm.end_of_turn(question) > 0.8
+    stats = GenerationStats()
+    reply = "".join(llm.stream(question, stats))
+    assert reply == plain
+    assert stats.reused_tokens == stats.prompt_tokens - 1 > plain_stats.reused_tokens

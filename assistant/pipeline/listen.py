@@ -260,7 +260,7 @@ class ListenStage(Stage):
             self.echo.filter.restart()  # ... and of the canceller's reference
             self._first = False
         with self.model_call():
-            cleaned = self.echo.filter.process(message.pcm, message.captured)
+            cleaned = self.echo.filter.process(message.pcm, message.captured, hold_lag=self.segmenter.endpointer.busy)
             if cleaned.reply_audible:
                 self._audible_until = cleaned.captured + self.segmenter.frame_s
             heard_now = self.segmenter.push(cleaned.pcm, cleaned.captured, lambda p: self._user.judge(p, cleaned))
