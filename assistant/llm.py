@@ -126,8 +126,9 @@ class Llm(Protocol):
     def all_cores(self, on: bool) -> None:
         """Decode on every core (``on``) or on the decoding threads only."""
 
-    def end_of_turn(self, user: str) -> float | None:
-        """The model's probability that the user's turn ends after ``user`` (None: not known)."""
+    def end_of_turn(self, user: str, reply_to: str | None = None) -> float | None:
+        """The model's probability that the user's turn ends after ``user`` (None: not known);
+        ``reply_to``: the words the reply will answer, when they differ (Whisper's punctuation)."""
 
     @property
     def on_cpu(self) -> bool:
@@ -422,13 +423,14 @@ class LlamaLlm:
         finally:
             self._lock.release()
 
-    def end_of_turn(self, user: str) -> float | None:
+    def end_of_turn(self, user: str, reply_to: str | None = None) -> float | None:
         """The model's probability that the user's turn ends after ``user``: its chance of
-        the end-of-turn token right after the words. It comes from evaluating the reply's
-        whole prompt (the words and the reply's header after them) in one batch, with the
-        logits of the words' last token kept as well as the last one's: the reply to the
-        same words then samples its first token at once, and one evaluation instead of
-        two saves the model's fixed cost per call (~25 ms for the embedded model on two
+        the end-of-turn token right after the words. It comes from evaluating the prompt of
+        the reply to ``reply_to`` (default ``user``: the same words, here with Whisper's
+        punctuation) in one batch, with the logits of the last token of ``user`` kept as
+        well as the last one's, when the one prompt starts with the other's words: the
+        reply then samples its first token at once, and one evaluation instead of two
+        saves the model's fixed cost per call (~25 ms for the embedded model on two
         cores). None when the chat template has no end-of-turn token after the words."""
         import llama_cpp
         import numpy as np
@@ -445,8 +447,12 @@ class LlamaLlm:
             words = prompt[: ends[-1]]
             keep = min(common_prefix(self._cached_tokens(), words), len(words) - 1)
             llama.n_tokens = keep
-            rest = prompt[keep:]
-            if self.synthetic or len(rest) > llama.n_batch:
+            reply_prompt = prompt
+            if reply_to is not None and reply_to != user:
+                reply_prompt, _ = self._render(self.history.messages(self.config.system_prompt, reply_to))
+            rest = reply_prompt[keep:]
+            if (self.synthetic or len(rest) > llama.n_batch or common_prefix(reply_prompt, words) < len(words)
+                    or len(reply_prompt) + self.config.max_tokens > self.config.n_ctx):
                 llama.eval(words[keep:])
                 row = llama._ctx.get_logits()
             else:

@@ -158,7 +158,7 @@ class RemoteLlm:
     def all_cores(self, on: bool) -> None:
         pass  # the server's threads are its own
 
-    def end_of_turn(self, user: str) -> float | None:  # noqa: ARG002 - protocol
+    def end_of_turn(self, user: str, reply_to: str | None = None) -> float | None:  # noqa: ARG002 - protocol
         return None  # a chat server does not give the probability of its end-of-turn token
 
     on_cpu = True

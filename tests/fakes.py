@@ -106,7 +106,7 @@ class FakeLlm:
     def all_cores(self, on: bool) -> None:
         pass
 
-    def end_of_turn(self, user: str) -> float | None:
+    def end_of_turn(self, user: str, reply_to: str | None = None) -> float | None:
         self.weighed.append(user)
         return self.end_of_turn_p
 

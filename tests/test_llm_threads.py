@@ -81,8 +81,10 @@ def test_the_end_of_turn_evaluation_is_the_start_of_the_reply(engines):
     plain_stats = GenerationStats()
     plain = "".join(llm.stream(question, plain_stats))
     llm.reset()
-    assert llm.end_of_turn("what is the capital of") < 0.2
-    assert llm.end_of_turn(question) > 0.8
+    # asked without Whisper's punctuation, as the turn detector asks it (its thresholds are log10)
+    cut_off = llm.end_of_turn("what is the capital of")
+    whole = llm.end_of_turn("What is the capital of France", reply_to=question)
+    assert whole > 1000 * cut_off
     stats = GenerationStats()
     reply = "".join(llm.stream(question, stats))
     assert reply == plain

@@ -93,7 +93,7 @@ class ResponderStage(Stage):
         start of the reply's prompt evaluation, which reuses it)."""
         probability = None
         if not instant and self.config.turn.mode == "semantic":
-            probability = self.llm.end_of_turn(words_for_model(message.text))
+            probability = self.llm.end_of_turn(words_for_model(message.text), reply_to=message.text)
             if probability is not None:
                 self.turns.timeline(message.turn_id).set("end_of_turn_p", probability)
         self.turns.more_about_words(message, TurnSignals(message.text, end_of_turn=probability, instant=instant))
