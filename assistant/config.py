@@ -262,8 +262,11 @@ class SttConfig:
     vosk_fast: bool = False
     """Decode vosk with a narrower search (max-active 1000, beam 8, lattice beam 1): less
     CPU per second of speech, so a slow machine keeps up, for a few more errors."""
-    threads: int = 2
-    """CPU threads for the STT engine."""
+    threads: int = 1
+    """CPU threads for the STT engine. Whisper tiny.en's decoder steps are too small to
+    share: on two cores one thread decodes a token in 4.9 ms where two take 6.5 ms (each
+    step waits at OpenMP barriers), its encoder takes the same 40 ms either way, and the
+    other core stays free for the VAD and the LLM (a turn's transcript 106 -> 90 ms)."""
     beam_size: int = 1
     """Whisper beam size; 1 (greedy) is the fastest."""
     window_s: int = 8
