@@ -55,6 +55,29 @@ def trim_lead_in(pcm: np.ndarray, rate: int) -> np.ndarray:
     return pcm[start:]
 
 
+MID_SENTENCE_TAIL_MS = 40.0
+"""Kept of the silence after a chunk that ends in the middle of a sentence."""
+
+
+def trim_tail(pcm: np.ndarray, rate: int, keep_ms: float = MID_SENTENCE_TAIL_MS) -> np.ndarray:
+    """``pcm`` without its trailing near-silence but ``keep_ms`` of it."""
+    window = max(1, round(rate * 0.005))
+    count = pcm.size // window
+    if count == 0:
+        return pcm
+    rms = np.sqrt(np.mean(pcm[: count * window].astype(np.float64).reshape(count, window) ** 2, axis=1))
+    loud = np.flatnonzero(rms >= 10 ** (LEAD_IN_DBFS / 20))
+    if loud.size == 0:
+        return pcm
+    return pcm[: min(pcm.size, (loud[-1] + 1) * window + round(rate * keep_ms / 1000))]
+
+
+def ends_mid_sentence(text: str) -> bool:
+    """The text stops at a word, not at punctuation: more of the sentence follows at once."""
+    text = text.rstrip()
+    return bool(text) and text[-1].isalnum()
+
+
 def onnx_providers() -> list[str]:
     """CUDA when onnxruntime-gpu is installed and sees a GPU, else CPU."""
     import onnxruntime as ort
@@ -148,9 +171,16 @@ class PiperTts:
 
     def synthesize(self, text: str) -> Iterator[np.ndarray]:
         """The first sentence starts at its first sound: Piper begins each text with
-        30-50 ms of near-silence, which would only add to the wait."""
-        for index, chunk in enumerate(self._voice.synthesize(text, self._syn)):
-            yield trim_lead_in(chunk.audio_float_array, self.rate) if index == 0 else chunk.audio_float_array
+        30-50 ms of near-silence, which would only add to the wait. A text cut in the middle
+        of a sentence (the first chunk of a reply, "The capital of") loses the ~170 ms of
+        silence Piper ends every text with, so the sentence runs on into the next chunk."""
+        pieces = iter(self._voice.synthesize(text, self._syn))
+        held = next(pieces, None)
+        index = 0
+        while held is not None:
+            pcm = trim_lead_in(held.audio_float_array, self.rate) if index == 0 else held.audio_float_array
+            held, index = next(pieces, None), index + 1
+            yield trim_tail(pcm, self.rate) if held is None and ends_mid_sentence(text) else pcm
 
 
 class SystemTts:

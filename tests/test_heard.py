@@ -8,7 +8,7 @@ import pytest
 from assistant.audio import save_wav
 from assistant.audible import VoiceEnd, first_audible_s, last_audible_s
 from assistant.bench.heard import heard_latency, heard_latency_files
-from assistant.tts import trim_lead_in
+from assistant.tts import ends_mid_sentence, trim_lead_in, trim_tail
 
 RATE = 16000
 
@@ -68,6 +68,24 @@ def test_tts_lead_in_is_trimmed_to_a_few_milliseconds():
     assert trimmed.size >= tone(0.5, rate=22050).size
     quiet = tone(0.2, level=0.0005, rate=22050)
     assert trim_lead_in(quiet, 22050).size == quiet.size  # nothing loud: nothing cut
+
+
+def test_a_chunk_cut_mid_sentence_loses_its_trailing_silence_but_40_ms():
+    pcm = np.concatenate([tone(0.5, rate=22050), silence(0.17, 22050)])
+    trimmed = trim_tail(pcm, 22050)
+    assert trimmed.size == pytest.approx(tone(0.5, rate=22050).size + 0.04 * 22050, abs=0.006 * 22050)
+    assert trim_tail(silence(0.2, 22050), 22050).size == round(0.2 * 22050)  # nothing loud: nothing cut
+    assert ends_mid_sentence("The capital of") and ends_mid_sentence("It is 42 ")
+    assert not ends_mid_sentence("Paris.") and not ends_mid_sentence("Well, honestly,") and not ends_mid_sentence("")
+
+
+def test_piper_runs_a_mid_sentence_chunk_on_into_the_next(engines):
+    tts = engines.tts
+    whole = np.concatenate(list(tts.synthesize("The capital of France.")))
+    cut = np.concatenate(list(tts.synthesize("The capital of")))
+    end = last_audible_s(whole, tts.rate)
+    assert whole.size / tts.rate - end > 0.1  # a sentence ends with Piper's pause
+    assert cut.size / tts.rate - last_audible_s(cut, tts.rate) <= 0.05
 
 
 def test_the_live_tracker_finds_the_last_audible_sample_frame_by_frame():
