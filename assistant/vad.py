@@ -81,6 +81,9 @@ class Endpointer:
     """
 
     HYSTERESIS = 0.15
+    QUIET_SPEECH_MS = 160
+    """Quiet frames the VAD is sure are speech (at the threshold) for this long are
+    speech after all (a quiet talker), not the VAD lingering after the words."""
 
     def __init__(self, config: VadConfig):
         self.config = config
@@ -95,6 +98,8 @@ class Endpointer:
         self._speech_end = 0.0
         self._silence_run = 0.0
         self._early_sent = False
+        self._quiet_run = 0.0
+        self._early_by_quiet = False
 
     @property
     def busy(self) -> bool:
@@ -122,10 +127,17 @@ class Endpointer:
             return None
         return self._end(self._speech_end)
 
-    def process(self, seconds: float, probability: float, threshold: float | None = None) -> list[VadEvent]:
+    def process(self, seconds: float, probability: float, threshold: float | None = None,
+                quiet: bool = False) -> list[VadEvent]:
         """One frame of ``seconds`` with its speech probability; ``threshold`` replaces the
         configured one for this frame (the listener uses a lower one while the reply plays:
-        the echo canceller leaves the user's speech quieter then)."""
+        the echo canceller leaves the user's speech quieter then). ``quiet``: nothing in the
+        frame is loud enough to be heard (:class:`~assistant.audible.VoiceEnd`).
+
+        The first pause (early silence) comes after ``early_silence_ms`` of silence, or of
+        quiet frames the VAD still calls speech: its probability lingers 40-90 ms past the
+        last audible sound, and that wait is a turn's latency. A pause found by the quiet
+        is over only when the words are audible again."""
         cfg = self.config
         threshold = cfg.threshold if threshold is None else threshold
         start_of_frame = self.position
@@ -140,8 +152,8 @@ class Endpointer:
                     self.in_speech = True
                     self._speech_start = self._candidate_start
                     self._speech_end = self.position
-                    self._silence_run = 0.0
-                    self._early_sent = False
+                    self._silence_run = self._quiet_run = 0.0
+                    self._early_sent = self._early_by_quiet = False
                     events.append(VadEvent(VadEventType.SPEECH_START, self._speech_start))
             else:
                 self._candidate_start = None
@@ -149,16 +161,27 @@ class Endpointer:
             return events
 
         if probability >= threshold - self.HYSTERESIS:
+            if quiet and (self._quiet_run * 1000 < self.QUIET_SPEECH_MS or probability < threshold):
+                self._quiet_run += seconds
+                if not self._early_sent and self._quiet_run * 1000 >= cfg.early_silence_ms:
+                    self._early_sent = self._early_by_quiet = True
+                    events.append(VadEvent(VadEventType.EARLY_SILENCE, self._speech_end))
+                if self._early_by_quiet:
+                    self._silence_run = 0.0
+                    return events  # the VAD's lingering probability does not end the pause
+            else:
+                self._quiet_run = 0.0
             if self._early_sent:
                 events.append(VadEvent(VadEventType.SPEECH_RESUMED, self.position))
             self._speech_end = self.position
             self._silence_run = 0.0
-            self._early_sent = False
+            self._early_sent = self._early_by_quiet = False
             if self.position - self._speech_start >= cfg.max_speech_s:
                 events.append(self._end(self.position))
             return events
 
         self._silence_run += seconds
+        self._quiet_run = 0.0
         if not self._early_sent and self._silence_run * 1000 >= cfg.early_silence_ms:
             self._early_sent = True
             events.append(VadEvent(VadEventType.EARLY_SILENCE, self._speech_end))
@@ -174,5 +197,6 @@ class Endpointer:
         self.in_speech = False
         self._candidate_start = None
         self._candidate_run = 0.0
-        self._early_sent = False
+        self._early_sent = self._early_by_quiet = False
+        self._quiet_run = 0.0
         return VadEvent(VadEventType.ENDPOINT, speech_end)

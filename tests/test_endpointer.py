@@ -72,3 +72,35 @@ def test_a_threshold_given_per_frame_replaces_the_configured_one():
         events += endpointer.process(FRAME, 0.3, threshold=0.2)
     assert kinds(events) == [E.SPEECH_START]
     assert run([0.3] * 4, threshold=0.5, min_speech_ms=96)[1] == []
+
+
+def run_quiet(frames, **cfg):
+    """frames: (probability, quiet) pairs."""
+    endpointer = Endpointer(VadConfig(**cfg))
+    events = []
+    for p, quiet in frames:
+        events += endpointer.process(FRAME, p, quiet=quiet)
+    return endpointer, events
+
+
+def test_the_first_pause_comes_with_the_first_quiet_frame_while_the_vad_lingers():
+    frames = [(0.9, False)] * 10 + [(0.8, True), (0.6, True), (0.4, True)] + [(0.0, True)] * 10
+    endpointer, events = run_quiet(frames, endpoint_ms=200, early_silence_ms=32)
+    assert kinds(events) == [E.SPEECH_START, E.EARLY_SILENCE, E.ENDPOINT]
+    early = next(e for e in events if e.type is E.EARLY_SILENCE)
+    assert abs(early.at - 10 * FRAME) < 1e-9  # the end of the last audible frame
+    # the endpoint still counts the VAD's silence: 200 ms after the lingering frames
+    assert abs(events[-1].at - 10 * FRAME) < 1e-9
+
+
+def test_a_quiet_pause_is_over_only_when_the_words_are_audible_again():
+    frames = [(0.9, False)] * 10 + [(0.7, True)] * 2 + [(0.9, False)] * 5 + [(0.0, True)] * 12
+    _, events = run_quiet(frames, endpoint_ms=300, early_silence_ms=32)
+    assert kinds(events) == [E.SPEECH_START, E.EARLY_SILENCE, E.SPEECH_RESUMED, E.EARLY_SILENCE, E.ENDPOINT]
+
+
+def test_a_quiet_talker_the_vad_is_sure_of_is_speech_after_a_while():
+    frames = [(0.9, False)] * 10 + [(0.9, True)] * 10 + [(0.0, True)] * 12
+    _, events = run_quiet(frames, endpoint_ms=300, early_silence_ms=32)
+    # the pause at the first quiet frame ends once 160 ms of sure speech went on
+    assert kinds(events) == [E.SPEECH_START, E.EARLY_SILENCE, E.SPEECH_RESUMED, E.EARLY_SILENCE, E.ENDPOINT]

@@ -84,8 +84,8 @@ def test_piper_runs_a_mid_sentence_chunk_on_into_the_next(engines):
     whole = np.concatenate(list(tts.synthesize("The capital of France.")))
     cut = np.concatenate(list(tts.synthesize("The capital of")))
     end = last_audible_s(whole, tts.rate)
-    assert whole.size / tts.rate - end > 0.1  # a sentence ends with Piper's pause
-    assert cut.size / tts.rate - last_audible_s(cut, tts.rate) <= 0.05
+    assert whole.size / tts.rate - end > 0.12  # a sentence ends with Piper's pause (~170 ms)
+    assert cut.size / tts.rate - last_audible_s(cut, tts.rate) < 0.08  # 40 ms kept after -45 dBFS
 
 
 def test_the_live_tracker_finds_the_last_audible_sample_frame_by_frame():

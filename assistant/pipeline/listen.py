@@ -106,10 +106,12 @@ class Segmenter:
         return captured + (position - frame_start)
 
     def push(self, frame: np.ndarray, captured: float,
-             judge: Callable[[float], tuple[float, float | None]] | None = None) -> list[Heard]:
+             judge: Callable[[float], tuple[float, float | None]] | None = None,
+             reply_audible: bool = False) -> list[Heard]:
         """One frame, captured at ``captured`` (perf_counter). ``judge`` turns the VAD's
         probability into the one the endpointer gets and its threshold (while the reply
-        plays, see :class:`~assistant.bargein.UserSpeech`)."""
+        plays, see :class:`~assistant.bargein.UserSpeech`); ``reply_audible``: the reply or
+        its echo may sound in the frame (its loudness then says nothing of the user's)."""
         frame_start = self.endpointer.position
         self._clock = (captured, frame_start)
         if self._voice is None:
@@ -118,7 +120,9 @@ class Segmenter:
         probability, threshold = self.vad.probability(frame), None
         if judge is not None:
             probability, threshold = judge(probability)
-        events = self.endpointer.process(self.frame_s, probability, threshold)
+        last_sound = self._voice.last_s
+        quiet = not reply_audible and last_sound is not None and last_sound <= frame_start
+        events = self.endpointer.process(self.frame_s, probability, threshold, quiet=quiet)
         self.last_was_speech = probability >= (self.endpointer.config.threshold if threshold is None else threshold)
         self._recent.append(frame)
         del self._recent[: -self._keep]
@@ -263,7 +267,8 @@ class ListenStage(Stage):
             cleaned = self.echo.filter.process(message.pcm, message.captured, hold_lag=self.segmenter.endpointer.busy)
             if cleaned.reply_audible:
                 self._audible_until = cleaned.captured + self.segmenter.frame_s
-            heard_now = self.segmenter.push(cleaned.pcm, cleaned.captured, lambda p: self._user.judge(p, cleaned))
+            heard_now = self.segmenter.push(cleaned.pcm, cleaned.captured, lambda p: self._user.judge(p, cleaned),
+                                            reply_audible=cleaned.reply_audible)
         for heard in heard_now:
             self._act(heard, cleaned)
         self._barge_in(cleaned)
