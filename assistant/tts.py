@@ -41,14 +41,19 @@ LEAD_IN_KEEP_MS = 5.0
 """Kept before the onset so the first sound does not start with a click."""
 
 
-def trim_lead_in(pcm: np.ndarray, rate: int) -> np.ndarray:
-    """``pcm`` without its leading near-silence (all of it when it is all quiet)."""
+def _loud_windows(pcm: np.ndarray, rate: int) -> tuple[np.ndarray, int]:
+    """Indices of the 5 ms windows of ``pcm`` at or above ``LEAD_IN_DBFS``, and the window size."""
     window = max(1, round(rate * 0.005))
     count = pcm.size // window
     if count == 0:
-        return pcm
+        return np.zeros(0, int), window
     rms = np.sqrt(np.mean(pcm[: count * window].astype(np.float64).reshape(count, window) ** 2, axis=1))
-    loud = np.flatnonzero(rms >= 10 ** (LEAD_IN_DBFS / 20))
+    return np.flatnonzero(rms >= 10 ** (LEAD_IN_DBFS / 20)), window
+
+
+def trim_lead_in(pcm: np.ndarray, rate: int) -> np.ndarray:
+    """``pcm`` without its leading near-silence (all of it when it is all quiet)."""
+    loud, window = _loud_windows(pcm, rate)
     if loud.size == 0:
         return pcm
     start = max(0, loud[0] * window - round(rate * LEAD_IN_KEEP_MS / 1000))
@@ -61,12 +66,7 @@ MID_SENTENCE_TAIL_MS = 40.0
 
 def trim_tail(pcm: np.ndarray, rate: int, keep_ms: float = MID_SENTENCE_TAIL_MS) -> np.ndarray:
     """``pcm`` without its trailing near-silence but ``keep_ms`` of it."""
-    window = max(1, round(rate * 0.005))
-    count = pcm.size // window
-    if count == 0:
-        return pcm
-    rms = np.sqrt(np.mean(pcm[: count * window].astype(np.float64).reshape(count, window) ** 2, axis=1))
-    loud = np.flatnonzero(rms >= 10 ** (LEAD_IN_DBFS / 20))
+    loud, window = _loud_windows(pcm, rate)
     if loud.size == 0:
         return pcm
     return pcm[: min(pcm.size, (loud[-1] + 1) * window + round(rate * keep_ms / 1000))]
