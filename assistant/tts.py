@@ -174,7 +174,20 @@ class PiperTts:
         30-50 ms of near-silence, which would only add to the wait. A text cut in the middle
         of a sentence (the first chunk of a reply, "The capital of") loses the ~170 ms of
         silence Piper ends every text with, so the sentence runs on into the next chunk."""
-        pieces = iter(self._voice.synthesize(text, self._syn))
+        yield from self._synthesize(text, self._syn)
+
+    def steady(self, text: str) -> Iterator[np.ndarray]:
+        """The same without Piper's random variation (noise 0): the same text gives the same
+        audio every time. For spoken test and bench inputs, whose transcripts must not
+        depend on a draw ("pasta" was heard "positive" in half the draws)."""
+        from piper import SynthesisConfig
+
+        steady = SynthesisConfig(length_scale=self._syn.length_scale, volume=self._syn.volume,
+                                 noise_scale=0.0, noise_w_scale=0.0)
+        yield from self._synthesize(text, steady)
+
+    def _synthesize(self, text: str, syn) -> Iterator[np.ndarray]:
+        pieces = iter(self._voice.synthesize(text, syn))
         held = next(pieces, None)
         index = 0
         while held is not None:

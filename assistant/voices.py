@@ -100,14 +100,19 @@ class VoiceSet:
     def _voice(self, script: str):
         return self.korean if script == HANGUL else self.default
 
-    def synthesize(self, text: str) -> Iterator[np.ndarray]:
+    def synthesize(self, text: str, steady: bool = False) -> Iterator[np.ndarray]:
         for script, piece in split_by_script(text):
             voice = self._voice(script)
             if voice is None:
                 log.warning("%s (skipped: %r)", NO_KOREAN_VOICE, piece)
                 continue
-            for pcm in voice.synthesize(piece.strip()):
+            speak = getattr(voice, "steady", voice.synthesize) if steady else voice.synthesize
+            for pcm in speak(piece.strip()):
                 yield resample(pcm, voice.rate, self.rate)
+
+    def steady(self, text: str) -> Iterator[np.ndarray]:
+        """Without the voices' random variation where they have one (see ``PiperTts.steady``)."""
+        return self.synthesize(text, steady=True)
 
 
 def voices_for(tts, text: str) -> list[str]:
