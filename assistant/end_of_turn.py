@@ -56,6 +56,21 @@ ASKING_SECOND_WORDS = frozenset(
 """Second words that make a sentence with a question word a question, with or without its
 "?" ("how many days are in a week.", "what is..."; "when it rained, ..." is not one)."""
 
+WHO_WORDS = frozenset("who whom whose".split())
+"""A sentence that opens with one of these asks ("who painted the Mona Lisa."): a statement
+does not begin so."""
+WHAT_WORDS = frozenset("what which".split())
+SUBJECTS = frozenset("i you we they he she it this that there".split())
+"""After "what"/"which", these begin a clause ("what I like is tea"), anything else a
+question ("what happened", "which bus goes to town")."""
+QUESTION_TAIL_WORDS = 4
+"""A sentence this short after a question is the rest of it, split by Whisper at a pause
+("What is the best way to? Learn French.")."""
+MADE_UP_OBJECTS = frozenset("it them this that".split())
+PREPOSITIONS = frozenset("for about with to of on in at from into".split())
+"""Whisper ends a fragment that stops on a preposition with a made-up object ("Set a timer
+for it.", "Can you give me a recipe for it?"): the words need a surer model then."""
+
 _WORD = re.compile(r"[\w']+")
 _TRAILING_OFF = re.compile(r"(\.\.\.|…|,|-|—|:)\s*$")
 _END_MARK = re.compile(r"[.?!]\W*$")
@@ -123,18 +138,34 @@ def last_word(transcript: str) -> str:
 
 
 def asks(transcript: str) -> bool:
-    """The last sentence is a question or a request (not a statement)."""
+    """The last sentence is a question or a request (not a statement), or a short rest of
+    the question before it."""
     text = transcript.strip()
     if text.endswith("?") or "please" in text.lower():
         return True
-    last = re.split(r"(?<=[.!?])\s+", text)[-1]
-    words = _WORD.findall(last.lower())
+    sentences = re.split(r"(?<=[.!?])\s+", text)
+    if _asks(sentences[-1], text):
+        return True
+    return (len(sentences) > 1 and sentences[-2].endswith("?") and bool(_END_MARK.search(sentences[-1]))
+            and len(_WORD.findall(sentences[-1])) <= QUESTION_TAIL_WORDS)
+
+
+def _asks(sentence: str, text: str) -> bool:
+    words = _WORD.findall(sentence.lower())
     if not words or words[0] not in REQUEST_STARTS:
         return False
+    if words[0] in WHO_WORDS or words[0] in WHAT_WORDS and len(words) > 1 and words[1] not in SUBJECTS:
+        return True
     if words[0] not in QUESTION_WORDS or len(words) > 1 and words[1] in ASKING_SECOND_WORDS:
         return True
     # Otherwise, with punctuation (Whisper), a question ends with "?": "when the rain stopped, we..." does not ask.
     return not re.search(r"[.!?,]", text)
+
+
+def made_up_object(transcript: str) -> bool:
+    """The words end on a preposition and a pronoun Whisper may have made up ("for it")."""
+    words = _WORD.findall(transcript.lower())
+    return len(words) >= 3 and words[-1] in MADE_UP_OBJECTS and words[-2] in PREPOSITIONS
 
 
 def judge(signals: TurnSignals | None, config: TurnConfig, fixed_ms: float = 300.0, words: bool = True) -> Judgement:
@@ -166,7 +197,7 @@ def _by_model(signals: TurnSignals, config: TurnConfig, text: str) -> Judgement:
         return _complete(config, text, "whole words")
     log10 = math.log10(max(signals.end_of_turn, 1e-12))
     about = f"end of turn 10^{log10:.1f}"
-    bare = signals.punctuated and not _END_MARK.search(text)
+    bare = signals.punctuated and not _END_MARK.search(text) or made_up_object(text)
     if log10 >= (config.bare_complete_log10 if bare else config.complete_log10):
         return _complete(config, text, about)
     if log10 < config.unfinished_log10:

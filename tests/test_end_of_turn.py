@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from assistant.config import ConfigError, TurnConfig
-from assistant.end_of_turn import TurnDetector, TurnSignals, Verdict, asks, judge, words_for_model
+from assistant.end_of_turn import TurnDetector, TurnSignals, Verdict, asks, judge, made_up_object, words_for_model
 
 CONFIG = TurnConfig(complete_ms=150, statement_ms=1100, unsure_ms=1200, max_ms=2000,
                     complete_log10=-5.5, unfinished_log10=-8.0)
@@ -125,6 +125,22 @@ def test_helpers():
     # a question word and an auxiliary or "many/much/far..." ask, whatever mark Whisper put
     assert asks("How many days are in a week.") and asks("What is the time.")
     assert not asks("When it rained, we waited.") and not asks("What I like is tea.")
+    # "who…" and "what/which" + anything but a subject ask whatever the mark
+    assert asks("who painted the Mona Lisa.") and asks("What happened to the Titanic.")
+    assert not asks("What we saw was a fox.")
+    # the short rest of a question Whisper split at a pause; not a longer sentence after one
+    assert asks("What is the best way to? Learn French.") and asks("How long does it take to? Fly to Japan!")
+    assert not asks("Do you know what happened? We went to the market and bought apples.")
+    assert not asks("What is the difference between a frog? Frog")  # cut off mid-word: no end mark
+
+
+def test_a_made_up_object_after_a_preposition_needs_a_surer_model():
+    assert made_up_object("Set a timer for it.") and made_up_object("Can you give me a recipe for it?")
+    assert not made_up_object("Tell me about Paris.") and not made_up_object("Do it.")
+    signals = TurnSignals("Set a timer for it.", end_of_turn=10 ** -4.8, punctuated=True)
+    assert judge(signals, CONFIG).verdict is Verdict.UNSURE  # below 10^-4, not complete
+    signals = TurnSignals("What do you think about it?", end_of_turn=10 ** -2.0, punctuated=True)
+    assert judge(signals, CONFIG).verdict is Verdict.COMPLETE
 
 
 def test_words_awaiting_the_model_never_replace_what_the_model_said():
