@@ -340,9 +340,9 @@ class EchoFilter:
                 self._last_loud = self._position + self.block
                 self._heard_far += self.block
             raw = self._delayed(mic)
-            audible = self._position + self.block - self._last_loud <= self.tail_samples
-            ran = ran or (self.canceller is not None and audible)
-            clean = self.canceller.cancel(mic, far) if self.canceller and audible else raw
+            cancel = self.canceller is not None and self._position + self.block - self._last_loud <= self.tail_samples
+            ran = ran or cancel
+            clean = self.canceller.cancel(mic, far) if cancel else raw
             mic_energy += float(np.dot(mic, mic))
             clean_energy += float(np.dot(clean, clean))
             cleaned.append(clean)
