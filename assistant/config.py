@@ -178,7 +178,12 @@ class TurnConfig:
     complete_log10: float = within(-5.5, "unfinished_log10", 0.0)
     """log10 of the model's end-of-turn probability at or above which the words are complete."""
     bare_complete_log10: float = within(-4.0, "complete_log10", 0.0)
-    """...for words a punctuating recognizer (Whisper) left without an end mark."""
+    """...for words a punctuating recognizer (Whisper) left without an end mark, or whose
+    last word it was unsure of."""
+    unsure_word_p: float = within(0.3, 0.0, 1.0)
+    """The recognizer's probability of the last word below which it may have made the word
+    up to end a fragment ("What is the biggest animal in the, um" heard as "...in the hum?"):
+    the words then need ``bare_complete_log10``. 0 turns this off."""
     unfinished_log10: float = within(-8.0, -12.0, "complete_log10")
     """...and below which they are unfinished (between the two: unsure)."""
 

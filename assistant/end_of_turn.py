@@ -11,6 +11,8 @@ turn early when the words are complete and waits up to a maximum when they are n
 - otherwise the model decides: its end-of-turn probability (on the words without
   Whisper's punctuation, which Whisper adds to fragments too) at or above
   ``complete_log10`` is complete, below ``unfinished_log10`` unfinished, in between unsure;
+  words the recognizer may have completed with a made-up word (no end mark from Whisper, a
+  made-up object "for it", a last word it was unsure of) need ``bare_complete_log10``;
 - complete words that ask or request something (a question, "tell me...", "set a
   timer...") end the turn after ``complete_ms``; a complete statement waits
   ``statement_ms``, since someone telling a story ends sentences without being done.
@@ -99,6 +101,8 @@ class TurnSignals:
     punctuated: bool = False
     """The recognizer ends sentences with . ? ! (Whisper): words it left without an end
     mark are more often a fragment it filled with made-up words."""
+    last_word_p: float | None = None
+    """The recognizer's probability of the last word (None: unknown)."""
 
 
 @dataclass(frozen=True)
@@ -197,7 +201,10 @@ def _by_model(signals: TurnSignals, config: TurnConfig, text: str) -> Judgement:
         return _complete(config, text, "whole words")
     log10 = math.log10(max(signals.end_of_turn, 1e-12))
     about = f"end of turn 10^{log10:.1f}"
-    bare = signals.punctuated and not _END_MARK.search(text) or made_up_object(text)
+    unsure_word = signals.last_word_p is not None and signals.last_word_p < config.unsure_word_p
+    if unsure_word:
+        about += f", last word heard at p {signals.last_word_p:.2f}"
+    bare = signals.punctuated and not _END_MARK.search(text) or made_up_object(text) or unsure_word
     if log10 >= (config.bare_complete_log10 if bare else config.complete_log10):
         return _complete(config, text, about)
     if log10 < config.unfinished_log10:

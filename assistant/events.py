@@ -157,6 +157,8 @@ class UserText(ReplyMessage):
     pause: int | None = field(default=None, kw_only=True)
     """The pause whose words these are (they may not be the end of the turn); None for a
     final or typed transcript."""
+    last_word_p: float | None = field(default=None, kw_only=True)
+    """The recognizer's probability of the last word (None: unknown)."""
 
 
 @dataclass(frozen=True)

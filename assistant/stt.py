@@ -46,6 +46,9 @@ class Utterance(Protocol):
     def transcribe(self) -> str:
         """The transcript of all audio fed so far."""
 
+    last_word_p: float | None
+    """The recognizer's probability of the last word of the latest transcript (None: unknown)."""
+
 
 class Stt(Protocol):
     name: str
@@ -122,6 +125,30 @@ def vosk_words(text: str) -> str:
     return _VOSK_NUMBER.sub(r"\1", text)
 
 
+_PUNCTUATION_ONLY = re.compile(r"^[\W_]*$")
+
+
+def last_word_probability(pieces: list[str], tokens: list[int], logits) -> float | None:
+    """How sure Whisper was of the last word it wrote: the lowest probability among its
+    tokens (``pieces`` their text, ``logits`` the decoder's scores at each step, punctuation
+    after the word left out). A word made up to end a fragment is an unsure one: "What is
+    the biggest animal in the, um" is written "...in the hum?" with "hum" at 0.25."""
+    end = len(pieces)
+    while end > 0 and _PUNCTUATION_ONLY.match(pieces[end - 1]):
+        end -= 1
+    if end == 0 or len(logits) < end:
+        return None
+    start = end - 1
+    while start > 0 and not pieces[start].startswith(" "):
+        start -= 1
+    lowest = 1.0
+    for step in range(start, end):
+        scores = np.asarray(logits[step], dtype=np.float64)
+        top = scores.max()
+        lowest = min(lowest, math.exp(scores[tokens[step]] - top) / float(np.exp(scores - top).sum()))
+    return lowest
+
+
 def whisper_devices() -> list[tuple[str, str]]:
     """(device, compute type) to try in order: the GPU first when CTranslate2 sees CUDA."""
     from .hardware import whisper_cuda_devices
@@ -171,16 +198,21 @@ class WhisperStt:
         self._prompt = [*self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
 
     def transcribe_array(self, pcm: np.ndarray) -> str:
+        return self.transcribe_scored(pcm)[0]
+
+    def transcribe_scored(self, pcm: np.ndarray) -> tuple[str, float | None]:
+        """The transcript and Whisper's probability of its last word (None when unknown:
+        no words, or audio long enough to be decoded in 30 s windows)."""
         if pcm.size < RATE // 10:
-            return ""
+            return "", None
         pcm = pcm.astype(np.float32, copy=False)
         seconds = pcm.size / RATE
         window = max(self.config.window_s, math.ceil(seconds + 1.0))
         if window >= 30:
-            return self._transcribe_long(pcm)
+            return self._transcribe_long(pcm), None
         return self._transcribe_window(pcm, window)
 
-    def _transcribe_window(self, pcm: np.ndarray, window: int) -> str:
+    def _transcribe_window(self, pcm: np.ndarray, window: int) -> tuple[str, float | None]:
         """One utterance in a short encoder window.
 
         Whisper always encodes 30 s (speech + silence padding); the encoder's cost
@@ -201,10 +233,13 @@ class WhisperStt:
         result = self._model.model.generate(
             encoded, [self._prompt], beam_size=self.config.beam_size,
             max_length=min(224, 12 * window, 16 + math.ceil(TOKENS_PER_S * seconds)),
-            return_no_speech_prob=True, suppress_blank=True, suppress_tokens=[-1],
+            return_no_speech_prob=True, return_logits_vocab=True, suppress_blank=True, suppress_tokens=[-1],
         )[0]
         tokens = [t for t in result.sequences_ids[0] if t < self._tokenizer.eot]
-        return guarded(self._tokenizer.decode(tokens), seconds, result.no_speech_prob)
+        text = guarded(self._tokenizer.decode(tokens), seconds, result.no_speech_prob)
+        if not text:
+            return "", None
+        return text, last_word_probability([self._tokenizer.decode([t]) for t in tokens], tokens, result.logits[0])
 
     def _transcribe_long(self, pcm: np.ndarray) -> str:
         segments, _info = self._model.transcribe(
@@ -232,6 +267,8 @@ class WhisperUtterance:
     def __init__(self, stt: WhisperStt):
         self._stt = stt
         self._chunks: list[np.ndarray] = []
+        self.last_word_p: float | None = None
+        """Whisper's probability of the last word of the latest transcript."""
 
     def feed(self, pcm: np.ndarray) -> None:
         self._chunks.append(pcm)
@@ -241,7 +278,8 @@ class WhisperUtterance:
         return np.concatenate(self._chunks) if self._chunks else np.zeros(0, np.float32)
 
     def transcribe(self) -> str:
-        return self._stt.transcribe_array(self.audio())
+        text, self.last_word_p = self._stt.transcribe_scored(self.audio())
+        return text
 
 
 class VoskStt:
@@ -274,6 +312,8 @@ class VoskStt:
 
 
 class VoskUtterance:
+    last_word_p = None
+
     def __init__(self, recognizer):
         self._recognizer = recognizer
         self._final: list[str] = []

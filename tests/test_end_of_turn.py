@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from assistant.config import ConfigError, TurnConfig
@@ -141,6 +143,19 @@ def test_a_made_up_object_after_a_preposition_needs_a_surer_model():
     assert judge(signals, CONFIG).verdict is Verdict.UNSURE  # below 10^-4, not complete
     signals = TurnSignals("What do you think about it?", end_of_turn=10 ** -2.0, punctuated=True)
     assert judge(signals, CONFIG).verdict is Verdict.COMPLETE
+
+
+def test_a_last_word_the_recognizer_was_unsure_of_needs_a_surer_model():
+    # Whisper wrote "...in the home?" (its last word at p 0.13) for "what is the biggest animal in the, um,"
+    made_up = TurnSignals("What is the biggest animal in the home?", end_of_turn=10**-4.9, punctuated=True,
+                          last_word_p=0.13)
+    judgement = judge(made_up, CONFIG)
+    assert judgement.verdict is Verdict.UNSURE and "last word" in judgement.reason
+    assert judge(replace(made_up, last_word_p=0.9), CONFIG).verdict is Verdict.COMPLETE
+    assert judge(replace(made_up, last_word_p=None), CONFIG).verdict is Verdict.COMPLETE  # unknown: the words decide
+    assert judge(replace(made_up, end_of_turn=10**-2), CONFIG).verdict is Verdict.COMPLETE  # the model is sure
+    off = replace(CONFIG, unsure_word_p=0.0)
+    assert judge(made_up, off).verdict is Verdict.COMPLETE
 
 
 def test_words_awaiting_the_model_never_replace_what_the_model_said():

@@ -101,3 +101,38 @@ def test_a_sentence_said_again_and_cut_off_is_said_once():
     assert clean_transcript(decoded) == "What is the boiling point of water in Celsius?"
     assert guarded(decoded, seconds=2.8) == "What is the boiling point of water in Celsius?"
     assert clean_transcript("Stop. Stop now. Sto") == "Stop. Stop now."
+
+
+def test_the_last_word_s_probability_skips_punctuation_and_takes_its_least_sure_token():
+    from assistant.stt import last_word_probability
+
+    vocab = 8
+
+    def step(token: int, p: float) -> np.ndarray:
+        probs = np.full(vocab, (1 - p) / (vocab - 1))
+        probs[token] = p
+        return np.log(probs)
+
+    pieces, tokens = [" What", " is", " the", " red", "dest", "?"], [0, 1, 2, 3, 4, 5]
+    logits = [step(0, 0.9), step(1, 0.95), step(2, 0.99), step(3, 0.3), step(4, 0.9), step(5, 0.2)]
+    assert last_word_probability(pieces, tokens, logits) == pytest.approx(0.3)  # "reddest", not "?"
+    assert last_word_probability(pieces[:3], tokens[:3], logits[:3]) == pytest.approx(0.99)
+    assert last_word_probability(["?"], [5], [step(5, 0.5)]) is None  # no word at all
+    assert last_word_probability(pieces, tokens, logits[:2]) is None  # scores missing: unknown, not a guess
+
+
+@pytest.mark.slow
+def test_whisper_is_unsure_of_the_word_it_makes_up_to_end_a_fragment(engines):
+    from assistant.config import TurnConfig
+    from assistant.corpus import speak_question
+
+    threshold = TurnConfig().unsure_word_p
+    fragment, p = engines.stt.transcribe_scored(speak_question(engines.tts, "What is the biggest animal in the, um,",
+                                                               tail_s=0.05))
+    whole, q = engines.stt.transcribe_scored(speak_question(engines.tts, "What is the biggest animal in the ocean?",
+                                                            tail_s=0.05))
+    assert whole.rstrip("?.").lower().endswith("ocean") and q is not None and q > 0.5, (whole, q)
+    # "um" is heard as a word ("hum", "home") Whisper is unsure of, or as a word that needs more
+    from assistant.end_of_turn import CONTINUATIONS, last_word
+
+    assert last_word(fragment) in CONTINUATIONS or (p is not None and p < threshold), (fragment, p)

@@ -44,6 +44,8 @@ class PauseRecord:
     instant: bool
     punctuated: bool = True
     """The recognizer writes end marks (Whisper)."""
+    last_word_p: float | None = None
+    """The recognizer's probability of the last word."""
 
 
 def replay(takes: list[TurnTake], models: LoadedModels, config: Config, replies: Replies | None) -> list[PauseRecord]:
@@ -72,11 +74,11 @@ def _replay_take(take: TurnTake, models: LoadedModels, config: Config, replies: 
             if event.type is VadEventType.SPEECH_START:
                 speech = [pcm[max(0, (index + 1) * frame - pad * frame) : (index + 1) * frame]]
             elif event.type is VadEventType.EARLY_SILENCE:
-                text = models.stt.transcribe_array(np.concatenate(speech))
+                text, last_word_p = models.stt.transcribe_scored(np.concatenate(speech))
                 probability = models.llm.end_of_turn(words_for_model(text)) if text else None
                 instant = bool(replies and text and replies.lookup(text) is not None)
                 pending = dict(start=event.at, text=text, p=probability, instant=instant,
-                               punctuated=models.stt.punctuates)
+                               punctuated=models.stt.punctuates, last_word_p=last_word_p)
             elif event.type is VadEventType.SPEECH_RESUMED and pending:
                 records.append(_record(take, pending, event.at - pending["start"], final=False))
                 pending = None
@@ -91,7 +93,8 @@ def _record(take: TurnTake, pause: dict[str, Any], silence_s: float, final: bool
     start = pause["start"]
     thinking = take.kind != "monologue" and any(a - 0.3 <= start <= b for a, b in take.pauses)
     return PauseRecord(take.name, take.kind, round(start, 3), final, take.trailing and final, round(silence_s * 1000, 1),
-                       thinking and not final, pause["text"], pause["p"], pause["instant"], pause["punctuated"])
+                       thinking and not final, pause["text"], pause["p"], pause["instant"], pause["punctuated"],
+                       pause["last_word_p"])
 
 
 VARIANTS = {
@@ -106,7 +109,7 @@ instant-reply table; ``model``: the end-of-turn probability)."""
 
 def _signals(record: PauseRecord, model: bool) -> TurnSignals:
     return TurnSignals(record.transcript, record.end_of_turn if model else None, record.instant,
-                       punctuated=record.punctuated)
+                       punctuated=record.punctuated, last_word_p=record.last_word_p)
 
 
 def score(records: list[PauseRecord], config: Config, mode: str = "semantic",

@@ -214,7 +214,8 @@ class Conductor:
         self.commit(turn_id)
         self._links.responder.send(UserText(turn_id, text, attempt=self._state.attempt))
 
-    def words_at_pause(self, turn_id: int, pause: int, text: str, answer: bool) -> None:
+    def words_at_pause(self, turn_id: int, pause: int, text: str, answer: bool,
+                       last_word_p: float | None = None) -> None:
         """The transcript at a pause: the listener weighs it for the end of the turn, and
         (``answer``) the reply to it starts before the endpoint. The responder then adds
         what it knows of the words (an instant phrase, the model's end-of-turn probability)."""
@@ -228,10 +229,10 @@ class Conductor:
         if attempt is None:
             return
         awaiting = answer and bool(text)
-        signals = TurnSignals(text, awaiting_model=awaiting, punctuated=self._punctuated)
+        signals = TurnSignals(text, awaiting_model=awaiting, punctuated=self._punctuated, last_word_p=last_word_p)
         self._links.hear_words(WordsAtPause(turn_id, pause, signals, attempt=attempt))
         if awaiting:
-            self.speculate(turn_id, text, pause)
+            self.speculate(turn_id, text, pause, last_word_p)
 
     def more_about_words(self, message: UserText, signals: TurnSignals) -> None:
         """What the responder knows of the words it was given at a pause."""
@@ -239,7 +240,7 @@ class Conductor:
             signals = replace(signals, punctuated=self._punctuated)
             self._links.hear_words(WordsAtPause(message.turn_id, message.pause, signals, attempt=message.attempt))
 
-    def speculate(self, turn_id: int, text: str, pause: int | None = None) -> None:
+    def speculate(self, turn_id: int, text: str, pause: int | None = None, last_word_p: float | None = None) -> None:
         """A transcript at the first pause: start answering it before the endpoint."""
         if not text:
             return
@@ -251,7 +252,7 @@ class Conductor:
             if attempt is None:
                 return
             self.result(turn_id).transcript = text
-        self._links.responder.send(UserText(turn_id, text, attempt=attempt, pause=pause))
+        self._links.responder.send(UserText(turn_id, text, attempt=attempt, pause=pause, last_word_p=last_word_p))
 
     def prefill(self, turn_id: int, partial: str) -> None:
         """The user's words so far: let the LLM evaluate them while the user speaks."""

@@ -96,7 +96,8 @@ class ResponderStage(Stage):
             probability = self.llm.end_of_turn(words_for_model(message.text), reply_to=message.text)
             if probability is not None:
                 self.turns.timeline(message.turn_id).set("end_of_turn_p", probability)
-        self.turns.more_about_words(message, TurnSignals(message.text, end_of_turn=probability, instant=instant))
+        self.turns.more_about_words(message, TurnSignals(message.text, end_of_turn=probability, instant=instant,
+                                                         last_word_p=message.last_word_p))
 
     def _prefill(self, message: PartialText) -> None:
         """Evaluate the user's words so far (the turn is not answered yet)."""

@@ -66,7 +66,8 @@ class TranscriptionStage(Stage):
             text = self._transcribe(turn)
             self._paused, self._fed_at_pause_s = True, self._fed_s
             self._speculated = text if self.speculative and text else None
-            turns.words_at_pause(turn, message.pause, text, answer=self.speculative)
+            turns.words_at_pause(turn, message.pause, text, answer=self.speculative,
+                                 last_word_p=getattr(self._utterance, "last_word_p", None))
         elif isinstance(message, SpeechResumed):
             if self._paused:
                 self._speculated, self._paused = None, False
