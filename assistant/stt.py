@@ -263,12 +263,32 @@ class WhisperStt:
         return WhisperUtterance(self)
 
 
+SETTLE_AFTER_S = 8.0
+"""An utterance longer than this is transcribed from its last settled sentence on."""
+SETTLED_TAIL_S = 2.0
+"""...and a sentence settles only with at least this much speech after it."""
+_SENTENCE_END = re.compile(r"[.?!]$")
+
+
 class WhisperUtterance:
+    """Whisper has no streaming mode: each transcription decodes the utterance again.
+
+    A long one (a story, a dictated note) would cost seconds at its end, when the user
+    waits. Its sentences settle instead, as whisper_streaming's local agreement does: a
+    transcription at a pause that ends a sentence is kept once the next one (of more audio)
+    begins with the same words, and later transcriptions decode only the audio after it.
+    """
+
     def __init__(self, stt: WhisperStt):
         self._stt = stt
         self._chunks: list[np.ndarray] = []
         self.last_word_p: float | None = None
         """Whisper's probability of the last word of the latest transcript."""
+        self._settled_samples = 0
+        self._settled_text = ""
+        """The audio before ``_settled_samples`` is transcribed for good: these words."""
+        self._checkpoints: list[tuple[int, str]] = []
+        """(samples, the words of the audio from the settled point to there) of earlier calls."""
 
     def feed(self, pcm: np.ndarray) -> None:
         self._chunks.append(pcm)
@@ -278,8 +298,26 @@ class WhisperUtterance:
         return np.concatenate(self._chunks) if self._chunks else np.zeros(0, np.float32)
 
     def transcribe(self) -> str:
-        text, self.last_word_p = self._stt.transcribe_scored(self.audio())
+        pcm = self.audio()
+        start = self._settled_samples
+        tail, self.last_word_p = self._stt.transcribe_scored(pcm[start:])
+        text = f"{self._settled_text} {tail}".strip()
+        self._settle(start, pcm.size, tail)
         return text
+
+    def _settle(self, start: int, end: int, words: str) -> None:
+        """Keep for good the latest earlier transcription that ended a sentence and that
+        this one (``words`` of the audio from ``start`` to ``end``) begins with."""
+        if end - start >= SETTLE_AFTER_S * RATE:
+            for samples, earlier in reversed(self._checkpoints):
+                if end - samples >= SETTLED_TAIL_S * RATE and _SENTENCE_END.search(earlier) and words.startswith(earlier):
+                    self._settled_samples = samples
+                    self._settled_text = f"{self._settled_text} {earlier}".strip()
+                    self._checkpoints = [(s, w[len(earlier) :].strip()) for s, w in self._checkpoints
+                                         if s > samples and w.startswith(earlier)]
+                    words = words[len(earlier) :].strip()
+                    break
+        self._checkpoints.append((end, words))
 
 
 class VoskStt:
