@@ -50,13 +50,13 @@ def user_over_reply(at_s: float, seconds: float, total_s: float = 6.0) -> np.nda
 def run():
     engines = []
 
-    def start(transcript: str, full_duplex: bool = True, at_s: float = 1.0, seconds: float = 0.5):
+    def start(transcript: str, full_duplex: bool = True, at_s: float = 1.0, seconds: float = 0.5, replies=None):
         recorder, out, llm = Recorder(), RecordingSink(), FakeLlm(reply=LONG_REPLY)
         cfg = config()
         mode = DuplexMode("passing") if full_duplex else DuplexMode(None, "no canceller in this test")
         echo = SpeakerEcho(cfg.echo, RATE, 512, canceller=Passing() if full_duplex else None, mode=mode)
         engine = Engine(cfg, stt=FakeStt(transcript=transcript), llm=llm, tts=FakeTts(), vad=FakeVad(), output=out,
-                        on_event=recorder, echo=echo)
+                        on_event=recorder, echo=echo, replies=replies)
         engines.append(engine)
         source = PacedWavSource(user_over_reply(at_s, seconds), RATE, 512, realtime=True)
         engine.listen(source)
@@ -128,3 +128,16 @@ def test_half_duplex_still_hears_stop(run):
     assert cut.interrupted and stop.transcript == "Stop!" and not stop.reply
     assert llm.calls == ["tell me a long story"]
     assert engine.duplex.label == "half duplex"
+
+
+@pytest.mark.parametrize("said", ["Wait.", "Hold on."])
+def test_wait_said_over_the_reply_stops_it_and_is_not_answered(run, said):
+    from assistant.config import RepliesConfig
+    from assistant.replies import load_replies
+
+    replies = load_replies(RepliesConfig(), FakeTts(), RATE, background=False)
+    engine, rec, out, llm = run(said, replies=replies)
+    rec.wait_turns(2, timeout=15)
+    cut, wait = rec.results[0], rec.results[1]
+    assert cut.interrupted and wait.transcript == said and not wait.reply
+    assert llm.calls == ["tell me a long story"]  # hushed, not taken as a question
