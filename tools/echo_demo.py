@@ -14,7 +14,7 @@ Every figure is read from the WAVs written next to the report, all on one clock:
 was said (``*-input.wav``), what the microphone heard with the echo (``*-mic.wav``) and
 what the speaker played (``*-reply.wav``).
 
-    python -m tools.echo_demo --out echo-demo [--echo-path 40,0.5] [--after 2.8]
+    python -m tools.echo_demo --out echo-demo [--echo-path 40,0.5] [--after 2.8] [--second TEXT]
 """
 
 from __future__ import annotations
@@ -177,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("echo-demo"))
     parser.add_argument("--echo-path", type=EchoPath.parse, default=EchoPath(40, 0.5))
     parser.add_argument("--after", type=float, default=2.8, help="seconds of reply heard before the second speaker talks")
+    parser.add_argument("--second", default=SECOND, help="what the second speaker says (\"Wait.\" should hush the reply)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     config = Config()
@@ -184,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     replies = make_replies(config, models.tts, OUT_RATE)
     lead = np.zeros(RATE // 2, np.float32)
     question = np.concatenate([lead, spoken(models.tts, QUESTION)])
-    second = second_voice(SECOND, args.out)
+    second = second_voice(args.second, args.out)
     remembered: list[tuple[str, str]] = []
     remember = models.llm.remember
 
