@@ -183,7 +183,8 @@ class TurnConfig:
     unsure_word_p: float = within(0.3, 0.0, 1.0)
     """The recognizer's probability of the last word below which it may have made the word
     up to end a fragment ("What is the biggest animal in the, um" heard as "...in the hum?"):
-    the words then need ``bare_complete_log10``. 0 turns this off."""
+    the words then need ``bare_complete_log10``. 0 turns this off; Whisper gives the
+    probability with greedy decoding (``stt.beam_size = 1``, the default) only."""
     unfinished_log10: float = within(-8.0, -12.0, "complete_log10")
     """...and below which they are unfinished (between the two: unsure)."""
 
