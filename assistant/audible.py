@@ -21,7 +21,8 @@ FLOOR_MARGIN_DB = 12.0
 sound has no floor)."""
 
 
-def _window_rms_db(pcm: np.ndarray, rate: int) -> tuple[np.ndarray, int]:
+def window_rms_db(pcm: np.ndarray, rate: int) -> tuple[np.ndarray, int]:
+    """The RMS level (dBFS) of each ``WINDOW_MS`` window of ``pcm``, and the window size."""
     size = max(1, round(rate * WINDOW_MS / 1000))
     count = pcm.size // size
     if count == 0:
@@ -33,7 +34,7 @@ def _window_rms_db(pcm: np.ndarray, rate: int) -> tuple[np.ndarray, int]:
 
 def audible_windows(pcm: np.ndarray, rate: int) -> tuple[np.ndarray, int]:
     """Which ``WINDOW_MS`` windows are audible, and the window size in samples."""
-    levels, size = _window_rms_db(pcm, rate)
+    levels, size = window_rms_db(pcm, rate)
     if levels.size == 0:
         return np.zeros(0, bool), size
     floor, loud = (float(v) for v in np.percentile(levels, [10, 90]))
@@ -80,7 +81,7 @@ class VoiceEnd:
 
     def push(self, frame: np.ndarray, start_s: float, in_speech: bool) -> None:
         """A frame starting at stream position ``start_s``."""
-        levels, size = _window_rms_db(frame, self.rate)
+        levels, size = window_rms_db(frame, self.rate)
         if not in_speech:
             self._quiet.extend(float(v) for v in levels)
         hits = np.flatnonzero(levels >= self.threshold_db())

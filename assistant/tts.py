@@ -15,6 +15,7 @@ from typing import Iterator, Protocol
 
 import numpy as np
 
+from .audible import window_rms_db
 from .config import TtsConfig, choices
 from .models import ModelError, find_piper_voice
 
@@ -43,12 +44,8 @@ LEAD_IN_KEEP_MS = 5.0
 
 def _loud_windows(pcm: np.ndarray, rate: int) -> tuple[np.ndarray, int]:
     """Indices of the 5 ms windows of ``pcm`` at or above ``LEAD_IN_DBFS``, and the window size."""
-    window = max(1, round(rate * 0.005))
-    count = pcm.size // window
-    if count == 0:
-        return np.zeros(0, int), window
-    rms = np.sqrt(np.mean(pcm[: count * window].astype(np.float64).reshape(count, window) ** 2, axis=1))
-    return np.flatnonzero(rms >= 10 ** (LEAD_IN_DBFS / 20)), window
+    levels, window = window_rms_db(pcm, rate)
+    return np.flatnonzero(levels >= LEAD_IN_DBFS), window
 
 
 def trim_lead_in(pcm: np.ndarray, rate: int) -> np.ndarray:
@@ -187,13 +184,15 @@ class PiperTts:
         yield from self._synthesize(text, steady)
 
     def _synthesize(self, text: str, syn) -> Iterator[np.ndarray]:
-        pieces = iter(self._voice.synthesize(text, syn))
-        held = next(pieces, None)
-        index = 0
-        while held is not None:
-            pcm = trim_lead_in(held.audio_float_array, self.rate) if index == 0 else held.audio_float_array
-            held, index = next(pieces, None), index + 1
-            yield trim_tail(pcm, self.rate) if held is None and ends_mid_sentence(text) else pcm
+        pieces = (chunk.audio_float_array for chunk in self._voice.synthesize(text, syn))
+        pcm = next(pieces, None)
+        if pcm is None:
+            return
+        pcm = trim_lead_in(pcm, self.rate)
+        for following in pieces:  # one piece held back: the last one's tail may go
+            yield pcm
+            pcm = following
+        yield trim_tail(pcm, self.rate) if ends_mid_sentence(text) else pcm
 
 
 class SystemTts:
