@@ -30,11 +30,12 @@ class WindowEvents:
     """Events as the GUI thread receives them (after the window has handled each)."""
 
     def __init__(self, window):
-        self.events: list = []
-        window.controller.bridge.event.connect(self._record, Qt.ConnectionType.QueuedConnection)
-
-    def _record(self, generation, event) -> None:
-        self.events.append((generation, event))
+        events: list = []
+        self.events = events
+        # A closure over the list, not a bound method: a queued event may still reach the
+        # slot of an earlier test's recorder while the garbage collector is clearing it.
+        window.controller.bridge.event.connect(lambda generation, event: events.append((generation, event)),
+                                               Qt.ConnectionType.QueuedConnection)
 
     def of(self, kind: EventType) -> list:
         return [event for _, event in self.events if event.type is kind]
