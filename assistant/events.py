@@ -14,8 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .end_of_turn import TurnSignals
-from .timeline import Timeline
+from assistant.timeline import Timeline
 
 
 class State(str, Enum):
@@ -44,6 +43,24 @@ class EventType(str, Enum):
     """data: TurnResult"""
     ERROR = "error"
     """data: str, a message for the user; the engine stays usable"""
+
+
+@dataclass(frozen=True)
+class TurnSignals:
+    """What is known about the words at a pause."""
+
+    transcript: str
+    end_of_turn: float | None = None
+    """The language model's probability of its end-of-turn token right after the words."""
+    instant: bool = False
+    """The words are a phrase of the instant-reply table."""
+    awaiting_model: bool = False
+    """The model's probability is on its way: the words alone do not decide yet."""
+    punctuated: bool = False
+    """The recognizer ends sentences with . ? ! (Whisper): words it left without an end
+    mark are more often a fragment it filled with made-up words."""
+    last_word_p: float | None = None
+    """The recognizer's probability of the last word (None: unknown)."""
 
 
 @dataclass(frozen=True)
@@ -166,7 +183,7 @@ class Announcement(ReplyMessage):
     """Words a skill says unasked (a timer ran out), in a turn of their own."""
 
     reply: Any
-    """The skill's reply (:class:`~assistant.skills.SkillReply`)."""
+    """The skill's reply (:class:`~assistant.think.skills.SkillReply`)."""
 
 
 @dataclass(frozen=True)

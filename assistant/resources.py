@@ -1,5 +1,12 @@
-"""Where files are: one place that knows a source checkout, an installed wheel and a
-PyInstaller bundle (``sys._MEIPASS``) apart."""
+"""Where files are, and how they are written: one place that knows a source checkout, an
+installed wheel and a PyInstaller bundle (``sys._MEIPASS``) apart, the user's config, data
+and cache folders, and files replaced whole or not at all.
+
+Atomic writes: the new content goes to a temporary file next to the target, is flushed to
+the disk (fsync), and is then renamed over the target, which the OS does atomically; on
+POSIX the folder is synced too, so the rename itself survives a power cut. A temporary
+file left by a crash is removed by a later write to the same target.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +14,13 @@ import importlib.metadata
 import importlib.util
 import os
 import sys
+import tempfile
+import time
 from pathlib import Path
 
-from . import config
+from platformdirs import user_cache_dir, user_config_dir, user_data_dir
 
+APP_NAME = "offline-voice-assistant"
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 
@@ -30,12 +40,24 @@ def app_dir() -> Path:
     return PACKAGE_DIR.parent
 
 
+def config_dir() -> Path:
+    return Path(user_config_dir(APP_NAME, appauthor=False))
+
+
+def data_dir() -> Path:
+    return Path(user_data_dir(APP_NAME, appauthor=False))
+
+
+def cache_dir() -> Path:
+    return Path(user_cache_dir(APP_NAME, appauthor=False))
+
+
 def models_dirs() -> list[Path]:
     """Folders searched for user models, most specific first."""
     candidates = []
     if env := os.environ.get("ASSISTANT_MODELS_DIR"):
         candidates.append(Path(env))
-    candidates += [app_dir() / "models", Path.cwd() / "models", config.data_dir() / "models"]
+    candidates += [app_dir() / "models", Path.cwd() / "models", data_dir() / "models"]
     seen: list[Path] = []
     for path in candidates:
         path = path.resolve()
@@ -72,3 +94,56 @@ def distribution_version(name: str) -> str | None:
         return importlib.metadata.version(name)
     except importlib.metadata.PackageNotFoundError:
         return None
+
+
+# ---------------------------------------------------------------- atomic writes
+
+STALE_S = 600.0
+"""A temporary file this old belongs to a writer that died."""
+
+
+def write_bytes(path: str | Path, data: bytes) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = Path(name)
+    try:
+        with os.fdopen(handle, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _sync_folder(path.parent)
+    _remove_stale(path)
+
+
+def write_text(path: str | Path, text: str, encoding: str = "utf-8") -> None:
+    write_bytes(path, text.encode(encoding))
+
+
+def _sync_folder(folder: Path) -> None:
+    if sys.platform == "win32":
+        return
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass  # some file systems cannot sync a folder
+    finally:
+        os.close(handle)
+
+
+def _remove_stale(path: Path) -> None:
+    cutoff = time.time() - STALE_S
+    for leftover in path.parent.glob(f".{path.name}.*.tmp"):
+        try:
+            if leftover.stat().st_mtime < cutoff:
+                leftover.unlink()
+        except OSError:
+            pass

@@ -28,7 +28,7 @@ def no_exit_for_restart(monkeypatch):
     the test then fails on what it expected to happen."""
     import logging
 
-    from assistant import watchdog
+    from assistant.pipeline import watchdog
 
     monkeypatch.setattr(watchdog, "exit_for_restart",
                         lambda reason: logging.getLogger("tests").error("the app would restart: %s", reason))
@@ -44,7 +44,7 @@ def default_config():
 @pytest.fixture(scope="session")
 def engines(default_config):
     """The embedded default models, loaded and warmed once (Whisper tiny.en, SmolLM2, Piper joe)."""
-    from assistant.session import load_models
+    from assistant.pipeline.session import load_models
 
     return load_models(default_config)
 
@@ -65,7 +65,7 @@ def question_dir(tmp_path_factory):
 @pytest.fixture(scope="session")
 def speak(engines, question_dir):
     """speak("text") -> Path of a 16 kHz WAV of the text said by Piper, with silence around it."""
-    from assistant.corpus import question_wav
+    from assistant.commands.spoken import question_wav
 
     def make(text: str) -> Path:
         return question_wav(engines.tts, text, question_dir)

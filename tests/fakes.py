@@ -12,8 +12,8 @@ import numpy as np
 
 from assistant.config import Config, KioskConfig, LlmConfig
 from assistant.events import EventType
-from assistant.llm import GenerationStats
-from assistant.waiting import wait_until
+from assistant.think.conversation import GenerationStats
+from assistant.pipeline.waiting import wait_until
 
 
 class FakeUtterance:
@@ -215,7 +215,7 @@ class Kiosk:
     """A KioskSession on fakes, recording what it reports."""
 
     def __init__(self, config: Config, llm: FakeLlm | None = None, open_source=None, vad=None, output=None):
-        from assistant.kiosk.session import KioskSession
+        from assistant.pipeline.kiosk.session import KioskSession
         from assistant.pipeline import Engine
 
         self.llm = llm or FakeLlm(reply="Short answer.")

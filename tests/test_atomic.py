@@ -14,9 +14,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from assistant import atomic, config, kvfile
-from assistant.audio import load_wav, save_wav
-from assistant.replies import AudioCache
+from assistant import config, resources
+from assistant.think import kvfile
+from assistant.sound import load_wav, save_wav
+from assistant.speak.ready import AudioCache
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -41,18 +42,18 @@ WRITERS = {
     ),
     "prompt cache": (
         lambda path: kvfile.write(path, "key", b"old KV"),
-        "from assistant import kvfile; kvfile.write(target, 'key', b'new KV' * 1000)",
+        "from assistant.think import kvfile; kvfile.write(target, 'key', b'new KV' * 1000)",
         lambda path: kvfile.read(path, "key") == b"old KV",
     ),
     "reply audio cache": (
         lambda path: AudioCache(path.parent, "voice", 22050).save("hello", np.full(100, 0.1, np.float32)),
-        "import numpy as np; from assistant.replies import AudioCache; "
+        "import numpy as np; from assistant.speak.ready import AudioCache; "
         "AudioCache(target.parent, 'voice', 22050).save('hello', np.full(5000, 0.5, np.float32))",
         lambda path: np.allclose(AudioCache(path.parent, "voice", 22050).load("hello"), 0.1),
     ),
     "WAV": (
         lambda path: save_wav(path, np.full(1600, 0.25, np.float32), 16000),
-        "import numpy as np; from assistant.audio import save_wav; save_wav(target, np.zeros(32000, np.float32), 16000)",
+        "import numpy as np; from assistant.sound import save_wav; save_wav(target, np.zeros(32000, np.float32), 16000)",
         lambda path: load_wav(path, 16000).size == 1600,
     ),
 }
@@ -82,7 +83,7 @@ def test_a_crash_between_write_and_rename_leaves_the_old_file(kind, tmp_path):
     leftovers = list(path.parent.glob(f".{path.name}.*.tmp"))
     assert len(leftovers) == 1 and leftovers[0].stat().st_size > 0  # the new content was written, not renamed
 
-    old = time.time() - atomic.STALE_S - 1
+    old = time.time() - resources.STALE_S - 1
     os.utime(leftovers[0], (old, old))
     write_old(path)  # the next write tidies up after the crashed one
     assert not list(path.parent.glob(f".{path.name}.*.tmp"))
@@ -90,13 +91,13 @@ def test_a_crash_between_write_and_rename_leaves_the_old_file(kind, tmp_path):
 
 def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path, monkeypatch):
     path = tmp_path / "settings.toml"
-    atomic.write_text(path, "old = 1\n")
+    resources.write_text(path, "old = 1\n")
 
     def full_disk(fd):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "fsync", full_disk)
     with pytest.raises(OSError, match="No space"):
-        atomic.write_text(path, "new = 2\n")
+        resources.write_text(path, "new = 2\n")
     assert path.read_text() == "old = 1\n"
     assert [p.name for p in tmp_path.iterdir()] == ["settings.toml"]

@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from assistant import audio
-from assistant.audio import AudioError, SameClockWavSink, load_wav
+from assistant.machine import devices
+from assistant.sound import AudioError, load_wav
+from assistant.speak.sinks import SameClockWavSink
 
 
 def test_load_wav_converts_rate_width_and_channels(tmp_path):
@@ -73,7 +74,7 @@ def test_missing_portaudio_says_what_to_install(monkeypatch):
 
     monkeypatch.setattr(builtins, "__import__", no_portaudio)
     with pytest.raises(AudioError, match="libportaudio2"):
-        audio.check_device("input")
+        devices.check_device("input")
 
 
 def test_no_device_is_a_clear_error():
@@ -82,7 +83,7 @@ def test_no_device_is_a_clear_error():
         sd.query_devices(kind="input")
     except Exception:
         with pytest.raises(AudioError, match="no microphone"):
-            audio.check_device("input")
+            devices.check_device("input")
     else:
         pytest.skip("this machine has a microphone")
 
@@ -90,7 +91,7 @@ def test_no_device_is_a_clear_error():
 def test_paced_source_in_real_time_stamps_frames_on_the_input_clock():
     import time
 
-    from assistant.audio import PacedWavSource
+    from assistant.hear.sources import PacedWavSource
 
     source = PacedWavSource(np.ones(16000, np.float32), 16000, 320)
     frames = source.frames()
@@ -104,7 +105,7 @@ def test_paced_source_in_real_time_stamps_frames_on_the_input_clock():
 def test_paced_source_fast_hands_the_input_over_at_once_then_silence_in_real_time():
     import time
 
-    from assistant.audio import PacedWavSource
+    from assistant.hear.sources import PacedWavSource
 
     source = PacedWavSource(np.ones(16000, np.float32), 16000, 320, realtime=False)
     frames = source.frames()

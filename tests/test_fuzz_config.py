@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from assistant import config as config_mod
 from assistant.config import Config, ConfigError
-from assistant.replies import Matcher, fill, load_table, normalize
+from assistant.think.replies import Matcher, fill, load_table, normalize
 
 REPO = Path(__file__).resolve().parent.parent
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

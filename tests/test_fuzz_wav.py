@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from assistant.audio import AudioError, load_wav
+from assistant.sound import AudioError, load_wav
 
 REPO = Path(__file__).resolve().parent.parent
 RATE = 16000

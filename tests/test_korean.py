@@ -11,9 +11,9 @@ import pytest
 
 from assistant import languages
 from assistant.config import Config, LlmConfig
-from assistant.korean import date_words, sino, time_words
-from assistant.replies import fill
-from assistant.voices import HANGUL, OTHER, VoiceSet, split_by_script, voices_for
+from assistant.think.korean import date_words, sino, time_words
+from assistant.think.replies import fill
+from assistant.speak.voices import HANGUL, OTHER, VoiceSet, split_by_script, voices_for
 from fakes import FakeTts
 
 
@@ -102,14 +102,14 @@ def test_the_embedded_model_is_never_offered_for_korean():
 
 
 def test_fast_vosk_search_replaces_the_model_options():
-    from assistant.vosk_fast import fast_conf
+    from assistant.hear.vosk_fast import fast_conf
 
     conf = fast_conf("--min-active=200\n--max-active=3000\n--beam=10.0\n--lattice-beam=2.0\n")
     assert conf.splitlines() == ["--min-active=200", "--max-active=1000", "--beam=8.0", "--lattice-beam=1.0"]
 
 
 def test_whisper_parts_are_joined_once_and_checked_by_size(tmp_path):
-    from assistant import whisper_parts
+    from assistant.machine import whisper_parts
 
     parts = tmp_path / "parts"
     parts.mkdir()
@@ -131,7 +131,7 @@ def test_whisper_parts_are_joined_once_and_checked_by_size(tmp_path):
 
 @pytest.mark.slow
 def test_korean_finds_the_joined_multilingual_whisper():
-    from assistant.models import find_whisper
+    from assistant.machine.models import find_whisper
 
     found = find_whisper(None, "ko")
     assert found.path.name == "whisper-base" and (found.path / "model.bin").stat().st_size > 100_000_000
@@ -140,7 +140,7 @@ def test_korean_finds_the_joined_multilingual_whisper():
 
 @pytest.mark.slow
 def test_espeak_korean_voice_speaks_hangul():
-    from assistant.espeak import EspeakTts
+    from assistant.speak.espeak import EspeakTts
 
     voice = EspeakTts("ko")
     pcm = np.concatenate(list(voice.synthesize("안녕하세요. 지금은 오후 세 시예요.")))
@@ -159,7 +159,7 @@ def test_korean_reply_is_spoken_by_the_korean_voice_through_the_cli(tmp_path):
 
 
 def test_a_looped_transcript_is_not_words_and_vosk_numbers_are_kept():
-    from assistant.stt import COMPRESSION_RATIO_MAX, compression_ratio, vosk_words
+    from assistant.hear.stt import COMPRESSION_RATIO_MAX, compression_ratio, vosk_words
 
     assert compression_ratio("4,5,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,") > COMPRESSION_RATIO_MAX
     assert compression_ratio("화장실이 어디에 있어요") < COMPRESSION_RATIO_MAX
@@ -169,7 +169,7 @@ def test_a_looped_transcript_is_not_words_and_vosk_numbers_are_kept():
 def test_a_korean_piper_voice_in_models_speaks_hangul_only(tmp_path, monkeypatch):
     import json
 
-    from assistant.models import find_korean_piper_voice, find_piper_voice
+    from assistant.machine.models import find_korean_piper_voice, find_piper_voice
 
     for name, code in (("ko_KR-kss-medium", "ko_KR"), ("my-voice", "ko"), ("en_GB-alan-low", "en_GB")):
         (tmp_path / f"{name}.onnx").write_bytes(b"onnx")

@@ -19,12 +19,13 @@ from pathlib import Path
 import psutil
 import pytest
 
-from assistant import netns, offline
-from assistant.audio import NullSink
+from assistant.machine import netns
+from assistant import offline
+from assistant.speak.sinks import NullSink
 from assistant.config import Config, from_mapping
 from assistant.events import EventType
-from assistant.kiosk.session import KioskSession, engine_factory
-from assistant.waiting import wait_until
+from assistant.pipeline.kiosk.session import KioskSession, engine_factory
+from assistant.pipeline.waiting import wait_until
 
 from fakes import kiosk_config
 
@@ -32,7 +33,8 @@ REPO = Path(__file__).resolve().parent.parent
 
 NATIVE = textwrap.dedent('''
     import ctypes, errno, json, os, socket, struct, sys
-    from assistant import netns, offline
+    from assistant import offline
+    from assistant.machine import netns
     from assistant.config import Config, from_mapping
 
     netns.enter_if_asked()  # what assistant/__main__.py does first

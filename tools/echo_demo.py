@@ -29,14 +29,16 @@ from typing import Iterator
 
 import numpy as np
 
-from assistant.audio import PacedWavSource, SameClockWavSink, load_wav, resample, save_wav
-from assistant.bench.echo import sound_spans
+from assistant.hear.sources import PacedWavSource
+from assistant.speak.sinks import SameClockWavSink
+from assistant.sound import load_wav, resample, save_wav
+from assistant.commands.bench.echo import sound_spans
 from assistant.config import Config
-from assistant.echo import FLOOR_RMS, PlayedAudio
+from assistant.hear.echo import FLOOR_RMS, PlayedAudio
 from assistant.events import Event, EventType, TurnResult
-from assistant.room import EchoPath, EchoRoom
-from assistant.session import build_engine, load_models, make_replies
-from assistant.waiting import wait_until
+from assistant.hear.room import EchoPath, EchoRoom
+from assistant.pipeline.session import build_engine, load_models, make_replies
+from assistant.pipeline.waiting import wait_until
 
 RATE = 16000
 OUT_RATE = 22050
@@ -52,9 +54,9 @@ def spoken(tts, text: str) -> np.ndarray:
 SYSTEM_VOICE = """
 import sys
 import numpy as np
-from assistant.audio import resample, save_wav
+from assistant.sound import resample, save_wav
 from assistant.config import TtsConfig
-from assistant.tts import load_tts
+from assistant.speak.tts import load_tts
 tts = load_tts(TtsConfig(engine="system"))
 pcm = resample(np.concatenate(list(tts.synthesize(sys.argv[1]))), tts.rate, 16000)
 save_wav(sys.argv[2], pcm / max(1e-6, float(np.abs(pcm).max())) * 0.7, 16000)

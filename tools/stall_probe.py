@@ -191,9 +191,9 @@ def main(argv: list[str] | None = None) -> int:
 
     from PySide6.QtWidgets import QApplication
 
-    from assistant.audio import NullSink
+    from assistant.speak.sinks import NullSink
     from assistant.config import Config
-    from assistant.session import load_models
+    from assistant.pipeline.session import load_models
 
     from ui.app import application
     from ui.window import MainWindow

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication  # an ImportError here tells the CLI 
 
 from assistant.config import Config
 
-from .preflight import display_problem
+from ui.preflight import display_problem
 
 APP_NAME = "Offline voice assistant"
 
@@ -29,7 +29,7 @@ def application():
 
 def main(config: Config) -> int:
     """Open the window at once; the models load behind a progress indicator."""
-    from .window import MainWindow
+    from ui.window import MainWindow
 
     app = application()
     window = MainWindow(config)

@@ -7,28 +7,31 @@ microphone) and hears back through signals.
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 
 from assistant import config as config_mod
-from assistant.audio import AudioError, AudioOut, NullSink, check_device
-from assistant.microphone import MicSource
+from assistant.sound import AudioError, AudioOut
 from assistant.config import Config
-from assistant.end_of_turn import longest_silence_ms
 from assistant.events import Event, EventType
-from assistant.llm import Llm
+from assistant.machine.devices import check_device
 from assistant.pipeline import Engine
-from assistant.session import LoadedModels, build_engine, load_models, load_llm
-from assistant.stt import load_stt
-from assistant.tts import load_tts
-from assistant.voices import with_script_voices
+from assistant.pipeline.session import (
+    LoadedModels,
+    build_engine,
+    load_models,
+    open_microphone,
+    reload_models,
+    silent_output,
+    use_system_prompt,
+    utterance_tail_ms,
+)
 
-from .host import EngineHost
-from .mic import MicGate
-from .status import device_problem, offload_text
-from .validation import SettingsError, reloads, validate
+from ui.host import EngineHost
+from ui.mic import MicGate
+from ui.status import device_problem, offload_text
+from ui.validation import SettingsError, reloads, validate
 
 log = logging.getLogger(__name__)
 
@@ -43,12 +46,6 @@ def audio_problems(config: Config) -> tuple[str | None, str | None]:
         except AudioError as exc:
             problems.append(device_problem(str(exc)))
     return problems[0], problems[1]
-
-
-def use_system_prompt(llm: Llm, prompt: str) -> None:
-    """Give the loaded model a new system prompt (the conversation starts over)."""
-    llm.config = replace(llm.config, system_prompt=prompt)
-    llm.reset()
 
 
 class Controller(EngineHost):
@@ -122,7 +119,7 @@ class Controller(EngineHost):
     def _open_output(self, config: Config) -> AudioOut:
         if self.speaker_problem is None:
             return self.open_speaker(config)
-        return NullSink(config.audio.output_rate)
+        return silent_output(config)
 
     def no_speaker(self, exc: Exception) -> None:
         self.speaker_problem = device_problem(str(exc))
@@ -197,16 +194,15 @@ class Controller(EngineHost):
             if not self._gate.finished:
                 return
             self._detach(self._gate)  # the previous press's reply is still playing
-        audio = self.config.audio
         try:
-            source = MicSource(audio.sample_rate, audio.frame_samples, audio.input_device)
+            source = open_microphone(self.config)
         except AudioError as exc:
             self.mic_problem = device_problem(str(exc))
             self.audio_checked.emit(self.mic_problem, self.speaker_problem)
             self.mic_mode = "unavailable"
             self.mic_changed.emit(self.mic_mode)
             return
-        gate = MicGate(source, tail_ms=longest_silence_ms(self.config) + 200)
+        gate = MicGate(source, tail_ms=utterance_tail_ms(self.config))
         gate.on_finished = lambda: self._mic_finished.emit(gate)
         self._gate = gate
         engine.listen(gate)
@@ -291,19 +287,8 @@ class Controller(EngineHost):
             self.mic_changed.emit("off")
 
     def _load_changed(self, new: Config, changed: set[str]) -> tuple[LoadedModels, AudioOut]:
-        if "all" in changed:
-            engines = load_models(new, progress=self._progress())
-        else:
-            engines = self.engines
-            if "llm" in changed:
-                self.loading.emit("loading the language model")
-                engines = replace(engines, llm=load_llm(new.llm))
-            if "stt" in changed:
-                self.loading.emit("loading speech recognition")
-                engines = replace(engines, stt=load_stt(new.stt))
-            if "tts" in changed:
-                self.loading.emit("loading the voice")
-                engines = replace(engines, tts=with_script_voices(load_tts(new.tts), new.tts))
+        progress = self._progress() if "all" in changed else self.loading.emit
+        engines = reload_models(self.engines, new, changed, progress)
         self.mic_problem, speaker_problem = audio_problems(new)
         output = self.output
         if self._own_output and (output is None or "output" in changed):

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QVBoxLay
 
 from assistant.events import TurnResult
 
-from .meter import fmt_ms, grade
+from ui.meter import fmt_ms, grade
 
 USER_STYLE = "background:#0969da; color:white; border-radius:12px; padding:8px 12px;"
 PARTIAL_STYLE = "background:#ddf4ff; color:#57606a; font-style:italic; border-radius:12px; padding:8px 12px;"

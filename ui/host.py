@@ -9,14 +9,10 @@ import logging
 
 from PySide6.QtCore import QObject
 
-from assistant.audio import AudioOut, NullSink, SpeakerSink
 from assistant.config import Config
-from assistant.replies import Replies
-from assistant.session import LoadedModels
-from assistant.skills import Skills
-from assistant.skills.timer_store import Timers
+from assistant.pipeline.session import AudioOut, LoadedModels, Replies, Skills, Timers, open_speaker, silent_output
 
-from .bridge import EngineBridge, Worker
+from ui.bridge import EngineBridge, Worker
 
 log = logging.getLogger(__name__)
 
@@ -45,10 +41,10 @@ class EngineHost(QObject):
         """The configured speaker, or a silent sink (replies are then only shown) after
         :meth:`no_speaker` has heard why."""
         try:
-            return SpeakerSink(config.audio.output_rate, config.audio.output_device)
+            return open_speaker(config)
         except Exception as exc:  # PortAudio errors are not all AudioError
             self.no_speaker(exc)
-            return NullSink(config.audio.output_rate)
+            return silent_output(config)
 
     def no_speaker(self, exc: Exception) -> None:
         log.warning("no speaker (%s); replies are shown only", exc)
@@ -56,7 +52,7 @@ class EngineHost(QObject):
     def instant_replies(self, config: Config, engines: LoadedModels, output: AudioOut) -> Replies | None:
         """The phrase table with its audio rendered, or None (the LLM still answers)
         after :meth:`no_instant_replies` has heard why."""
-        from assistant.session import make_replies
+        from assistant.pipeline.session import make_replies
 
         try:
             return make_replies(config, engines.tts, output.rate)
@@ -71,7 +67,7 @@ class EngineHost(QObject):
     def skills_for(self, config: Config, replies: Replies | None, output: AudioOut) -> Skills | None:
         """The skills, made at the first call and again only when their settings change;
         None when they are off or cannot start (the LLM still answers)."""
-        from assistant.session import make_skills
+        from assistant.pipeline.session import make_skills
 
         if self.skills is not None and self.skills.config == config.skills:
             if replies is not None:

@@ -6,7 +6,7 @@ visitor it is all forgotten and the attract screen returns. Closing the window, 
 Alt+F4, Ctrl+Q and the like do nothing: only the administrator's ``exit_keys`` (and the
 PIN, when one is set) leave. The mouse cursor hides when it is not moved.
 
-The engine side is :class:`assistant.kiosk.session.KioskSession`; everything here only paints.
+The engine side is :class:`assistant.pipeline.kiosk.session.KioskSession`; everything here only paints.
 """
 
 from __future__ import annotations
@@ -19,20 +19,20 @@ from PySide6.QtGui import QCursor, QKeySequence
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QPushButton, QStackedWidget, QVBoxLayout, QWidget
 
 from assistant import offline
-from assistant.heartbeat import BEAT_S, Heartbeat
-from assistant.audio import AudioOut
+from assistant.pipeline.heartbeat import BEAT_S, Heartbeat
+from assistant.sound import AudioOut
 from assistant.config import Config, KioskConfig
 from assistant.events import Event, EventType, State
-from assistant.kiosk.session import KioskStatus
-from assistant.session import LoadedModels
+from assistant.pipeline.kiosk.session import KioskStatus
+from assistant.pipeline.session import LoadedModels
 
-from .app import application
-from . import i18n
-from .conversation import ConversationView, TurnView
-from .kiosk_controller import KioskController, SourceOpener, microphone
-from .pinpad import PinPad
-from .status import duplex_hint
-from .timers import TimersPanel
+from ui.app import application
+from ui import i18n
+from ui.conversation import ConversationView, TurnView
+from ui.kiosk_controller import KioskController, SourceOpener, microphone
+from ui.pinpad import PinPad
+from ui.status import duplex_hint
+from ui.timers import TimersPanel
 
 log = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
 """The kiosk's engine, seen from the screen: loads the models on the worker thread, then
-runs an :class:`assistant.kiosk.session.KioskSession` and turns what it reports into signals."""
+runs an :class:`assistant.pipeline.kiosk.session.KioskSession` and turns what it reports into signals."""
 
 from __future__ import annotations
 
@@ -8,13 +8,12 @@ from typing import Callable
 
 from PySide6.QtCore import Signal
 
-from assistant.audio import AudioIn
-from assistant.microphone import MicSource
+from assistant.sound import AudioIn
 from assistant.config import Config
-from assistant.kiosk.session import KioskSession, engine_factory
-from assistant.session import load_models
+from assistant.pipeline.kiosk.session import KioskSession, engine_factory
+from assistant.pipeline.session import load_models, open_microphone
 
-from .host import EngineHost
+from ui.host import EngineHost
 
 log = logging.getLogger(__name__)
 
@@ -22,10 +21,8 @@ SourceOpener = Callable[[], AudioIn]
 
 
 def microphone(config: Config) -> SourceOpener:
-    audio = config.audio
-
     def open_source() -> AudioIn:
-        return MicSource(audio.sample_rate, audio.frame_samples, audio.input_device)
+        return open_microphone(config)
 
     return open_source
 
@@ -34,7 +31,7 @@ class KioskController(EngineHost):
     ready = Signal()
     load_failed = Signal(str)
     status = Signal(object, str)
-    """(assistant.kiosk.session.KioskStatus, reason)."""
+    """(assistant.pipeline.kiosk.session.KioskStatus, reason)."""
     visitor_forgotten = Signal()
 
     def __init__(self, *host_args, open_source: SourceOpener | None = None, **host_kwargs):

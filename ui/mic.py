@@ -1,6 +1,6 @@
 """A microphone that can be let go: the end of push-to-talk, or hands-free switched off.
 
-:class:`MicGate` wraps any :class:`assistant.audio.AudioIn`. After :meth:`release`, it
+:class:`MicGate` wraps any :class:`assistant.sound.AudioIn`. After :meth:`release`, it
 stops the microphone and yields a short tail of silence, so the engine's endpointer
 sees the user stop and the words said so far still get an answer; then it ends.
 :meth:`stop` ends it at once (closing the app, swapping engines).
@@ -14,7 +14,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from assistant.audio import AudioIn
+from assistant.sound import AudioIn
 
 
 class MicGate:

@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 from assistant.config import Config
-from assistant.llm import Llm
+from assistant.pipeline.session import Llm
 
 
 def llm_text(llm: Llm) -> str:
@@ -22,7 +22,7 @@ def offload_text(llm: Llm, config: Config) -> tuple[str, str]:
     """
     if llm.path is not None:
         try:
-            from assistant.planner import plan_for
+            from assistant.machine.planner import plan_for
 
             plan = plan_for(llm.config, Path(llm.path))
         except Exception:  # no planner, or a header it cannot read: fall back to the setting

@@ -10,7 +10,7 @@ from typing import Callable
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
-from assistant.skills.timer_store import Timer, Timers
+from assistant.pipeline.session import Timer, Timers
 
 CHIP_STYLE = "background:#fff1e5; color:#762c00; border:1px solid #ffb77c; border-radius:10px; padding:4px 10px;"
 REFRESH_MS = 500

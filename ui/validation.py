@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from assistant.audio import AudioError, check_device
+from assistant.sound import AudioError
+from assistant.machine.devices import check_device
 from assistant import config as config_mod
 from assistant.config import Config, ConfigError
-from assistant.models import ModelError, find_llm, find_piper_voice, find_vosk, find_whisper
+from assistant.machine.models import ModelError, find_llm, find_piper_voice, find_vosk, find_whisper
 
 class SettingsError(ValueError):
     """A setting was refused; the message says why."""

@@ -11,19 +11,19 @@ from PySide6.QtWidgets import (
     QApplication, QHBoxLayout, QLabel, QLineEdit, QMainWindow, QProgressBar, QPushButton, QVBoxLayout, QWidget,
 )
 
-from assistant.audio import AudioOut
+from assistant.sound import AudioOut
 from assistant.config import Config
 from assistant.events import Event, EventType, State, TurnResult
-from assistant.session import LoadedModels
+from assistant.pipeline.session import LoadedModels
 
-from . import i18n
-from .controller import Controller
-from .conversation import ConversationView
-from .indicator import StateIndicator
-from .meter import LatencyMeter
-from .settings import SettingsDialog
-from .status import MIC_TEXT, duplex_text, llm_text
-from .timers import TimersPanel
+from ui import i18n
+from ui.controller import Controller
+from ui.conversation import ConversationView
+from ui.indicator import StateIndicator
+from ui.meter import LatencyMeter
+from ui.settings import SettingsDialog
+from ui.status import MIC_TEXT, duplex_text, llm_text
+from ui.timers import TimersPanel
 
 BANNER_STYLE = "background:#fff8c5; color:#4d2d00; border:1px solid #d4a72c; border-radius:6px; padding:6px 10px;"
 NOTICE_STYLE = "background:#ffebe9; color:#82071e; border:1px solid #ff8182; border-radius:6px; padding:6px 10px;"

@@ -7,7 +7,7 @@ the turns (:mod:`.turns`) and, when a turn is interrupted, flushes the inboxes; 
 stage drops stale messages, so nothing waits for abandoned work to finish.
 """
 
-from .engine import Engine
-from .stage import Stage
+from assistant.pipeline.engine import Engine
+from assistant.pipeline.stage import Stage
 
 __all__ = ["Engine", "Stage"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Callable
 
-from ..events import Event, EventType, State
+from assistant.events import Event, EventType, State
 
 log = logging.getLogger(__name__)
 

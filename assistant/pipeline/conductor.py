@@ -9,15 +9,25 @@ import threading
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from ..bargein import Action, Overlap
-from ..end_of_turn import TurnSignals
-from ..events import (
-    Commit, Event, EventType, Message, PartialText, Remember, ReplyMessage, State, TurnResult, UserText, WordsAtPause,
+from assistant.hear.bargein import Action, Overlap
+from assistant.events import TurnSignals
+from assistant.events import (
+    Commit,
+    Event,
+    EventType,
+    Message,
+    PartialText,
+    Remember,
+    ReplyMessage,
+    State,
+    TurnResult,
+    UserText,
+    WordsAtPause,
 )
-from ..timeline import Mark, Timeline
-from .bus import EventBus
-from .stage import Stage
-from .turns import TurnState, Verdict
+from assistant.timeline import Mark, Timeline
+from assistant.pipeline.bus import EventBus
+from assistant.pipeline.stage import Stage
+from assistant.pipeline.turns import TurnState, Verdict
 
 log = logging.getLogger(__name__)
 

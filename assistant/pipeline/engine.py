@@ -5,25 +5,25 @@ from __future__ import annotations
 import threading
 from typing import Callable
 
-from ..audio import AudioIn, AudioOut
-from ..bargein import Action, Overlap, decide, words
-from ..config import Config
-from ..echo import DuplexMode, SpeakerEcho
-from ..events import Announcement, Event, State
-from ..llm import Llm
-from ..replies import Replies
-from ..skills import SkillReply, Skills
-from ..stt import Stt
-from ..timeline import Mark, Timeline
-from ..tts import Tts
-from ..vad import Vad
-from .bus import EventBus
-from .conductor import Conductor, Links
-from .listen import ListenStage
-from .output import PlaybackStage, SynthesisStage
-from .responder import ResponderStage
-from .stage import Stage
-from .transcription import TranscriptionStage
+from assistant.sound import AudioIn, AudioOut
+from assistant.hear.bargein import Action, Overlap, decide, words
+from assistant.config import Config
+from assistant.hear.echo import DuplexMode, SpeakerEcho
+from assistant.events import Announcement, Event, State
+from assistant.think.conversation import Llm
+from assistant.think.replies import Replies
+from assistant.think.skills import SkillReply, Skills
+from assistant.hear.stt import Stt
+from assistant.timeline import Mark, Timeline
+from assistant.speak.tts import Tts
+from assistant.hear.vad import Vad
+from assistant.pipeline.bus import EventBus
+from assistant.pipeline.conductor import Conductor, Links
+from assistant.pipeline.listen import ListenStage
+from assistant.pipeline.output import PlaybackStage, SynthesisStage
+from assistant.pipeline.responder import ResponderStage
+from assistant.pipeline.stage import Stage
+from assistant.pipeline.transcription import TranscriptionStage
 
 
 class Engine:

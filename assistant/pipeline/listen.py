@@ -15,21 +15,30 @@ from typing import Callable
 
 import numpy as np
 
-from ..audible import VoiceEnd
-from ..audio import AudioIn
-from ..bargein import Action, Overlap, UserSpeech
-from ..config import BargeInConfig, TurnConfig, VadConfig
-from ..echo import Cleaned, SpeakerEcho
-from ..end_of_turn import Decision, TurnDetector, TurnSignals, Verdict
-from ..events import (
-    AudioFrame, EarlySilence, EndOfSpeech, EventType, Message, SpeechAudio, SpeechResumed, SpeechStarted, State,
+from assistant.sound import VoiceEnd
+from assistant.sound import AudioIn
+from assistant.hear.bargein import Action, Overlap, UserSpeech
+from assistant.config import BargeInConfig, TurnConfig, VadConfig
+from assistant.hear.echo import Cleaned, SpeakerEcho
+from assistant.hear.end_of_turn import Decision, TurnDetector, Verdict
+from assistant.events import TurnSignals
+from assistant.events import (
+    AudioFrame,
+    EarlySilence,
+    EndOfSpeech,
+    EventType,
+    Message,
+    SpeechAudio,
+    SpeechResumed,
+    SpeechStarted,
+    State,
     WordsAtPause,
 )
-from ..timeline import Mark
-from ..vad import Endpointer, Vad, VadEventType
-from .bus import EventBus
-from .conductor import Conductor
-from .stage import Stage
+from assistant.timeline import Mark
+from assistant.hear.vad import Endpointer, Vad, VadEventType
+from assistant.pipeline.bus import EventBus
+from assistant.pipeline.conductor import Conductor
+from assistant.pipeline.stage import Stage
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +69,7 @@ class Segmenter:
     """Frames in, speech segments out: VAD probabilities into the endpointer, a pre-roll
     kept for the speech start, stream positions mapped onto the capture clock.
 
-    With a :class:`~assistant.end_of_turn.TurnDetector` the detector ends each turn (fed
+    With a :class:`~assistant.hear.end_of_turn.TurnDetector` the detector ends each turn (fed
     the silence frame by frame and the words at each pause through :meth:`hear`); without
     one the endpointer's fixed silence does.
     """
@@ -110,7 +119,7 @@ class Segmenter:
              reply_audible: bool = False) -> list[Heard]:
         """One frame, captured at ``captured`` (perf_counter). ``judge`` turns the VAD's
         probability into the one the endpointer gets and its threshold (while the reply
-        plays, see :class:`~assistant.bargein.UserSpeech`); ``reply_audible``: the reply or
+        plays, see :class:`~assistant.hear.bargein.UserSpeech`); ``reply_audible``: the reply or
         its echo may sound in the frame (its loudness then says nothing of the user's)."""
         frame_start = self.endpointer.position
         self._clock = (captured, frame_start)

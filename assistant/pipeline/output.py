@@ -9,16 +9,17 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from ..audible import first_audible_s
-from ..audio import AudioOut, resample, wait_until_heard
-from ..bargein import PlayedReply
-from ..events import Commit, EndOfReply, EventType, Message, PlayAudio, ReplyMessage, SpeakText, State
-from ..timeline import Mark, Timeline
-from ..tts import Tts
-from ..voices import voices_for
-from .bus import EventBus
-from .conductor import Conductor
-from .stage import Stage
+from assistant.sound import first_audible_s
+from assistant.sound import AudioOut, resample
+from assistant.speak.sinks import wait_until_heard
+from assistant.hear.bargein import PlayedReply
+from assistant.events import Commit, EndOfReply, EventType, Message, PlayAudio, ReplyMessage, SpeakText, State
+from assistant.timeline import Mark, Timeline
+from assistant.speak.tts import Tts
+from assistant.speak.voices import voices_for
+from assistant.pipeline.bus import EventBus
+from assistant.pipeline.conductor import Conductor
+from assistant.pipeline.stage import Stage
 
 log = logging.getLogger(__name__)
 

@@ -7,21 +7,31 @@ import logging
 import threading
 import time
 
-from ..chunker import Chunker
-from ..config import Config
-from ..end_of_turn import TurnSignals, words_for_model
-from ..events import (
-    Announcement, Commit, EndOfReply, EventType, Message, PartialText, PlayAudio, Remember, ReplyMessage, SpeakText,
+from assistant.speak.chunker import Chunker
+from assistant.config import Config
+from assistant.events import TurnSignals
+from assistant.hear.end_of_turn import words_for_model
+from assistant.events import (
+    Announcement,
+    Commit,
+    EndOfReply,
+    EventType,
+    Message,
+    PartialText,
+    PlayAudio,
+    Remember,
+    ReplyMessage,
+    SpeakText,
     UserText,
 )
-from ..llm import GenerationStats, Llm
-from ..replies import InstantReply, Replies
-from ..skills import SkillReply, Skills
-from ..timeline import Mark
-from ..voices import voices_for
-from .conductor import Conductor
-from .output import PlaybackStage
-from .stage import Stage
+from assistant.think.conversation import GenerationStats, Llm
+from assistant.think.replies import InstantReply, Replies
+from assistant.think.skills import SkillReply, Skills
+from assistant.timeline import Mark
+from assistant.speak.voices import voices_for
+from assistant.pipeline.conductor import Conductor
+from assistant.pipeline.output import PlaybackStage
+from assistant.pipeline.stage import Stage
 
 log = logging.getLogger(__name__)
 

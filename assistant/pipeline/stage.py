@@ -13,7 +13,7 @@ from collections import deque
 from contextlib import contextmanager
 from typing import Iterable, Iterator, Protocol, TypeVar
 
-from ..events import Message, Remember, Stop
+from assistant.events import Message, Remember, Stop
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

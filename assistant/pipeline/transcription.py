@@ -6,12 +6,12 @@ import re
 
 import numpy as np
 
-from ..events import EarlySilence, EndOfSpeech, EventType, Message, SpeechAudio, SpeechResumed, SpeechStarted
-from ..stt import RATE, Stt, Utterance
-from ..timeline import Mark
-from .bus import EventBus
-from .conductor import Conductor
-from .stage import Stage
+from assistant.events import EarlySilence, EndOfSpeech, EventType, Message, SpeechAudio, SpeechResumed, SpeechStarted
+from assistant.hear.stt import RATE, Stt, Utterance
+from assistant.timeline import Mark
+from assistant.pipeline.bus import EventBus
+from assistant.pipeline.conductor import Conductor
+from assistant.pipeline.stage import Stage
 
 RECHECK_AFTER_S = 0.5
 """At an endpoint the words at the pause did not settle (the turn detector waited because

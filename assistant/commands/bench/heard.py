@@ -1,0 +1,53 @@
+"""Latency as a person hears it, read off two same-clock WAV files.
+
+The question WAV (the input) and the reply WAV (the output, written on the input's
+clock) share sample 0, so the silence a listener waits is the time from the last audible
+sample of the question to the first audible sample of the answer (see
+:mod:`assistant.sound` for what counts as audible).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from assistant.sound import first_audible_s, last_audible_s
+from assistant.sound import load_wav
+
+
+@dataclass(frozen=True)
+class HeardLatency:
+    question_end_s: float
+    """Last audible sample of the question (seconds from sample 0)."""
+    answer_start_s: float
+    """First audible sample of the answer after it."""
+
+    @property
+    def ms(self) -> float:
+        return round((self.answer_start_s - self.question_end_s) * 1000.0, 1)
+
+
+def heard_latency(question: np.ndarray, question_rate: int, answer: np.ndarray, answer_rate: int) -> HeardLatency | None:
+    """From the question's last audible sample to the answer's first; None when either is silent.
+
+    The question end is the last audible sample before the answer starts, so a reply
+    that barged in early shows as a short (or negative, overlapping) wait, never as the
+    silence after a later sentence.
+    """
+    start = first_audible_s(answer, answer_rate)
+    if start is None:
+        return None
+    end = last_audible_s(question, question_rate, before_s=start)
+    if end is None:
+        return None
+    return HeardLatency(end, start)
+
+
+def heard_latency_files(question_wav: Path, answer_wav: Path) -> HeardLatency | None:
+    """:func:`heard_latency` of two WAV files (each read at its own rate)."""
+    import soundfile as sf
+
+    rates = [sf.info(str(p)).samplerate for p in (question_wav, answer_wav)]
+    return heard_latency(load_wav(question_wav, rates[0]), rates[0], load_wav(answer_wav, rates[1]), rates[1])

@@ -1,0 +1,169 @@
+"""``assistant bench --quality``: are the answers right?
+
+Every question of the set is asked typed (as the text box does) and spoken (a WAV said
+by the configured voice, through the real listening pipeline, not paced), in order, on
+a fresh conversation each; timers set by one question are there for the next. An
+answer is right when it holds an accepted keyword (:mod:`.questions`). The report gives
+the share right overall, by mode and by source (skill, cache, LLM), and lists the
+questions answered by another source than expected.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import tempfile
+import threading
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from assistant.sound import load_wav
+from assistant.config import Config
+from assistant.resources import cache_dir
+from assistant.commands.spoken import question_wav
+from assistant.events import Event, EventType, TurnResult
+from assistant.think.replies import Replies
+from assistant.pipeline.session import LoadedModels, build_engine
+from assistant.think.skills import load_skills
+from assistant.commands.bench.questions import SOURCES, Question, is_right
+from assistant.commands.bench.streaming import run_streaming
+from assistant.commands.bench.takes import InstantSink, open_take
+
+log = logging.getLogger(__name__)
+
+MODES = ("typed", "spoken")
+TURN_TIMEOUT_S = 120.0
+
+
+@dataclass
+class Answer:
+    mode: str
+    question: Question
+    transcript: str
+    reply: str
+    source: str
+    skill: str
+    right: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mode": self.mode, "question": self.question.text, "expect": self.question.expect,
+                "transcript": self.transcript, "reply": self.reply, "source": self.source,
+                "skill": self.skill, "right": self.right}
+
+
+class _OneTurn:
+    def __init__(self) -> None:
+        self.result: TurnResult | None = None
+        self.done = threading.Event()
+
+    def __call__(self, event: Event) -> None:
+        if event.type is EventType.TURN_END and self.result is None:
+            self.result = event.data
+            self.done.set()
+
+
+def run_quality(engines: LoadedModels, config: Config, replies: Replies | None, questions: list[Question],
+                modes: tuple[str, ...] = MODES) -> list[Answer]:
+    """Ask every question in every mode; the answers, scored."""
+    from tqdm import tqdm
+
+    answers: list[Answer] = []
+    now = datetime.now()
+    with tempfile.TemporaryDirectory(prefix="quality-") as scratch, \
+            tqdm(total=len(questions) * len(modes), unit="question", file=sys.stderr, dynamic_ncols=True) as bar:
+        for mode in modes:
+            # Each pass has timers of its own, never the user's.
+            skills_config = replace(config.skills, timers_file=str(Path(scratch) / f"timers-{mode}.json"))
+            skills = load_skills(replace(config, skills=skills_config))
+            if skills is not None and replies is not None:
+                skills.use_reply_audio(replies.audio)
+            try:
+                for question in questions:
+                    bar.set_postfix_str(f"{mode}: {question.text}"[:48])
+                    engines.llm.reset()  # every question starts a conversation of its own
+                    result = _ask(mode, question, engines, config, replies, skills)
+                    answers.append(_scored(mode, question, result, now))
+                    bar.update()
+            finally:
+                if skills is not None:
+                    skills.close()
+    engines.llm.reset()
+    return answers
+
+
+def _ask(mode, question, engines, config, replies, skills) -> TurnResult | None:
+    if mode == "typed":
+        turn = _OneTurn()
+        engine = build_engine(config, engines, InstantSink(config.audio.output_rate), replies=replies,
+                              skills=skills, on_event=turn)
+        try:
+            engine.submit_text(question.text)
+            turn.done.wait(TURN_TIMEOUT_S)
+        finally:
+            engine.close()
+        return turn.result
+    wav = question_wav(engines.tts, question.text, cache_dir() / "quality" / _slug(engines.tts.voice_id))
+    rate = config.audio.sample_rate
+    take = open_take(load_wav(wav, rate), rate, config.audio.output_rate, fast=True, wav=None)
+    return run_streaming(engines, config, replies, take, TURN_TIMEOUT_S, skills=skills)
+
+
+def _scored(mode: str, question: Question, result: TurnResult | None, now: datetime) -> Answer:
+    if result is None:
+        return Answer(mode, question, "", "", "", "", False)
+    reply = result.reply
+    return Answer(mode, question, result.transcript, reply, result.source, result.skill,
+                  bool(reply) and is_right(question, reply, now))
+
+
+def _slug(text: str) -> str:
+    return "".join(c if c.isalnum() or c in "-." else "_" for c in text).strip("_")
+
+
+# ------------------------------------------------------------------ report
+
+
+def _share(answers: list[Answer]) -> dict[str, Any]:
+    right = sum(a.right for a in answers)
+    return {"right": right, "asked": len(answers), "share": round(right / len(answers), 3) if answers else None}
+
+
+def build_quality_report(answers: list[Answer], meta: dict[str, Any]) -> dict[str, Any]:
+    modes = list(dict.fromkeys(a.mode for a in answers))
+    return {
+        "meta": meta,
+        "overall": _share(answers),
+        "by_mode": {m: _share([a for a in answers if a.mode == m]) for m in modes},
+        "by_source": {s: _share([a for a in answers if a.source == s]) for s in (*SOURCES, "")},
+        "llm_only": _share([a for a in answers if a.source == "llm"]),
+        "misrouted": [a.to_json() for a in answers if a.source != a.question.expect],
+        "answers": [a.to_json() for a in answers],
+    }
+
+
+def _percent(share: dict[str, Any]) -> str:
+    if not share["asked"]:
+        return "—"
+    return f"{100 * share['share']:5.1f}%  ({share['right']}/{share['asked']})"
+
+
+def format_quality(report: dict[str, Any]) -> str:
+    lines = [f"answers right: {_percent(report['overall'])}"]
+    lines += [f"  {mode:8s} {_percent(share)}" for mode, share in report["by_mode"].items()]
+    lines.append("by source:")
+    names = {"skill": "skills", "cache": "instant replies", "llm": "language model", "": "no answer"}
+    lines += [f"  {names[s]:16s} {_percent(share)}" for s, share in report["by_source"].items() if share["asked"]]
+    lines.append(f"language model alone: {_percent(report['llm_only'])}")
+    wrong = [a for a in report["answers"] if not a["right"]]
+    if wrong:
+        lines.append("wrong:")
+        lines += [f"  [{a['mode']}, {a['source'] or 'none'}] {a['question']} -> {a['reply'][:70]!r}" for a in wrong]
+    return "\n".join(lines)
+
+
+def write_quality(report: dict[str, Any], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, indent=1, ensure_ascii=False), encoding="utf-8")

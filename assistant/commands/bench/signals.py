@@ -1,0 +1,160 @@
+"""Which end-of-turn signals work: every pause of the turn-taking corpus, replayed.
+
+Each take goes through the same Silero VAD and endpointer as the pipeline; at every
+pause (the endpointer's early silence) the words so far are transcribed and the model's
+end-of-turn probability is read, as the pipeline does. Each way of deciding is then
+scored on those pauses: a commit inside a pause the user speaks on after is premature;
+on a finished turn, the silence waited is what the user waits. The compute time of the
+signals is not counted here (the real-time run measures it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from assistant.sound import load_wav
+from assistant.config import Config, TurnConfig
+from assistant.events import TurnSignals
+from assistant.hear.end_of_turn import judge, words_for_model
+from assistant.think.replies import Replies
+from assistant.pipeline.session import LoadedModels
+from assistant.hear.vad import Endpointer, VadEventType
+from assistant.commands.bench.turn_corpus import TurnTake
+
+RATE = 16000
+
+
+@dataclass(frozen=True)
+class PauseRecord:
+    take: str
+    kind: str
+    start_s: float
+    """Where the pause starts (the end of the last speech frame before it)."""
+    final: bool
+    """The user is done: this is the turn's end, not a pause inside it."""
+    trailing: bool
+    silence_ms: float
+    """How long the pause lasted (to the next speech, or the end of the take)."""
+    thinking: bool
+    """A thinking pause the corpus put mid-sentence (not a gap between words or sentences)."""
+    transcript: str
+    end_of_turn: float | None
+    instant: bool
+    punctuated: bool = True
+    """The recognizer writes end marks (Whisper)."""
+    last_word_p: float | None = None
+    """The recognizer's probability of the last word."""
+
+
+def replay(takes: list[TurnTake], models: LoadedModels, config: Config, replies: Replies | None) -> list[PauseRecord]:
+    """Every pause of every take, with the signals the pipeline would have there."""
+    records = []
+    for take in takes:
+        records += _replay_take(take, models, config, replies)
+    return records
+
+
+def _replay_take(take: TurnTake, models: LoadedModels, config: Config, replies: Replies | None) -> list[PauseRecord]:
+    vad = models.vad
+    vad.reset()
+    endpointer = Endpointer(replace(config.vad, endpoint_ms=10**7, max_speech_s=10**7))
+    pcm = load_wav(take.path, RATE)
+    frame = vad.frame_samples
+    frame_s = frame / RATE
+    pad = round(config.vad.speech_pad_ms / 1000 / frame_s) + round(config.vad.min_speech_ms / 1000 / frame_s) + 2
+    speech: list[np.ndarray] = []
+    pending: dict[str, Any] | None = None
+    records: list[PauseRecord] = []
+    for index in range(pcm.size // frame):
+        chunk = pcm[index * frame : (index + 1) * frame]
+        events = endpointer.process(frame_s, vad.probability(chunk))
+        for event in events:
+            if event.type is VadEventType.SPEECH_START:
+                speech = [pcm[max(0, (index + 1) * frame - pad * frame) : (index + 1) * frame]]
+            elif event.type is VadEventType.EARLY_SILENCE:
+                text, last_word_p = models.stt.transcribe_scored(np.concatenate(speech))
+                probability = models.llm.end_of_turn(words_for_model(text)) if text else None
+                instant = bool(replies and text and replies.lookup(text) is not None)
+                pending = dict(start=event.at, text=text, p=probability, instant=instant,
+                               punctuated=models.stt.punctuates, last_word_p=last_word_p)
+            elif event.type is VadEventType.SPEECH_RESUMED and pending:
+                records.append(_record(take, pending, event.at - pending["start"], final=False))
+                pending = None
+        if endpointer.in_speech and not any(e.type is VadEventType.SPEECH_START for e in events):
+            speech.append(chunk)
+    if pending:
+        records.append(_record(take, pending, pcm.size / RATE - pending["start"], final=True))
+    return records
+
+
+def _record(take: TurnTake, pause: dict[str, Any], silence_s: float, final: bool) -> PauseRecord:
+    start = pause["start"]
+    thinking = take.kind != "monologue" and any(a - 0.3 <= start <= b for a, b in take.pauses)
+    return PauseRecord(take.name, take.kind, round(start, 3), final, take.trailing and final, round(silence_s * 1000, 1),
+                       thinking and not final, pause["text"], pause["p"], pause["instant"], pause["punctuated"],
+                       pause["last_word_p"])
+
+
+VARIANTS = {
+    "fixed silence": dict(mode="fixed"),
+    "words only": dict(model=False),
+    "model only": dict(words=False),
+    "words + model": dict(),
+}
+"""The ways of deciding compared (``words``: the last word and trailing-off rules and the
+instant-reply table; ``model``: the end-of-turn probability)."""
+
+
+def _signals(record: PauseRecord, model: bool) -> TurnSignals:
+    return TurnSignals(record.transcript, record.end_of_turn if model else None, record.instant,
+                       punctuated=record.punctuated, last_word_p=record.last_word_p)
+
+
+def score(records: list[PauseRecord], config: Config, mode: str = "semantic",
+          words: bool = True, model: bool = True) -> dict[str, Any]:
+    """Premature commits (inside pauses) and the wait on finished turns, one way of deciding."""
+    turn: TurnConfig = replace(config.turn, mode=mode)
+    premature: list[str] = []
+    premature_thinking = 0
+    waits: list[float] = []
+    trailing_waits: list[float] = []
+    for record in records:
+        judgement = judge(_signals(record, model), turn, config.vad.endpoint_ms, words=words)
+        if not record.final:
+            if judgement.wait_ms <= record.silence_ms:
+                premature.append(f"{record.take} ({record.transcript[-60:]!r}, {record.silence_ms:.0f} ms pause)")
+                premature_thinking += record.thinking
+        elif record.trailing:
+            trailing_waits.append(judgement.wait_ms)
+        else:
+            waits.append(judgement.wait_ms)
+    return {
+        "thinking_pauses": sum(r.thinking for r in records),
+        "premature_in_thinking_pauses": premature_thinking,
+        "other_pauses": sum(not r.final and not r.thinking for r in records),
+        "premature": len(premature),
+        "premature_in": premature,
+        "finished_turns": len(waits),
+        "mean_wait_ms": round(float(np.mean(waits)), 1) if waits else None,
+        "median_wait_ms": round(float(np.median(waits)), 1) if waits else None,
+        "slow_turns": sum(w >= 1000 for w in waits),
+        "trailing_mean_wait_ms": round(float(np.mean(trailing_waits)), 1) if trailing_waits else None,
+    }
+
+
+def compare(records: list[PauseRecord], config: Config) -> dict[str, dict[str, Any]]:
+    results = {}
+    for name, variant in VARIANTS.items():
+        variant = dict(variant)
+        results[name] = score(records, config, variant.pop("mode", "semantic"), **variant)
+    return results
+
+
+def records_json(records: list[PauseRecord]) -> list[dict[str, Any]]:
+    return [
+        {**record.__dict__, "end_of_turn_log10": None if not record.end_of_turn else round(float(np.log10(record.end_of_turn)), 2)}
+        for record in records
+    ]

@@ -1,0 +1,377 @@
+"""The configuration's sections: one frozen dataclass per stage, a docstring per field,
+each field's rules declared with it (:mod:`.rules`)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from assistant.config.rules import not_empty, choice, exit_keys_problem, rule, within
+
+@dataclass(frozen=True)
+class AudioConfig:
+    table: ClassVar[str] = "audio"
+    sample_rate: int = 16000
+    """Rate every input stage works at (VAD, STT). Input is converted to it."""
+    frame_ms: int = 32
+    """Length of one input frame; 32 ms = 512 samples, the Silero VAD window."""
+    output_rate: int = 22050
+    """Rate of the reply audio (output WAV and speaker)."""
+    input_device: str | int | None = None
+    """sounddevice input device name or index; None is the system default."""
+    output_device: str | int | None = None
+    """sounddevice output device name or index; None is the system default."""
+
+    @property
+    def frame_samples(self) -> int:
+        """Samples in one input frame at ``sample_rate``."""
+        return round(self.sample_rate * self.frame_ms / 1000)
+
+
+@dataclass(frozen=True)
+class VadConfig:
+    table: ClassVar[str] = "vad"
+    threshold: float = within(0.5, 0.2, 0.95)
+    """Speech probability at or above which a frame counts as speech. The endpointer leaves
+    speech 0.15 below it, so it stays above 0.2."""
+    endpoint_ms: int = within(300, 100, 3000, "ms")
+    """Silence after speech that ends the user's turn."""
+    min_speech_ms: int = 96
+    """Speech shorter than this is a click or a cough, not a turn."""
+    speech_pad_ms: int = 96
+    """Audio kept before the first speech frame so STT hears the onset."""
+    early_silence_ms: int = 32
+    """Silence after which STT starts speculatively (kept if the endpoint follows): one
+    frame. A pause inside a sentence wastes only the work started (docs/tuning.md)."""
+    speculative: bool = True
+    """Start the reply (STT, LLM, TTS) at the early silence; it is heard only once the
+    endpoint confirms the user finished, and dropped if they speak on."""
+    max_speech_s: float = within(90.0, 1, 300, "seconds")
+    """A turn is cut after this much speech, so a noisy room can't hold the floor (a
+    minute-long story still is one turn; Whisper hears it in 30 s windows)."""
+
+
+@dataclass(frozen=True)
+class TurnConfig:
+    """When the user's turn is over (see :mod:`assistant.hear.end_of_turn`)."""
+    table: ClassVar[str] = "turn"
+
+    mode: str = choice("semantic", "fixed")
+    """``semantic``: over after ``complete_ms`` of silence when the words are complete, up
+    to ``max_ms`` when they are not; ``fixed``: over after ``vad.endpoint_ms`` of silence."""
+    max_ms: int = within(2000, 500, 5000, "ms")
+    """Longest silence waited for a turn whose words sound unfinished ("what is the capital of")."""
+    complete_ms: int = within(100, 50, "statement_ms", "ms")
+    """Silence that ends a turn whose words are a complete question or request."""
+    statement_ms: int = within(1100, "complete_ms", "max_ms", "ms")
+    """Silence that ends a complete statement: someone telling a story ends sentences too,
+    and a fragment Whisper completed with a made-up word ("in the home.") is often one."""
+    unsure_ms: int = within(1200, "complete_ms", "max_ms", "ms")
+    """Silence that ends a turn the language model is unsure about."""
+    complete_log10: float = within(-5.5, "unfinished_log10", 0.0)
+    """log10 of the model's end-of-turn probability at or above which the words are complete."""
+    bare_complete_log10: float = within(-4.0, "complete_log10", 0.0)
+    """...for words a punctuating recognizer (Whisper) left without an end mark, or whose
+    last word it was unsure of."""
+    unsure_word_p: float = within(0.3, 0.0, 1.0)
+    """The recognizer's probability of the last word below which it may have made the word
+    up to end a fragment ("What is the biggest animal in the, um" heard as "...in the hum?"):
+    the words then need ``bare_complete_log10``. 0 turns this off; Whisper gives the
+    probability with greedy decoding (``stt.beam_size = 1``, the default) only."""
+    unfinished_log10: float = within(-8.0, -12.0, "complete_log10")
+    """...and below which they are unfinished (between the two: unsure)."""
+
+
+@dataclass(frozen=True)
+class EchoConfig:
+    """Listening while the assistant speaks, through a loudspeaker."""
+    table: ClassVar[str] = "echo"
+
+    canceller: str = choice("auto", "speex", "webrtc", "off")
+    """``speex`` (speexdsp, package ``pyaec``), ``webrtc`` (AEC3, package ``livekit``),
+    ``off``, or ``auto``: the first of speex and webrtc that can run. Without one the
+    assistant listens half duplex: only "stop" is heard while it speaks."""
+    tail_ms: int = within(192, 32, 1000, "ms")
+    """Longest echo speexdsp models: the speaker-to-microphone delay plus the room's
+    reverberation. Longer learns the room more slowly (on the room simulation: 128 ms
+    left a 100 ms delay's echo uncancelled, 256 ms had not learnt the room 2 s in)."""
+    noise_suppression: bool = False
+    """WebRTC only: its noise suppression on the microphone too (speexdsp's
+    preprocessor always suppresses noise and residual echo)."""
+    high_pass: bool = True
+    """WebRTC only: its high-pass filter (rumble and DC below ~80 Hz)."""
+    stream_delay_ms: int = within(0, 0, 500, "ms")
+    """WebRTC only: known delay from the speaker's output to the microphone beyond
+    what the output reports (AEC3 also finds the delay itself)."""
+    converge_s: float = within(2.0, 0, 10, "seconds")
+    """Seconds of reply the canceller hears before speech over a reply can pause it
+    (speexdsp cancels ~6 dB in its first second, ~35 dB once it has learnt the room);
+    until then only "stop" is heard while the assistant speaks."""
+    echo_tail_ms: int = within(150, 0, 1000, "ms")
+    """After the reply's last sound the room still rings this long; half duplex keeps
+    the microphone closed for it."""
+
+
+@dataclass(frozen=True)
+class BargeInConfig:
+    """When speech over the reply stops it."""
+    table: ClassVar[str] = "barge_in"
+
+    min_speech_ms: int = within(128, 32, 1000, "ms")
+    """Speech over the reply pauses it once it holds this much speech from its first
+    sound (a click is shorter; a cough that lasts pauses it, and the reply resumes:
+    it has no words); with the VAD's own delay the reply falls silent within ~300 ms
+    of the first sound."""
+    threshold: float = within(0.2, 0.15, 0.95)
+    """Speech probability that counts as the user's speech while the reply plays: the
+    canceller leaves the user's voice quieter and rougher then (Silero gives it
+    0.3-0.6 where it gives the clean voice 0.8-0.9)."""
+    kept_db: float = within(-25.0, -60, 0, "dB")
+    """A frame counts as the user's speech while the reply plays only if the canceller
+    kept at least this much of its energy (dB): echo it took out does not count (once
+    it has learnt the room it keeps -35 to -55 dB of the echo alone; of the user's
+    speech over the echo, -15 to 0 dB, with dips where its suppressor bites)."""
+    confirm_ms: int = within(96, 0, 1000, "ms")
+    """Words heard over the reply take the floor only if the speech goes on this long
+    once the paused reply has fallen silent: a person who talks over it goes on, the
+    echo the canceller left stops with the reply (0: pausing it is enough)."""
+    resume_after_ms: int = within(192, 32, 5000, "ms")
+    """A paused reply resumes after this much silence once it has fallen silent, when
+    nobody went on speaking (it was echo, a cough or a knock)."""
+    min_words: int = within(1, 1, 20)
+    """Words (not counting "mm-hm", "yeah", "okay"...) the paused speech must hold to
+    take the floor; with fewer, the reply resumes."""
+    resume_within_s: float = within(4.0, 0, 60, "seconds")
+    """A reply paused longer than this is not resumed but ends where it stopped."""
+    backchannels: tuple[str, ...] = (
+        "mm", "mmm", "hm", "hmm", "mhm", "mm-hm", "mm-hmm", "uh-huh", "uh", "um", "ah", "oh", "yeah", "yes",
+        "yep", "okay", "ok", "right", "sure", "aha", "i see",
+    )
+    """Words that say "go on" rather than take the floor."""
+
+
+@dataclass(frozen=True)
+class SttConfig:
+    table: ClassVar[str] = "stt"
+    engine: str = choice("whisper", "vosk")
+    """``whisper`` (faster-whisper on the segment) or ``vosk`` (streams partials)."""
+    language: str = rule("en", lambda code: None if re.fullmatch(r"[a-z]{2,3}", code) else "must be a language code like en, ko, de")
+    """Language code of the speech."""
+    whisper_model: str | None = None
+    """Path to a CTranslate2 Whisper model folder; None finds the embedded tiny.en."""
+    vosk_model: str | None = None
+    """Path to a vosk model folder; None finds one for ``language``."""
+    vosk_fast: bool = False
+    """Decode vosk with a narrower search (max-active 1000, beam 8, lattice beam 1): less
+    CPU per second of speech, so a slow machine keeps up, for a few more errors."""
+    threads: int = 1
+    """CPU threads for the STT engine. Whisper tiny.en's decoder steps are too small to
+    share: on two cores one thread decodes a token in 4.9 ms where two take 6.5 ms (each
+    step waits at OpenMP barriers), its encoder takes the same 40 ms either way, and the
+    other core stays free for the VAD and the LLM (a turn's transcript 106 -> 90 ms)."""
+    beam_size: int = 1
+    """Whisper beam size; 1 (greedy) is the fastest."""
+    window_s: int = 8
+    """Shortest audio window Whisper's encoder sees (seconds, up to 30). Whisper was
+    trained on 30 s windows; a short one is several times faster and, padded with at
+    least a second of silence, transcribes short commands the same."""
+
+
+@dataclass(frozen=True)
+class LlmConfig:
+    table: ClassVar[str] = "llm"
+    model: str | None = None
+    """Path to a GGUF file; None finds the embedded SmolLM2-135M-Instruct."""
+    system_prompt: str = rule(
+        "You are a friendly voice assistant. Answer in one or two short spoken "
+        "sentences. No lists, no markdown.",
+        not_empty,
+    )
+    """System prompt; its evaluated tokens are kept in the KV cache across turns."""
+    few_shot: str = "auto"
+    """Example exchanges before the conversation (``data/few_shot.toml``): ``auto`` gives
+    them to models under a billion parameters, which answer far better for them; ``on``, ``off``."""
+    reply_language: str = "en"
+    """Language replies must stay in: a later sentence drifting into another ends the
+    reply (checked for ``en``; '' checks none). ``--language`` sets it with the speech's."""
+    n_ctx: int = 2048
+    """Context window in tokens."""
+    history_tokens: int = 768
+    """Token budget for past turns; older turns are dropped when it is exceeded."""
+    max_tokens: int = within(80, 1)
+    """Longest spoken reply, in tokens."""
+    temperature: float = 0.0
+    """Sampling temperature; 0 is greedy (the same question gets the same answer). With the
+    embedded model and its examples, greedy answered as many questions right as sampling at
+    0.3 and never less (docs/skills.md)."""
+    top_p: float = 0.9
+    """Nucleus sampling cutoff."""
+    repeat_penalty: float = 1.1
+    """Penalty for repeated tokens (1 is none). 1.3 made the embedded model's answers
+    worse; loops are ended by the reply guard instead (assistant/reply_guard.py)."""
+    threads: int | None = None
+    """CPU threads for generating tokens; None leaves one core free for speech synthesis,
+    which runs while tokens are generated. Threads fighting over cores stall llama.cpp's
+    barriers (docs/tuning.md)."""
+    first_chunk_all_cores: bool = True
+    """Until a reply's first chunk goes to speech synthesis, decode on every core when
+    the speech engines are idle; then on ``threads``."""
+    batch_threads: int | None = None
+    """CPU threads for evaluating a prompt (nothing else runs then); None uses every core."""
+    n_gpu_layers: int | None = None
+    """Layers offloaded to the GPU: None plans it from the free VRAM, 0 keeps all on the CPU, -1 offloads all."""
+    seed: int = 1234
+    """Sampling seed, so a run can be repeated."""
+    draft: str = "off"
+    """Speculative decoding: ``off``, ``prompt-lookup`` (drafts copied from the prompt), or
+    the path of a small GGUF with the same vocabulary used as a draft model."""
+    draft_tokens: int = 6
+    """Tokens drafted per step when ``draft`` is on."""
+    kv_type: str = choice("f16", "q8_0")
+    """KV-cache precision: ``f16``, or ``q8_0`` (half the memory; the planner picks it when VRAM is short)."""
+    prefill_partials: bool = True
+    """With a streaming recognizer (vosk), evaluate the user's words as they are
+    recognized, so the reply starts with only the last words left to evaluate."""
+    prompt_cache: bool = True
+    """Save the evaluated system prompt to disk so a restart skips its prefill."""
+    backend: str = choice("local", "remote")
+    """``local`` loads the GGUF with llama.cpp; ``remote`` streams from an OpenAI-compatible server."""
+    remote_url: str = "http://127.0.0.1:8080"
+    """Base URL of the remote server (llama.cpp server, vLLM, Ollama); ``/v1/chat/completions`` is appended."""
+    remote_model: str = "default"
+    """Model name sent to the remote server (Ollama and vLLM pick the model by it)."""
+    remote_timeout_s: float = 30.0
+    """Seconds the remote server may stay silent (connecting: at most 3 s) before the turn fails."""
+
+
+@dataclass(frozen=True)
+class TtsConfig:
+    table: ClassVar[str] = "tts"
+    engine: str = choice("piper", "system")
+    """``piper`` (neural, onnxruntime) or ``system`` (pyttsx3: espeak-ng/SAPI5/NSSS)."""
+    voice: str | None = None
+    """Path to a Piper ``.onnx`` voice (with its ``.onnx.json``); None finds joe-medium."""
+    threads: int = 2
+    """onnxruntime intra-op threads for Piper (docs/tuning.md)."""
+    first_chunk_alone: bool = True
+    """The LLM pauses while the first chunk of a reply is synthesized, so synthesis has
+    every core and the first sound comes sooner; the rest of the reply is still far ahead
+    of playback. Only while the LLM runs on the CPU."""
+    length_scale: float | None = None
+    """Speaking rate (< 1 is faster); None keeps the voice's own."""
+    volume: float = 1.0
+    """Output gain."""
+
+
+@dataclass(frozen=True)
+class ChunkerConfig:
+    table: ClassVar[str] = "chunker"
+    first_min_chars: int = 8
+    """The first chunk is released at the first clause boundary after this many characters."""
+    first_max_chars: int = 16
+    """...or at a word boundary once this long, whatever the punctuation (about three
+    words, "The capital of": each token less comes ~13 ms sooner, and Piper synthesizes it
+    in ~48 ms instead of ~68 ms; it runs on into the next chunk without Piper's pause)."""
+    min_chars: int = 40
+    """Later chunks are released at sentence ends once at least this long."""
+
+
+@dataclass(frozen=True)
+class RepliesConfig:
+    table: ClassVar[str] = "replies"
+    enabled: bool = True
+    """Answer short fixed phrases from the instant-reply table without the LLM."""
+    table: str | None = None
+    """Path to a phrase table TOML; None uses ``replies.toml`` in the config dir, else the defaults."""
+    score_cutoff: float = 88.0
+    """Fuzzy-match score (0-100) a phrase must reach to hit."""
+    filler: bool = False
+    """Latency masking: play the table's short filler ("Let me think.") before an LLM answer predicted to be slow."""
+    filler_min_words: int = 12
+    """A question of at least this many words is predicted to be slow."""
+    filler_model_mb: int = 2000
+    """With a GGUF model of at least this many MB, every question is predicted to be slow."""
+
+
+@dataclass(frozen=True)
+class SkillsConfig:
+    table: ClassVar[str] = "skills"
+    enabled: bool = True
+    """Answer timers, alarms, arithmetic, unit conversions, the time and date, and the
+    actions (stop, repeat, louder, quieter) exactly, before the instant replies and the LLM."""
+    disabled: tuple[str, ...] = ()
+    """Names of skills to leave out (``actions``, ``timers``, ``clock``, ``arithmetic``, ``units``)."""
+    locale: str = ""
+    """Locale of spoken times and dates (``en_US``, ``en_GB``, ``de_DE``…); '' follows the
+    system's (LC_TIME, LANG), else ``en_US``."""
+    timers_file: str | None = None
+    """Where running timers and alarms are kept across restarts; None is ``timers.json``
+    in the user data folder."""
+
+
+@dataclass(frozen=True)
+class KioskConfig:
+    """An unattended public screen: full screen, locked, supervised, forgetting each visitor."""
+    table: ClassVar[str] = "kiosk"
+
+    enabled: bool = False
+    """``assistant`` starts the kiosk instead of the desktop app (as ``assistant kiosk`` does)."""
+    exit_keys: str = rule("Ctrl+Alt+Shift+E", exit_keys_problem)
+    """The administrator's way out (Qt key notation, with a modifier); no other key leaves the kiosk."""
+    admin_pin: str = rule("", lambda pin: None if pin == "" or (pin.isdigit() and 4 <= len(pin) <= 12)
+                          else "must be 4 to 12 digits (quoted, as a string), or '' for none")
+    """Digits asked for after ``exit_keys`` (or five taps on the top-left corner); '' lets the keys alone exit."""
+    hands_free: bool = True
+    """Listen all the time; off, visitors tap the on-screen button to ask one question."""
+    idle_reset_s: float = within(60.0, above=0, unit="seconds")
+    """Seconds without a visitor after which the conversation (screen, LLM history and KV cache) is forgotten."""
+    attract_text: str = rule("Hello! Ask me anything. Just start talking.", not_empty)
+    """The attract screen's invitation, shown while nobody is talking."""
+    font_pt: int = within(28, 8, 200, "points")
+    """Base font size of the kiosk screen, in points."""
+    hide_cursor_s: float = within(3.0, above=0, unit="seconds")
+    """The mouse cursor hides after this many seconds without movement."""
+    store_transcripts: bool = False
+    """Keep what visitors said and the replies in ``transcripts.jsonl`` in ``log_dir``; off, nothing is stored."""
+    log_dir: str | None = rule(None, lambda path: None if path is None or isinstance(path, str) else "must be a folder path")
+    """Folder of the kiosk's logs; None is ``logs`` in the user data folder."""
+    log_max_bytes: int = within(1_000_000, 4096)
+    """A log file is rotated once it reaches this size."""
+    log_backups: int = within(3, 1)
+    """Rotated files kept per log (older ones are deleted), so the logs never grow without bound."""
+    stage_timeout_s: float = within(4.0, above=0, unit="seconds")
+    """A stage that makes no progress for this long (no frame, token, sentence or audio played) is hung:
+    inside a model call the app restarts (the model may be held), elsewhere the engine does.
+    Keep it above the longest single model call (a long prompt, a 20 s utterance: 1-2 s on a small CPU)."""
+    watchdog_interval_s: float = within(0.25, above=0, below="stage_timeout_s", unit="seconds")
+    """How often the watchdog looks at the stages (and the microphone and the idle timer)."""
+    gui_timeout_s: float = within(5.0, above=0, unit="seconds")
+    """The app's GUI thread silent this long (no heartbeat) is hung: the supervisor restarts the app."""
+    engine_restarts: int = within(3, 0)
+    """Engine restarts allowed within ``restart_window_s``; one more restarts the whole app."""
+    restart_window_s: float = within(600.0, above=0, unit="seconds")
+    """The window over which ``engine_restarts`` is counted."""
+    restart_backoff_s: float = within(1.0, above=0, unit="seconds")
+    """Wait before the app is started again after a quick failure; doubled after each one
+    (an app that ran a while is started again at once)."""
+    restart_backoff_max_s: float = within(60.0, "restart_backoff_s", unit="seconds")
+    """The longest wait between app restarts (an app that ran longer than this starts the backoff over)."""
+    max_memory_mb: int = within(0, 0)
+    """Restart the app (between visitors) once its resident memory passes this many MB; 0 never does."""
+
+
+@dataclass(frozen=True)
+class Config:
+    audio: AudioConfig = field(default_factory=AudioConfig)
+    vad: VadConfig = field(default_factory=VadConfig)
+    echo: EchoConfig = field(default_factory=EchoConfig)
+    barge_in: BargeInConfig = field(default_factory=BargeInConfig)
+    turn: TurnConfig = field(default_factory=TurnConfig)
+    stt: SttConfig = field(default_factory=SttConfig)
+    llm: LlmConfig = field(default_factory=LlmConfig)
+    tts: TtsConfig = field(default_factory=TtsConfig)
+    chunker: ChunkerConfig = field(default_factory=ChunkerConfig)
+    replies: RepliesConfig = field(default_factory=RepliesConfig)
+    skills: SkillsConfig = field(default_factory=SkillsConfig)
+    kiosk: KioskConfig = field(default_factory=KioskConfig)

@@ -1,0 +1,392 @@
+"""Speech to text: faster-whisper on the segment, vosk streaming partials.
+
+An engine is loaded once; each utterance gets an :class:`Utterance` that is fed audio
+as the user speaks and asked for the transcript at the endpoint.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import re
+import zlib
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from assistant.config import SttConfig, choices
+from assistant.machine.models import ModelError, find_vosk, find_whisper
+
+log = logging.getLogger(__name__)
+
+RATE = 16000
+NO_SPEECH_PROB = 0.6
+"""Above this, Whisper's own no-speech probability says the audio held no words."""
+COMPRESSION_RATIO_MAX = 2.4
+"""Text that gzip shrinks more than this is a decoding loop, not speech (Whisper's own
+threshold): "Ancient Rome Ancient Rome …" or "6,6,6,6,…" compress 12:1, a sentence 1:1."""
+MAX_WORDS_PER_S = 5.0
+"""More words than this per second of audio (plus two) cannot have been said: fast
+speech is about three words a second."""
+TOKENS_PER_S = 8
+"""Whisper decodes at most this many tokens per second of audio (plus 16), so a loop
+ends soon instead of running to the window's limit."""
+
+
+class SttError(RuntimeError):
+    pass
+
+
+class Utterance(Protocol):
+    def feed(self, pcm: np.ndarray) -> str | None:
+        """Add audio; return a new partial transcript if the engine has one."""
+
+    def transcribe(self) -> str:
+        """The transcript of all audio fed so far."""
+
+    last_word_p: float | None
+    """The recognizer's probability of the last word of the latest transcript (None: unknown)."""
+
+
+class Stt(Protocol):
+    name: str
+    streaming: bool
+    punctuates: bool
+    """The transcripts end sentences with . ? ! (Whisper does, vosk does not)."""
+    """True when partials arrive while the user speaks."""
+
+    def utterance(self) -> Utterance: ...
+
+
+# Whisper produces these on noise or breath; they are not something the user said.
+_NOISE = re.compile(r"^[\W_]*$|^\s*[\[(].*[\])]\s*$")
+
+
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+")
+
+
+_REPEATED_WORDS = re.compile(r"\b((?:[\w']+[\s,.!?;:-]+){1,8}?)\1{2,}", re.IGNORECASE)
+"""One to eight words said three times or more in a row."""
+
+
+def clean_transcript(text: str) -> str:
+    """Whitespace folded, noise dropped, and words or a sentence Whisper looped on said once."""
+    text = " ".join(text.split())
+    if _NOISE.match(text):
+        return ""
+    text = _REPEATED_WORDS.sub(r"\1", text + " ").strip()
+    sentences: list[str] = []
+    for sentence in _SENTENCE_BREAK.split(text):
+        restarted = any(s.lower().startswith(sentence.lower().rstrip(".!?…, ")) for s in sentences)
+        if sentence and not restarted:  # a sentence said again, whole or cut off by the decoding limit
+            sentences.append(sentence)
+    return " ".join(sentences)
+
+
+def compression_ratio(text: str) -> float:
+    data = text.encode("utf-8")
+    return len(data) / len(zlib.compress(data)) if data else 0.0
+
+
+def hallucination(text: str, seconds: float, no_speech_prob: float = 0.0) -> str | None:
+    """Why a decoded segment cannot be what was said (then it is not understood), or None.
+
+    The no-speech probability; the compression ratio of the raw decoding (a loop); the
+    words per second of audio, once a sentence Whisper said again is said once.
+    """
+    if no_speech_prob > NO_SPEECH_PROB:
+        return f"no speech (probability {no_speech_prob:.2f})"
+    ratio = compression_ratio(text)
+    if ratio > COMPRESSION_RATIO_MAX:
+        return f"a repetition loop (compression ratio {ratio:.1f})"
+    words = len(clean_transcript(text).split())
+    if words > 2 + MAX_WORDS_PER_S * seconds:
+        return f"{words} words in {seconds:.1f} s of audio"
+    return None
+
+
+def guarded(text: str, seconds: float, no_speech_prob: float = 0.0) -> str:
+    """The transcript of a segment, or '' when it fails :func:`hallucination`."""
+    reason = hallucination(text, seconds, no_speech_prob)
+    if reason is not None:
+        if text.strip():
+            log.info("transcript %r dropped: %s", text[:80], reason)
+        return ""
+    return clean_transcript(text)
+
+
+_VOSK_NUMBER = re.compile(r"\[(\d+)\]")
+
+
+def vosk_words(text: str) -> str:
+    """Vosk's Korean model writes numbers as ``[10]``: keep the number."""
+    return _VOSK_NUMBER.sub(r"\1", text)
+
+
+_PUNCTUATION_ONLY = re.compile(r"^[\W_]*$")
+
+
+def last_word_probability(pieces: list[str], tokens: list[int], logits) -> float | None:
+    """How sure Whisper was of the last word it wrote: the lowest probability among its
+    tokens (``pieces`` their text, ``logits`` the decoder's scores at each step, punctuation
+    after the word left out). A word made up to end a fragment is an unsure one: "What is
+    the biggest animal in the, um" is written "...in the hum?" with "hum" at 0.25."""
+    end = len(pieces)
+    while end > 0 and _PUNCTUATION_ONLY.match(pieces[end - 1]):
+        end -= 1
+    if end == 0 or len(logits) < end:
+        return None
+    start = end - 1
+    while start > 0 and not pieces[start].startswith(" "):
+        start -= 1
+    lowest = 1.0
+    for step in range(start, end):
+        scores = np.asarray(logits[step], dtype=np.float64)
+        top = scores.max()
+        lowest = min(lowest, math.exp(scores[tokens[step]] - top) / float(np.exp(scores - top).sum()))
+    return lowest
+
+
+def whisper_devices() -> list[tuple[str, str]]:
+    """(device, compute type) to try in order: the GPU first when CTranslate2 sees CUDA."""
+    from assistant.machine.hardware import whisper_cuda_devices
+
+    cpu = [("cpu", "int8")]
+    return [("auto", "int8_float16"), *cpu] if whisper_cuda_devices() > 0 else cpu
+
+
+class WhisperStt:
+    """faster-whisper (CTranslate2, int8 on CPU). Greedy decoding, no timestamps:
+    the fastest settings that keep tiny.en accurate on short commands."""
+
+    streaming = False
+    punctuates = True
+
+    def __init__(self, config: SttConfig, model_dir: Path | None = None):
+        try:
+            from faster_whisper import WhisperModel
+        except ImportError as exc:
+            raise SttError("faster-whisper is not installed: pip install faster-whisper") from exc
+        self.config = config
+        path = model_dir or find_whisper(config.whisper_model, config.language).path
+        self.name = f"whisper ({path.name if path.name != 'model' else 'tiny.en'})"
+        failures = []
+        for device, compute_type in whisper_devices():
+            try:
+                self._model = WhisperModel(
+                    str(path), device=device, compute_type=compute_type, cpu_threads=config.threads, num_workers=1
+                )
+                self._multilingual = bool(getattr(self._model.model, "is_multilingual", False))
+                self._short_window_setup()
+                self.transcribe_array(np.zeros(RATE // 2, np.float32))  # warm-up: first call allocates
+                break
+            except (RuntimeError, ValueError, OSError) as exc:  # e.g. CUDA present but cuBLAS/cuDNN missing
+                log.warning("Whisper on %s failed: %s", device, exc)
+                failures.append(f"{device}: {exc}")
+        else:
+            raise ModelError(f"cannot load the Whisper model at {path}: {'; '.join(failures)}")
+
+    def _short_window_setup(self) -> None:
+        from faster_whisper.tokenizer import Tokenizer
+
+        self._tokenizer = Tokenizer(
+            self._model.hf_tokenizer, self._multilingual, task="transcribe",
+            language=self.config.language if self._multilingual else None,
+        )
+        self._prompt = [*self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
+
+    def transcribe_array(self, pcm: np.ndarray) -> str:
+        return self.transcribe_scored(pcm)[0]
+
+    def transcribe_scored(self, pcm: np.ndarray) -> tuple[str, float | None]:
+        """The transcript and Whisper's probability of its last word (None when unknown:
+        no words, or audio long enough to be decoded in 30 s windows)."""
+        if pcm.size < RATE // 10:
+            return "", None
+        pcm = pcm.astype(np.float32, copy=False)
+        seconds = pcm.size / RATE
+        window = max(self.config.window_s, math.ceil(seconds + 1.0))
+        if window >= 30:
+            return self._transcribe_long(pcm), None
+        return self._transcribe_window(pcm, window)
+
+    def _transcribe_window(self, pcm: np.ndarray, window: int) -> tuple[str, float | None]:
+        """One utterance in a short encoder window.
+
+        Whisper always encodes 30 s (speech + silence padding); the encoder's cost
+        grows with the window, and a short command in a window of a few seconds with
+        at least a second of padded silence transcribes the same words 4-5x faster.
+        """
+        import ctranslate2
+
+        frames = window * 100
+        features = self._model.feature_extractor(pcm, padding=window * RATE - pcm.size)[:, :frames]
+        if features.shape[1] < frames:
+            features = np.pad(features, ((0, 0), (0, frames - features.shape[1])))
+        encoded = self._model.model.encode(
+            ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None], dtype=np.float32)),
+            to_cpu=False,
+        )
+        seconds = pcm.size / RATE
+        result = self._model.model.generate(
+            encoded, [self._prompt], beam_size=self.config.beam_size,
+            max_length=min(224, 12 * window, 16 + math.ceil(TOKENS_PER_S * seconds)),
+            return_no_speech_prob=True, return_logits_vocab=True, suppress_blank=True, suppress_tokens=[-1],
+        )[0]
+        tokens = [t for t in result.sequences_ids[0] if t < self._tokenizer.eot]
+        text = guarded(self._tokenizer.decode(tokens), seconds, result.no_speech_prob)
+        if not text:
+            return "", None
+        return text, last_word_probability([self._tokenizer.decode([t]) for t in tokens], tokens, result.logits[0])
+
+    def _transcribe_long(self, pcm: np.ndarray) -> str:
+        segments, _info = self._model.transcribe(
+            pcm,
+            language=self.config.language if self._multilingual else None,
+            beam_size=self.config.beam_size,
+            temperature=0.0,
+            without_timestamps=True,
+            condition_on_previous_text=False,
+            vad_filter=False,
+        )
+        # Whisper's own rule: a segment is silence when it is likely no speech and decoded unsurely.
+        kept = [
+            guarded(segment.text.strip(), segment.end - segment.start,
+                    segment.no_speech_prob if segment.avg_logprob < -1.0 else 0.0)
+            for segment in segments
+        ]
+        return " ".join(text for text in kept if text)
+
+    def utterance(self) -> "WhisperUtterance":
+        return WhisperUtterance(self)
+
+
+SETTLE_AFTER_S = 8.0
+"""An utterance longer than this is transcribed from its last settled sentence on."""
+SETTLED_TAIL_S = 2.0
+"""...and a sentence settles only with at least this much speech after it."""
+_SENTENCE_END = re.compile(r"[.?!]$")
+
+
+class WhisperUtterance:
+    """Whisper has no streaming mode: each transcription decodes the utterance again.
+
+    A long one (a story, a dictated note) would cost seconds at its end, when the user
+    waits. Its sentences settle instead, as whisper_streaming's local agreement does: a
+    transcription at a pause that ends a sentence is kept once the next one (of more audio)
+    begins with the same words, and later transcriptions decode only the audio after it.
+    """
+
+    def __init__(self, stt: WhisperStt):
+        self._stt = stt
+        self._chunks: list[np.ndarray] = []
+        self.last_word_p: float | None = None
+        """Whisper's probability of the last word of the latest transcript."""
+        self._settled_samples = 0
+        self._settled_text = ""
+        """The audio before ``_settled_samples`` is transcribed for good: these words."""
+        self._checkpoints: list[tuple[int, str]] = []
+        """(samples, the words of the audio from the settled point to there) of earlier calls."""
+
+    def feed(self, pcm: np.ndarray) -> None:
+        self._chunks.append(pcm)
+        return None
+
+    def audio(self) -> np.ndarray:
+        return np.concatenate(self._chunks) if self._chunks else np.zeros(0, np.float32)
+
+    def transcribe(self) -> str:
+        pcm = self.audio()
+        start = self._settled_samples
+        tail, self.last_word_p = self._stt.transcribe_scored(pcm[start:])
+        text = f"{self._settled_text} {tail}".strip()
+        self._settle(start, pcm.size, tail)
+        return text
+
+    def _settle(self, start: int, end: int, words: str) -> None:
+        """Keep for good the latest earlier transcription that ended a sentence and that
+        this one (``words`` of the audio from ``start`` to ``end``) begins with."""
+        if end - start >= SETTLE_AFTER_S * RATE:
+            for samples, earlier in reversed(self._checkpoints):
+                if end - samples >= SETTLED_TAIL_S * RATE and _SENTENCE_END.search(earlier) and words.startswith(earlier):
+                    self._settled_samples = samples
+                    self._settled_text = f"{self._settled_text} {earlier}".strip()
+                    self._checkpoints = [(s, w[len(earlier) :].strip()) for s, w in self._checkpoints
+                                         if s > samples and w.startswith(earlier)]
+                    words = words[len(earlier) :].strip()
+                    break
+        self._checkpoints.append((end, words))
+
+
+class VoskStt:
+    """Vosk (Kaldi): streams partial transcripts while the user speaks."""
+
+    streaming = True
+    punctuates = False
+
+    def __init__(self, config: SttConfig, model_dir: Path | None = None):
+        try:
+            import vosk
+        except ImportError as exc:
+            raise SttError("vosk is not installed: pip install vosk") from exc
+        vosk.SetLogLevel(-1)
+        path = model_dir or find_vosk(config.vosk_model, config.language).path
+        self.name = f"vosk ({config.language})"
+        if config.vosk_fast:
+            from assistant.hear.vosk_fast import fast_model_dir
+
+            path = fast_model_dir(path)
+            self.name = f"vosk ({config.language}, fast search)"
+        try:
+            self._model = vosk.Model(str(path))
+        except Exception as exc:  # vosk raises a bare Exception on a bad folder
+            raise ModelError(f"cannot load the vosk model at {path}: {exc}") from exc
+        self._vosk = vosk
+
+    def utterance(self) -> "VoskUtterance":
+        return VoskUtterance(self._vosk.KaldiRecognizer(self._model, RATE))
+
+
+class VoskUtterance:
+    last_word_p = None
+
+    def __init__(self, recognizer):
+        self._recognizer = recognizer
+        self._final: list[str] = []
+        self._last_partial = ""
+        self._samples = 0
+
+    @staticmethod
+    def _pcm16(pcm: np.ndarray) -> bytes:
+        return (np.clip(pcm, -1.0, 1.0) * 32767).astype("<i2").tobytes()
+
+    def feed(self, pcm: np.ndarray) -> str | None:
+        self._samples += pcm.size
+        if self._recognizer.AcceptWaveform(self._pcm16(pcm)):
+            text = vosk_words(json.loads(self._recognizer.Result()).get("text", ""))
+            if text:
+                self._final.append(text)
+            partial = " ".join(self._final)
+        else:
+            partial = " ".join(self._final + [vosk_words(json.loads(self._recognizer.PartialResult()).get("partial", ""))])
+        partial = partial.strip()
+        if partial and partial != self._last_partial:
+            self._last_partial = partial
+            return partial
+        return None
+
+    def transcribe(self) -> str:
+        text = vosk_words(json.loads(self._recognizer.FinalResult()).get("text", ""))
+        if text:
+            self._final.append(text)
+        return guarded(" ".join(self._final), self._samples / RATE)
+
+
+def load_stt(config: SttConfig) -> Stt:
+    if config.engine == "whisper":
+        return WhisperStt(config)
+    if config.engine == "vosk":
+        return VoskStt(config)
+    raise SttError(f"unknown STT engine '{config.engine}' (choose {' or '.join(choices(SttConfig, 'engine'))})")

@@ -1,0 +1,218 @@
+"""Sound as numbers, shared by every part: PCM conversion, WAV files read and written, the
+``AudioIn`` / ``AudioOut`` protocols the stages meet on, and what a listener hears as sound.
+
+All PCM inside the engine is mono float32 in [-1, 1]. Input runs at
+``AudioConfig.sample_rate`` (16 kHz); rate conversion uses soxr. Sources are in
+:mod:`assistant.hear.sources` and :mod:`assistant.hear.microphone`, sinks in
+:mod:`assistant.speak.sinks`.
+
+Audible: What a listener hears as sound: short windows whose RMS is above a level.
+
+The level is absolute (``AUDIBLE_DBFS``), raised above a steady noise floor when a
+recording has one. The bench reads the heard latency off whole WAV files with it; the
+pipeline marks the last audible sample of the user's words and the first of the reply
+with the same rule, live.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from pathlib import Path
+from typing import Iterator, Protocol
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+
+class AudioError(RuntimeError):
+    """Unreadable audio, or an audio device that is missing or unusable."""
+
+
+# ---------------------------------------------------------------- conversion
+
+
+def resample(pcm: np.ndarray, src_rate: int, dst_rate: int) -> np.ndarray:
+    if src_rate == dst_rate or pcm.size == 0:
+        return pcm.astype(np.float32, copy=False)
+    import soxr
+
+    return soxr.resample(pcm.astype(np.float32, copy=False), src_rate, dst_rate).astype(np.float32)
+
+
+def to_mono(pcm: np.ndarray) -> np.ndarray:
+    return pcm.mean(axis=1) if pcm.ndim == 2 else pcm
+
+
+MIN_FILE_RATE, MAX_FILE_RATE = 4000, 384000
+"""Sample rates of audio files taken in (Hz); a header outside them is corrupt."""
+MAX_FILE_S = 3600.0
+"""The longest audio file taken in (an hour); longer ones are refused before reading."""
+
+
+def load_wav(path: str | Path, rate: int) -> np.ndarray:
+    """Read any common WAV/FLAC/OGG (rate, width, channels) as mono float32 at ``rate``,
+    within [-1, 1] (samples that are not numbers become silence)."""
+    import soundfile as sf
+
+    path = Path(path)
+    if not path.is_file():
+        raise AudioError(f"audio file {path} does not exist")
+    try:
+        info = sf.info(str(path))
+        if not MIN_FILE_RATE <= info.samplerate <= MAX_FILE_RATE:
+            raise AudioError(f"{path} says its sample rate is {info.samplerate} Hz; audio files run at "
+                             f"{MIN_FILE_RATE // 1000} to {MAX_FILE_RATE // 1000} kHz, so the file is corrupt")
+        if info.frames > MAX_FILE_S * info.samplerate:
+            raise AudioError(f"{path} lasts {info.frames / info.samplerate / 60:.0f} minutes; "
+                             f"the longest input taken is {MAX_FILE_S / 60:.0f} minutes")
+        pcm, src_rate = sf.read(str(path), dtype="float32", always_2d=False)
+    except (sf.LibsndfileError, RuntimeError, ValueError, OverflowError, MemoryError) as exc:
+        if isinstance(exc, AudioError):
+            raise
+        raise AudioError(f"cannot read {path} as audio: {' '.join(str(exc).split())}") from exc
+    pcm = to_mono(np.asarray(pcm))
+    if pcm.size == 0:
+        raise AudioError(f"{path} has no audio samples")
+    if not np.isfinite(pcm).all():
+        log.warning("%s has samples that are not numbers; they are read as silence", path.name)
+        pcm = np.where(np.isfinite(pcm), pcm, 0.0).astype(np.float32)
+    if src_rate != rate:
+        log.info("converting %s from %d Hz to %d Hz", path.name, src_rate, rate)
+    pcm = np.clip(resample(pcm, src_rate, rate), -1.0, 1.0)
+    if pcm.size == 0:
+        raise AudioError(f"{path} is too short to hear ({info.frames} samples at {src_rate} Hz)")
+    return pcm
+
+
+def save_wav(path: str | Path, pcm: np.ndarray, rate: int) -> None:
+    """Write a 16-bit WAV whole or not at all (a crash leaves no half file)."""
+    import io
+
+    import soundfile as sf
+
+    from assistant import resources
+
+    data = io.BytesIO()
+    sf.write(data, np.clip(pcm, -1.0, 1.0), rate, subtype="PCM_16", format="WAV")
+    resources.write_bytes(path, data.getvalue())
+
+
+# ---------------------------------------------------------------- input
+
+
+class AudioIn(Protocol):
+    rate: int
+    frame_samples: int
+
+    def frames(self) -> Iterator[tuple[np.ndarray, float]]:
+        """Yield (frame, capture time of the frame's first sample on perf_counter)."""
+
+    def stop(self) -> None: ...
+
+
+
+# ---------------------------------------------------------------- output
+
+
+class AudioOut(Protocol):
+    rate: int
+
+    def start(self, t0: float) -> None:
+        """Sample 0 of the output is at perf_counter time ``t0``."""
+
+    def play(self, pcm: np.ndarray) -> float:
+        """Queue ``pcm`` (mono float32 at ``rate``); return when its first sample is heard."""
+
+    def flush(self) -> None:
+        """Drop everything not yet heard (interruption)."""
+
+    def busy_until(self) -> float:
+        """perf_counter time when the audio queued so far ends."""
+
+    def close(self) -> None: ...
+
+
+
+# ---------------------------------------------------------------- audible
+
+
+
+
+
+AUDIBLE_DBFS = -40.0
+"""A 5 ms window at or above this RMS level is audible (Piper's lead-in sits below -50)."""
+WINDOW_MS = 5.0
+FLOOR_MARGIN_DB = 12.0
+"""Over a noise floor (the quietest tenth of the windows), audible starts this much above it
+(when the loudest tenth stands out of the floor by more than that: a recording that is all
+sound has no floor)."""
+
+
+def window_rms_db(pcm: np.ndarray, rate: int) -> tuple[np.ndarray, int]:
+    """The RMS level (dBFS) of each ``WINDOW_MS`` window of ``pcm``, and the window size."""
+    size = max(1, round(rate * WINDOW_MS / 1000))
+    count = pcm.size // size
+    if count == 0:
+        return np.zeros(0), size
+    windows = pcm[: count * size].astype(np.float64).reshape(count, size)
+    rms = np.sqrt(np.mean(windows**2, axis=1))
+    return 20 * np.log10(np.maximum(rms, 1e-9)), size
+
+
+def audible_windows(pcm: np.ndarray, rate: int) -> tuple[np.ndarray, int]:
+    """Which ``WINDOW_MS`` windows are audible, and the window size in samples."""
+    levels, size = window_rms_db(pcm, rate)
+    if levels.size == 0:
+        return np.zeros(0, bool), size
+    floor, loud = (float(v) for v in np.percentile(levels, [10, 90]))
+    threshold = AUDIBLE_DBFS
+    if loud - floor > FLOOR_MARGIN_DB + 6:
+        threshold = max(threshold, floor + FLOOR_MARGIN_DB)
+    return levels >= threshold, size
+
+
+def last_audible_s(pcm: np.ndarray, rate: int, before_s: float | None = None) -> float | None:
+    """End of the last audible window (before ``before_s`` when given), or None."""
+    loud, size = audible_windows(pcm, rate)
+    if before_s is not None:
+        loud = loud[: max(0, int(before_s * rate) // size)]
+    hits = np.flatnonzero(loud)
+    return None if hits.size == 0 else (hits[-1] + 1) * size / rate
+
+
+def first_audible_s(pcm: np.ndarray, rate: int, after_s: float = 0.0) -> float | None:
+    """Start of the first audible window at or after ``after_s``, or None."""
+    loud, size = audible_windows(pcm, rate)
+    start = int(np.ceil(after_s * rate / size))
+    hits = np.flatnonzero(loud[start:])
+    return None if hits.size == 0 else (hits[0] + start) * size / rate
+
+
+
+
+class VoiceEnd:
+    """Live: where the last audible sample of the input was, frame by frame.
+
+    The noise floor is the quietest tenth of the recent windows heard outside speech."""
+
+    def __init__(self, rate: int, floor_windows: int = 400):
+        self.rate = rate
+        self._quiet: deque[float] = deque(maxlen=floor_windows)
+        self.last_s: float | None = None
+        """Stream position (seconds) just after the last audible window."""
+
+    def threshold_db(self) -> float:
+        if len(self._quiet) < 20:
+            return AUDIBLE_DBFS
+        return max(AUDIBLE_DBFS, float(np.percentile(self._quiet, 10)) + FLOOR_MARGIN_DB)
+
+    def push(self, frame: np.ndarray, start_s: float, in_speech: bool) -> None:
+        """A frame starting at stream position ``start_s``."""
+        levels, size = window_rms_db(frame, self.rate)
+        if not in_speech:
+            self._quiet.extend(float(v) for v in levels)
+        hits = np.flatnonzero(levels >= self.threshold_db())
+        if hits.size:
+            self.last_s = start_s + (hits[-1] + 1) * size / self.rate

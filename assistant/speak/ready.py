@@ -1,0 +1,142 @@
+"""Replies with audio ready: the instant replies' fixed texts synthesized once, kept on disk
+per voice, and handed out at the output rate (the phrase table itself is
+:mod:`assistant.think.replies`)."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import logging
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from assistant.resources import cache_dir, write_bytes
+from assistant.sound import resample
+from assistant.speak.tts import Tts
+
+log = logging.getLogger(__name__)
+
+
+class AudioCache:
+    """Reply audio on disk: one ``.npy`` (mono float32 at the voice's rate) per voice and text.
+
+    The file name hashes the voice id, its rate and the text, so another voice never
+    reads this one's audio. A file that cannot be read back is deleted and rebuilt.
+    """
+
+    def __init__(self, folder: Path, voice_id: str, rate: int):
+        self.folder = folder
+        self.voice_id = voice_id
+        self.rate = rate
+
+    def path(self, text: str) -> Path:
+        key = hashlib.sha256(f"{self.voice_id}\n{self.rate}\n{text}".encode("utf-8")).hexdigest()[:32]
+        return self.folder / f"{key}.npy"
+
+    def load(self, text: str) -> np.ndarray | None:
+        path = self.path(text)
+        if not path.exists():
+            return None
+        try:
+            pcm = np.load(path, allow_pickle=False)
+            valid = pcm.dtype == np.float32 and pcm.ndim == 1 and pcm.size > 0 and bool(np.isfinite(pcm).all())
+        except (OSError, ValueError, EOFError) as exc:
+            log.debug("cannot read %s: %s", path, exc)
+            valid = False
+        if not valid:
+            log.warning("reply audio %s is corrupt; it is synthesized again", path.name)
+            path.unlink(missing_ok=True)
+            return None
+        return pcm
+
+    def save(self, text: str, pcm: np.ndarray) -> None:
+        data = io.BytesIO()
+        np.save(data, pcm.astype(np.float32, copy=False))
+        try:
+            write_bytes(self.path(text), data.getvalue())  # a reader never sees half a file
+        except OSError as exc:  # a read-only cache only costs synthesis at the next start
+            log.warning("cannot write reply audio to %s: %s", self.folder, exc)
+
+
+def concurrent_synthesis(tts: Tts) -> bool:
+    """Whether ``tts`` may synthesize on a second thread while the TTS worker uses it.
+
+    Piper's onnxruntime session is safe to run concurrently, and its espeak-ng
+    phonemizer holds the GIL. pyttsx3 is not thread-safe, and an unknown engine is
+    assumed not to be either.
+    """
+    from assistant.speak.tts import PiperTts
+
+    declared = getattr(tts, "concurrent", None)
+    return declared if declared is not None else isinstance(tts, PiperTts)
+
+
+class ReadyAudio:
+    """The fixed replies' audio at the output rate: read from the disk cache, or synthesized
+    (on a background thread or at once) and cached."""
+
+    def __init__(self, tts: Tts, output_rate: int, cache: AudioCache):
+        self._tts = tts
+        self._output_rate = output_rate
+        self._cache = cache
+        self._audio: dict[str, np.ndarray] = {}
+        self._lock = threading.Lock()
+        self._ready = threading.Event()
+        self.synthesized: list[str] = []
+        """Texts synthesized (not read from the disk cache) by :meth:`prerender`."""
+
+    def audio(self, text: str) -> np.ndarray | None:
+        """Audio of ``text`` at the output rate, once it is ready."""
+        with self._lock:
+            return self._audio.get(text)
+
+    def prerender(self, texts: list[str], background: bool) -> None:
+        missing = []
+        for text in texts:
+            pcm = self._cache.load(text)
+            if pcm is None:
+                missing.append(text)
+            else:
+                self._publish(text, pcm)
+        if not missing:
+            self._ready.set()
+        elif background:
+            threading.Thread(target=self._synthesize, args=(missing,), name="replies-prerender", daemon=True).start()
+        else:
+            self._synthesize(missing)
+
+    def wait_ready(self, timeout: float | None = None) -> bool:
+        """Block until :meth:`prerender` is done; False on timeout."""
+        return self._ready.wait(timeout)
+
+    def _synthesize(self, texts: list[str]) -> None:
+        try:
+            for text in texts:
+                try:
+                    pieces = list(self._tts.synthesize(text))
+                except Exception as exc:  # noqa: BLE001 - the reply is still spoken live, or shown
+                    log.warning("cannot prerender the reply %r: %s", text, exc)
+                    continue
+                self.synthesized.append(text)
+                pcm = np.concatenate(pieces).astype(np.float32) if pieces else np.zeros(0, np.float32)
+                if pcm.size == 0:
+                    log.info("the voice has no audio for the reply %r", text)
+                    continue
+                self._cache.save(text, pcm)
+                self._publish(text, pcm)
+        finally:
+            self._ready.set()
+
+    def _publish(self, text: str, pcm: np.ndarray) -> None:
+        audio = resample(pcm, self._tts.rate, self._output_rate)
+        audio.flags.writeable = False
+        with self._lock:
+            self._audio[text] = audio
+
+
+
+def ready_audio(tts: Tts, output_rate: int) -> ReadyAudio:
+    """The reply audio of ``tts``, cached under the user's cache folder."""
+    return ReadyAudio(tts, output_rate, AudioCache(cache_dir() / "replies", tts.voice_id, tts.rate))

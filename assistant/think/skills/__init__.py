@@ -1,0 +1,171 @@
+"""Skills: exact answers for what must never come from a language model's guess.
+
+A skill is a module of this package with a ``create(setup)`` function returning an
+object with a ``name`` and a ``match(text, context)`` method. ``match`` is pure: it
+returns a :class:`SkillReply` when the whole utterance is a request the skill serves,
+and None otherwise (then the next skill, the instant-reply table and the LLM get their
+turn). Anything the reply changes (a timer started) is its ``effect``, run once the
+turn is committed, so a speculative transcript the user talks over changes nothing.
+
+Skills are asked in the order of :data:`SKILLS`. ``docs/skills.md`` shows how to add one.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Callable, Protocol
+
+import numpy as np
+
+from assistant.config import Config, ConfigError, RepliesConfig, SkillsConfig
+
+log = logging.getLogger(__name__)
+
+SKILLS = ("actions", "timers", "clock", "arithmetic", "units")
+"""Modules of this package, in the order they are asked."""
+
+
+@dataclass(frozen=True)
+class SkillContext:
+    """What a skill may know about the moment it is asked."""
+
+    now: datetime = field(default_factory=lambda: datetime.now().astimezone())
+    """Local time, with its time zone."""
+
+
+@dataclass(frozen=True)
+class SkillReply:
+    """A skill's answer: words to say and, maybe, an action or an effect."""
+
+    skill: str
+    """Name of the skill that answered (per-turn JSON: ``skill``)."""
+    text: str
+    """What to say ('' for a silent action)."""
+    action: str | None = None
+    """``stop``, ``repeat``, ``louder`` or ``quieter`` (the engine carries them out)."""
+    effect: Callable[[], None] | None = field(default=None, compare=False)
+    """Run once, when the turn is committed (never for a dropped speculative reply)."""
+    audio: np.ndarray | None = field(default=None, compare=False)
+    """Prerendered audio of ``text`` at the output rate, when there is some."""
+    sound: np.ndarray | None = field(default=None, compare=False)
+    """A sound played before the words (a timer's chime), at the output rate."""
+
+    source = "skill"
+
+    def words(self, last_reply: str) -> str:
+        """What to say: the last answer again for ``repeat`` (when there is one), else the reply."""
+        return last_reply if self.action == "repeat" and last_reply else self.text
+
+    @property
+    def prerecorded(self) -> np.ndarray | None:
+        """Audio to play as it is; None when the words must be synthesized."""
+        return None if self.action == "repeat" else self.audio
+
+
+class Skill(Protocol):
+    name: str
+
+    def match(self, text: str, context: SkillContext) -> SkillReply | None: ...
+
+
+@dataclass
+class SkillSetup:
+    """What ``create`` receives: the configuration and the shared services."""
+
+    config: SkillsConfig
+    output_rate: int = 22050
+    """Rate of the engine's audio output (for sounds)."""
+    announce: Callable[[SkillReply], None] = lambda reply: None
+    """Say something nobody asked for just now (a timer rings)."""
+    replies: RepliesConfig = field(default_factory=RepliesConfig)
+    """The instant-reply table's settings (the ``actions`` skill reads its phrases there)."""
+    reply_audio: Callable[[str], np.ndarray | None] = lambda text: None
+    """Prerendered audio of a fixed reply text, when it is ready."""
+    closers: list[Callable[[], None]] = field(default_factory=list)
+    """Called by :meth:`Skills.close` (a skill that runs a thread adds its stop here)."""
+
+
+class Skills:
+    """The loaded skills, asked in order; and who hears what they announce."""
+
+    def __init__(self, config: SkillsConfig, output_rate: int = 22050, replies: RepliesConfig | None = None):
+        self.config = config
+        self._listeners: list[Callable[[SkillReply], None]] = []
+        self._unheard: list[SkillReply] = []
+        self._lock = threading.Lock()
+        unknown = sorted(set(config.disabled) - set(SKILLS))
+        if unknown:
+            raise ConfigError(f"'skills.disabled' names no skill '{unknown[0]}' (skills: {', '.join(SKILLS)})")
+        self.setup = SkillSetup(config, output_rate, self._announce, replies or RepliesConfig())
+        self.skills: list[Skill] = [_create(name, self.setup) for name in SKILLS if name not in config.disabled]
+
+    def get(self, name: str) -> Skill | None:
+        return next((s for s in self.skills if s.name == name), None)
+
+    @property
+    def timers(self):
+        """The running timers and alarms (:class:`~assistant.think.skills.timer_store.Timers`), or None."""
+        skill = self.get("timers")
+        return getattr(skill, "timers", None)
+
+    def match(self, text: str, context: SkillContext | None = None) -> SkillReply | None:
+        """The first skill's reply to ``text``, or None (the LLM answers). A skill that
+        fails is logged and skipped: it must never cost the user an answer."""
+        context = context or SkillContext()
+        for skill in self.skills:
+            try:
+                reply = skill.match(text, context)
+            except Exception:  # noqa: BLE001 - a broken skill leaves the question to the others
+                log.exception("skill %s failed on %r", skill.name, text)
+                continue
+            if reply is not None:
+                return reply
+        return None
+
+    def use_reply_audio(self, audio: Callable[[str], np.ndarray | None]) -> None:
+        """Where fixed reply texts find their prerendered audio (the instant replies)."""
+        self.setup.reply_audio = audio
+
+    # ------------------------------------------------------------ announcements
+
+    def subscribe(self, listener: Callable[[SkillReply], None]) -> None:
+        """``listener`` says what skills announce (an engine); what was announced while
+        nobody listened is handed over now."""
+        with self._lock:
+            self._listeners.append(listener)
+            unheard, self._unheard = self._unheard, []
+        for reply in unheard:
+            listener(reply)
+
+    def unsubscribe(self, listener: Callable[[SkillReply], None]) -> None:
+        with self._lock:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+    def _announce(self, reply: SkillReply) -> None:
+        with self._lock:
+            listeners = list(self._listeners)
+            if not listeners:
+                self._unheard.append(reply)
+        for listener in listeners:
+            listener(reply)
+
+    def close(self) -> None:
+        for close in self.setup.closers:
+            close()
+
+
+def _create(name: str, setup: SkillSetup) -> Skill:
+    module = importlib.import_module(f"{__name__}.{name}")
+    return module.create(setup)
+
+
+def load_skills(config: Config, output_rate: int | None = None) -> Skills | None:
+    """The configured skills (their timers running), or None when skills are off."""
+    if not config.skills.enabled:
+        return None
+    return Skills(config.skills, output_rate or config.audio.output_rate, config.replies)

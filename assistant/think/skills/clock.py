@@ -1,0 +1,95 @@
+"""The time, the date and the day of the week, in the user's locale (babel).
+
+Guard: only the whole question counts ("what time is it", "what's today's date", "what
+day is it tomorrow"); "what time does the shop open", "what time is it in Tokyo" or
+"what day is Christmas" go to the LLM.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from datetime import timedelta
+
+from babel import Locale, UnknownLocaleError, default_locale
+from babel.dates import format_date, format_time
+
+from assistant.think.skills import SkillContext, SkillReply, SkillSetup
+from assistant.think.skills.text import normalize
+
+log = logging.getLogger(__name__)
+
+NAME = "clock"
+FALLBACK_LOCALE = "en_US"
+
+_NOW = r"(?: now| right now| DAY)?"
+_DAY_WORD = re.compile(r"\b(today|tomorrow|yesterday)\b")
+_QUESTIONS = (  # "DAY" stands for today, tomorrow or yesterday
+    ("time", re.compile(
+        rf"^(?:what time is it|what is the (?:current )?time|(?:can you )?tell me the time"
+        rf"|do you (?:have|know) the time|time){_NOW}$")),
+    ("weekday", re.compile(
+        r"^(?:(?:what|which) day of (?:the|a) week is it(?: DAY)?|what (?:day of the week|weekday) is DAY"
+        r"|what weekday is it(?: DAY)?)$")),
+    ("date", re.compile(
+        r"^(?:what is (?:the )?(?:date|day)(?: DAY)?|what is DAY(?: date| day)?|what date is it(?: DAY)?"
+        r"|what day is it(?: DAY)?|what day is DAY|(?:can you )?tell me (?:the|DAY) date|DAY date)$")),
+    ("year", re.compile(r"^(?:what year is it(?: now)?|what is the (?:current )?year)$")),
+    ("month", re.compile(r"^(?:what month is it(?: now)?|what is the (?:current )?month)$")),
+)
+_OFFSETS = {"today": 0, "tomorrow": 1, "yesterday": -1, None: 0}
+
+
+def system_locale() -> str:
+    """The locale the system's environment asks for (LC_TIME, LC_ALL, LANG), else en_US."""
+    return default_locale(("LC_ALL", "LC_TIME", "LANG", "LANGUAGE")) or FALLBACK_LOCALE
+
+
+def resolve_locale(name: str) -> Locale:
+    """``name`` as a babel locale ('' follows the system); an unknown one falls back to en_US."""
+    try:
+        return Locale.parse(name or system_locale())
+    except (UnknownLocaleError, ValueError, TypeError) as exc:
+        log.warning("unknown locale %r (%s); times and dates are said as in %s", name, exc, FALLBACK_LOCALE)
+        return Locale.parse(FALLBACK_LOCALE)
+
+
+class Clock:
+    name = NAME
+
+    def __init__(self, locale: Locale):
+        self.locale = locale
+
+    def match(self, text: str, context: SkillContext) -> SkillReply | None:
+        said = normalize(text)
+        days = _DAY_WORD.findall(said)
+        if len(days) > 1:
+            return None
+        said = _DAY_WORD.sub("DAY", said)
+        for kind, pattern in _QUESTIONS:
+            if pattern.match(said):
+                answer = self._answer(kind, days[0] if days else None, context)
+                return SkillReply(NAME, answer.replace("\u202f", " ").replace("\xa0", " "))
+        return None
+
+    def _answer(self, kind: str, day: str | None, context: SkillContext) -> str:
+        now, locale = context.now, self.locale
+        when = now + timedelta(days=_OFFSETS[day])
+        verb = {"tomorrow": "Tomorrow is", "yesterday": "Yesterday was"}.get(day or "", "Today is")
+        if kind == "time":
+            return f"It's {format_time(now, format='short', locale=locale)}."
+        if kind == "weekday":
+            return f"{verb} {format_date(when, format='EEEE', locale=locale)}."
+        if kind == "year":
+            return f"It's {format_date(now, format='y', locale=locale)}."
+        if kind == "month":
+            return f"It's {format_date(now, format='LLLL', locale=locale)}."
+        return f"{verb} {format_date(when, format='full', locale=locale)}."
+
+    def time_of(self, moment) -> str:
+        """A clock time as this locale says it ("7:30 AM")."""
+        return format_time(moment, format="short", locale=self.locale).replace("\u202f", " ").replace("\xa0", " ")
+
+
+def create(setup: SkillSetup) -> Clock:
+    return Clock(resolve_locale(setup.config.locale))

@@ -1,0 +1,265 @@
+"""Timers and alarms, several at once and by name.
+
+"set a pasta timer for 10 minutes", "set a 3 minute egg timer", "set a timer for an
+hour and a half", "set an alarm for 7:30 am", "wake me up at 6", "how long is left on
+the pasta timer", "what timers do I have", "cancel the egg timer", "cancel all timers".
+
+A timer without a name is named by its length ("10 minute timer"). When one runs out,
+the engine plays a chime and says so, even if nobody is talking to it. Timers live in
+:class:`~assistant.think.skills.timer_store.Timers` and survive a restart.
+
+Guard: the whole utterance must be one of these commands, with "timer" or "alarm" in
+it (a bare "how much time is left" only while a timer runs): "how long should I boil
+an egg" or "what is a kitchen timer" go to the LLM.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from assistant.resources import data_dir
+from assistant.think.skills import SkillContext, SkillReply, SkillSetup
+from assistant.think.skills.clock import resolve_locale
+from assistant.think.skills.text import NUMBER, normalize, spoken_number
+from assistant.think.skills.timer_store import Timer, Timers, chime
+
+NAME = "timers"
+
+_UNIT_S = {"hour": 3600, "hr": 3600, "minute": 60, "min": 60, "second": 1, "sec": 1}
+_COUNT = rf"(?:{NUMBER}|an?)"
+_UNIT = r"(?:hours?|hrs?|minutes?|mins?|seconds?|secs?)"
+_DURATION = rf"{_COUNT} {_UNIT}(?: and a half)?(?:(?: and)? {_COUNT} {_UNIT})?"
+_NAME = r"[a-z]+(?: [a-z]+){0,2}?"
+_ANY_NAME = r"[a-z0-9.]+(?: [a-z0-9.]+){0,3}?"
+_SET = r"(?:(?:can you |could you |please )?(?:set|start|create|make|add|put on|begin|give me|i need|i want) )?"
+_ARTICLE = r"(?:(?:a|an|the|my|another|one more) )?"
+_OWNER = r"(?:the |my |a )?"
+
+_SET_TIMER = (
+    re.compile(rf"^{_SET}{_ARTICLE}(?:(?P<duration>{_DURATION}) )?(?:(?P<name>{_NAME}) )?timer"
+               rf"(?: (?:for|of|to|at|on) (?P<duration2>{_DURATION}))?(?: (?:for|called|named) {_OWNER}(?P<name2>{_NAME}))?$"),
+    re.compile(rf"^{_SET}{_ARTICLE}timer (?:for|called|named) {_OWNER}(?P<name>{_NAME}) (?:for|of|to) "
+               rf"(?P<duration>{_DURATION})$"),
+)
+_CLOCK = r"(?P<hour>\d{1,2})(?:[:. ](?P<minute>\d{2}))?(?: ?(?P<half>am|pm|oclock|in the morning|in the evening|at night|in the afternoon))?"
+_SET_ALARM = (
+    re.compile(rf"^{_SET}{_ARTICLE}alarm (?:for|at) (?P<clock>{_CLOCK})(?: (?P<day>tomorrow|today))?"
+               rf"(?: (?:for|called|named) {_OWNER}(?P<name>{_NAME}))?$"),
+    re.compile(rf"^(?:please )?wake me(?: up)? (?:at )?(?P<clock>{_CLOCK})(?: (?P<day>tomorrow|today))?$"),
+)
+_CANCEL = re.compile(
+    rf"^(?:please )?(?:cancel|stop|delete|remove|clear|turn off|switch off|dismiss|end|kill) "
+    rf"(?P<all>all (?:the |my |of the |of my )?|every )?{_OWNER}(?:(?P<name>{_ANY_NAME}) )?(?P<kind>timers?|alarms?)"
+    rf"(?: (?:for|called|named) {_OWNER}(?P<name2>{_ANY_NAME}))?$"
+)
+_ASK_LEFT = (
+    re.compile(rf"^how (?:much time|long|much longer|many minutes) (?:is |are )?(?:there )?(?:left |remaining )?"
+               rf"(?:on|for|in|until) {_OWNER}(?:(?P<name>{_ANY_NAME}) )?(?P<kind>timer|alarm)(?: goes off| rings)?$"),
+    # A misheard "how long" ("how on is left on the pasta timer"): "left" and the timer decide.
+    re.compile(rf"^how [a-z]+(?: [a-z]+)? (?:is |are )?(?:there )?(?:left|remaining) "
+               rf"(?:on|for|in) {_OWNER}(?:(?P<name>{_ANY_NAME}) )?(?P<kind>timer|alarm)$"),
+    re.compile(rf"^how long until {_OWNER}(?:(?P<name>{_ANY_NAME}) )?(?P<kind>timer|alarm)(?: goes off| rings)?$"),
+    re.compile(r"^(?:what|which) (?P<kind>timers|alarms) (?:do i have|are (?:running|set|there|on))(?: now)?$"),
+    re.compile(r"^(?:list|show)(?: me)? (?:my |the |all )?(?:running )?(?P<kind>timers|alarms)$"),
+    re.compile(r"^(?:is there|are there|do i have) (?:a |an |any )?(?P<kind>timers?|alarms?)(?: running| set| on)?$"),
+)
+_ASK_BARE = re.compile(r"^how (?:much time|long|much longer) (?:is |are )?(?:there )?(?:left|remaining)(?: now)?$")
+
+
+def duration_s(words: str) -> float:
+    """Seconds in "1 hour and 30 minutes", "a minute and a half", "0.5 hour"."""
+    total = 0.0
+    for count, unit, half in re.findall(rf"({_COUNT}) ({_UNIT})( and a half)?", words):
+        seconds = _UNIT_S[unit.rstrip("s")]
+        total += (1.0 if count in ("a", "an") else float(count)) * seconds + (seconds / 2 if half else 0)
+    return total
+
+
+def spoken_duration(seconds: float) -> str:
+    """ "8 minutes and 12 seconds", "1 hour and 5 minutes", "45 seconds"."""
+    seconds = round(seconds)
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [(hours, "hour"), (minutes, "minute")] + ([(secs, "second")] if not hours and minutes < 10 else [])
+    said = [f"{n} {unit}{'' if n == 1 else 's'}" for n, unit in parts if n]
+    return " and ".join(said[:2]) if said else "0 seconds"
+
+
+def length_name(seconds: float) -> str:
+    """A timer's name from its length: "10 minute", "1 hour", "90 second"."""
+    for unit, size in (("hour", 3600), ("minute", 60)):
+        if seconds >= size and (seconds % size == 0 or unit == "minute" and seconds >= 600):
+            return f"{spoken_number(seconds / size)} {unit}"
+    if seconds >= 60 and seconds % 30 == 0:
+        return f"{spoken_number(seconds / 60)} minute"
+    return f"{spoken_number(seconds)} second"
+
+
+class TimerSkill:
+    name = NAME
+
+    def __init__(self, timers_path: Path, setup: SkillSetup):
+        self.clock = resolve_locale(setup.config.locale)
+        self._setup = setup
+        self.timers = Timers(timers_path, self._ring)
+
+    def match(self, text: str, context: SkillContext) -> SkillReply | None:
+        said = normalize(text)
+        if "timer" not in said and "alarm" not in said and "wake me" not in said and not _ASK_BARE.match(said):
+            return None
+        for handle in (self._set_timer, self._set_alarm, self._cancel, self._ask):
+            reply = handle(said, context)
+            if reply is not None:
+                return reply
+        return None
+
+    # ------------------------------------------------------------ commands
+
+    def _set_timer(self, said: str, context: SkillContext) -> SkillReply | None:
+        command = next((m for p in _SET_TIMER if (m := p.match(said))), None)
+        if command is None:
+            return None
+        found = command.groupdict()
+        durations = [d for d in (found.get("duration"), found.get("duration2")) if d]
+        names = [n for n in (found.get("name"), found.get("name2")) if n]
+        if len(durations) != 1 or len(names) > 1 or any(_is_length(n) for n in names):
+            return None
+        seconds = duration_s(durations[0])
+        if seconds <= 0 or seconds > 24 * 3600:
+            return SkillReply(NAME, "A timer can run from one second to 24 hours.")
+        name = names[0] if names else length_name(seconds)
+        verb = "reset to" if self._find(name, "timer") else "set for"
+        clock = self.timers.clock
+
+        def start() -> None:
+            self.timers.add(name, "timer", clock() + seconds, seconds)
+
+        label = f"{_capital(name)} timer" if names else "Timer"
+        return SkillReply(NAME, f"{label} {verb} {spoken_duration(seconds)}.", effect=start)
+
+    def _set_alarm(self, said: str, context: SkillContext) -> SkillReply | None:
+        command = next((m for p in _SET_ALARM if (m := p.match(said))), None)
+        if command is None:
+            return None
+        when = _next_time(context.now, command, command.groupdict().get("day"))
+        if when is None:
+            return None
+        name = command.groupdict().get("name") or ""
+        day = "tomorrow" if when.date() != context.now.date() else "today"
+        spoken = f"{self.clock_time(when)} {day}"
+
+        def start() -> None:
+            self.timers.add(name, "alarm", when.timestamp())
+
+        label = f"{_capital(name)} alarm" if name else "Alarm"
+        return SkillReply(NAME, f"{label} set for {spoken}.", effect=start)
+
+    def _cancel(self, said: str, context: SkillContext) -> SkillReply | None:  # noqa: ARG002 - same form
+        command = _CANCEL.match(said)
+        if command is None:
+            return None
+        kind = command["kind"].rstrip("s")
+        name = command["name"] or command["name2"]
+        every = bool(command["all"]) or command["kind"].endswith("s")
+        chosen = self._choose(name, kind)
+        if not chosen:
+            what = f"{name} {kind}" if name else kind
+            return SkillReply(NAME, f"There is no {what} running.")
+        if len(chosen) > 1 and not every:
+            return SkillReply(NAME, f"You have {len(chosen)} {kind}s: {_listing(chosen, self)}. Which one?")
+        said = " and ".join(t.label for t in chosen) if len(chosen) <= 2 else f"all {len(chosen)} {kind}s"
+        return SkillReply(NAME, f"{_capital(said)} cancelled.", effect=lambda: self.timers.cancel(chosen))
+
+    def _ask(self, said: str, context: SkillContext) -> SkillReply | None:  # noqa: ARG002 - same form
+        command = next((m for p in _ASK_LEFT if (m := p.match(said))), None)
+        if command is None:
+            if _ASK_BARE.match(said) and self.timers.active():
+                return SkillReply(NAME, _listing(self.timers.active(), self, sentence=True))
+            return None
+        kind = command["kind"].rstrip("s")
+        chosen = self._choose(command.groupdict().get("name"), kind)
+        if not chosen:
+            name = command.groupdict().get("name")
+            return SkillReply(NAME, f"There is no {name + ' ' if name else ''}{kind} running.")
+        return SkillReply(NAME, _listing(chosen, self, sentence=True))
+
+    # ------------------------------------------------------------ helpers
+
+    def _find(self, name: str, kind: str) -> Timer | None:
+        return next((t for t in self.timers.active() if t.kind == kind and t.name == name), None)
+
+    def _choose(self, name: str | None, kind: str) -> list[Timer]:
+        timers = [t for t in self.timers.active() if t.kind == kind]
+        if name:
+            exact = [t for t in timers if t.name == name]
+            return exact or [t for t in timers if name in t.name or t.name in name and t.name]
+        return timers
+
+    def left(self, timer: Timer) -> str:
+        if timer.kind == "alarm":
+            return f"set for {self.clock_time(datetime.fromtimestamp(timer.ends_at).astimezone())}"
+        return f"{spoken_duration(timer.left_s(self.timers.clock()))} left"
+
+    def clock_time(self, moment: datetime) -> str:
+        from babel.dates import format_time
+
+        return format_time(moment, format="short", locale=self.clock).replace("\u202f", " ").replace("\xa0", " ")
+
+    def _ring(self, timer: Timer) -> None:
+        if timer.kind == "alarm":
+            now = self.clock_time(datetime.now().astimezone())
+            text = f"It's {now}. Your {timer.label} is ringing." if timer.name else f"It's {now}. This is your alarm."
+        else:
+            text = f"Your {timer.label} is done."
+        self._setup.announce(SkillReply(NAME, text, sound=chime(self._setup.output_rate)))
+
+
+def _listing(timers: list[Timer], skill: TimerSkill, sentence: bool = False) -> str:
+    if sentence and len(timers) == 1:
+        timer = timers[0]
+        verb = "is" if timer.kind == "alarm" else "has"
+        return f"The {timer.label} {verb} {skill.left(timer)}."
+    parts = [f"the {t.label} with {skill.left(t)}" if t.kind == "timer" else f"the {t.label} {skill.left(t)}"
+             for t in timers]
+    listed = ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+    return f"You have {listed}." if sentence else listed
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _is_length(name: str) -> bool:
+    """ "minute" or "hour" taken for a name: the duration was not understood."""
+    return bool(re.search(rf"\b{_UNIT}\b", name))
+
+
+def _next_time(now: datetime, command: re.Match, day: str | None) -> datetime | None:
+    """The next moment the spoken clock time comes (tomorrow if asked, or if it has passed)."""
+    hour, minute = int(command["hour"]), int(command["minute"] or 0)
+    half = command["half"] or ""
+    if hour > 23 or minute > 59 or (half in ("am", "pm") and not 1 <= hour <= 12):
+        return None
+    if half in ("pm", "in the evening", "at night", "in the afternoon") and hour < 12:
+        hour += 12
+    elif half in ("am", "in the morning") and hour == 12:
+        hour = 0
+    hours = [hour] if half not in ("", "oclock") or hour == 0 or hour > 12 else [hour % 12, hour % 12 + 12]
+    start = now + timedelta(days=1) if day == "tomorrow" else now
+    candidates = []
+    for h in hours:
+        moment = start.replace(hour=h, minute=minute, second=0, microsecond=0)
+        if day != "tomorrow" and moment <= now:
+            moment += timedelta(days=1)
+        candidates.append(moment)
+    return min(candidates)
+
+
+def create(setup: SkillSetup) -> TimerSkill:
+    path = Path(setup.config.timers_file).expanduser() if setup.config.timers_file else data_dir() / "timers.json"
+    skill = TimerSkill(path, setup)
+    skill.timers.start()
+    setup.closers.append(skill.timers.stop)
+    return skill

@@ -1,0 +1,110 @@
+"""Unit conversions with pint: length, weight, temperature, volume and time.
+
+"convert 5 miles to kilometers", "what is 100 degrees fahrenheit in celsius", "how many
+cups are in a liter", "10 kilos in pounds", "how many seconds in a day".
+
+Guard: the whole utterance must be one of these forms, both units must be units pint
+knows, of the same kind and one of the five kinds above; "how many people live in
+Paris" or "what is the speed of light in a vacuum" go to the LLM. The reply repeats
+the user's own words for the units.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+
+from assistant.think.skills import SkillContext, SkillReply, SkillSetup
+from assistant.think.skills.text import NUMBER, normalize, spoken_number
+
+NAME = "units"
+KINDS = ("[length]", "[mass]", "[temperature]", "[length] ** 3", "[time]")
+"""Dimensions converted (pint's notation)."""
+
+_UNIT = r"[a-z]+(?: [a-z]+){0,2}?"
+_AMOUNT = rf"(?P<amount>{NUMBER}|an?)"
+_FORMS = (
+    re.compile(rf"^(?:how many|how much) (?P<to>{_UNIT}) (?:are |is )?(?:there )?in {_AMOUNT} (?P<from>{_UNIT})$"),
+    re.compile(
+        rf"^(?:(?:can you |could you )?(?:please )?(?:convert|change|what is|what are|how much is|how much are"
+        rf"|how many|how long is|how heavy is|how far is) )?{_AMOUNT} (?P<from>{_UNIT}) (?:to|in|into|as) (?P<to>{_UNIT})$"
+    ),
+)
+_SPOKEN_AS = (  # words people say for units pint spells otherwise
+    (r"^degrees? ", ""), (r"^fluid ounces?$", "fluid_ounce"), (r"^(?:metric )?tonnes?$", "metric_ton"),
+    (r"^kilos?$", "kilogram"), (r"^centigrade$", "celsius"),
+)
+_NOT_UNITS = frozenset({"a", "an", "in", "at", "to", "of", "is", "it", "the", "one", "s", "m", "c", "f"})
+
+
+class Units:
+    name = NAME
+
+    def __init__(self) -> None:
+        self._registry = None
+        self._lock = threading.Lock()
+
+    @property
+    def registry(self):
+        """pint's registry, built at first use (about a second) or by :meth:`warm`."""
+        with self._lock:
+            if self._registry is None:
+                import pint
+
+                self._registry = pint.UnitRegistry()
+            return self._registry
+
+    def warm(self) -> None:
+        self.registry.parse_units("meter")
+
+    def match(self, text: str, context: SkillContext) -> SkillReply | None:  # noqa: ARG002 - protocol
+        said = normalize(text)
+        form = next((m for f in _FORMS if (m := f.match(said))), None)
+        if form is None:
+            return None
+        source, target = self._unit(form["from"]), self._unit(form["to"])
+        if source is None or target is None:
+            return None
+        if source.dimensionality != target.dimensionality:
+            if not {str(source), str(target)} & {"ounce"}:
+                return None
+            source, target = (self._fluid(u) for u in (source, target))
+            if source.dimensionality != target.dimensionality:
+                return None
+        amount = 1.0 if form["amount"] in ("a", "an") else float(form["amount"])
+        value = self.registry.Quantity(amount, source).to(target).magnitude
+        spoken, target_words = spoken_number(value), _with_degrees(form["to"], target)
+        if form.re is _FORMS[0]:
+            return SkillReply(NAME, f"There {'is' if spoken == '1' else 'are'} {spoken} {target_words} in "
+                                    f"{form['amount']} {form['from']}.")
+        said = f"{form['amount']} {_with_degrees(form['from'], source)}"
+        return SkillReply(NAME, f"{said[:1].upper()}{said[1:]} is {spoken} {target_words}.")
+
+    def _unit(self, words: str):
+        """pint's unit for the words said, when it is one of :data:`KINDS`."""
+        if words in _NOT_UNITS or len(words) < 2:
+            return None
+        for pattern, replacement in _SPOKEN_AS:
+            words = re.sub(pattern, replacement, words)
+        try:
+            unit = self.registry.parse_units(words.replace(" ", "_"))
+        except Exception:  # noqa: BLE001 - pint raises several kinds for words that are no unit
+            return None
+        return unit if str(unit.dimensionality) in KINDS else None
+
+    def _fluid(self, unit):
+        """Ounces next to a volume are fluid ounces."""
+        return self.registry.parse_units("fluid_ounce") if str(unit) == "ounce" else unit
+
+
+def _with_degrees(words: str, unit) -> str:
+    """"celsius" said as "degrees celsius" (kelvin stays kelvin)."""
+    if str(unit.dimensionality) == "[temperature]" and "degree" not in words and str(unit) != "kelvin":
+        return f"degrees {words}"
+    return words
+
+
+def create(setup: SkillSetup) -> Units:  # noqa: ARG001 - every skill gets the setup
+    units = Units()
+    units.warm()  # here, not during the first turn: pint's registry takes about a second to build
+    return units

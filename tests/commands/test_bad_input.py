@@ -1,0 +1,70 @@
+"""Bad input gets a clear message and a non-zero exit, never a traceback or a crash."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from assistant.machine.models import find_llm
+
+pytestmark = pytest.mark.slow
+
+
+def run(*args):
+    proc = subprocess.run([sys.executable, "-m", "assistant", *map(str, args)],
+                          capture_output=True, text=True, timeout=240)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_missing_model_file(tmp_path):
+    code, out, err = run("chat", "--text", "hi", "--no-audio", "--llm-model", tmp_path / "nope.gguf")
+    assert code == 2 and "does not exist" in err and "Traceback" not in err
+
+
+def test_wrong_file_type_as_model(tmp_path):
+    fake = tmp_path / "model.gguf"
+    fake.write_bytes(b"PK\x03\x04" + b"\0" * 4096)
+    code, out, err = run("chat", "--text", "hi", "--no-audio", "--llm-model", fake)
+    assert code == 2 and "not a GGUF" in err and "Traceback" not in err
+
+
+def test_truncated_gguf(tmp_path):
+    real = find_llm(None).path
+    cut = tmp_path / "cut.gguf"
+    with real.open("rb") as src:
+        cut.write_bytes(src.read(2_000_000))
+    code, out, err = run("chat", "--text", "hi", "--no-audio", "--llm-model", cut)
+    assert code == 2 and "truncated" in err and "Traceback" not in err
+
+
+def test_unreadable_wav(tmp_path):
+    junk = tmp_path / "junk.wav"
+    junk.write_text("not audio at all")
+    code, out, err = run("chat", "--input", junk, "--output", tmp_path / "o.wav")
+    assert code == 2 and "cannot read" in err and out == ""
+
+
+def test_missing_voice(tmp_path):
+    code, out, err = run("chat", "--text", "hi", "--no-audio", "--voice", tmp_path / "v.onnx")
+    assert code == 2 and "does not exist" in err
+
+
+def test_live_mode_without_a_microphone_says_so():
+    import sounddevice as sd
+
+    try:
+        sd.query_devices(kind="input")
+        pytest.skip("this machine has a microphone")
+    except Exception:
+        pass
+    code, out, err = run("chat", "--no-audio")
+    assert code == 2 and "no microphone" in err
+
+
+def test_invalid_config_file_names_the_key(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[tts]\nengine = 3\n")
+    code, out, err = run("chat", "--config", bad, "--text", "hi", "--no-audio")
+    assert code == 2 and "tts.engine" in err

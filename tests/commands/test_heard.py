@@ -1,0 +1,100 @@
+"""Heard latency: read off two same-clock signals by amplitude."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from assistant.sound import save_wav
+from assistant.sound import VoiceEnd, first_audible_s, last_audible_s
+from assistant.commands.bench.heard import heard_latency, heard_latency_files
+from assistant.speak.tts import ends_mid_sentence, trim_lead_in, trim_tail
+
+RATE = 16000
+
+
+def tone(seconds: float, level: float = 0.3, rate: int = RATE) -> np.ndarray:
+    t = np.arange(int(seconds * rate)) / rate
+    return (level * np.sin(2 * np.pi * 220 * t)).astype(np.float32)
+
+
+def silence(seconds: float, rate: int = RATE) -> np.ndarray:
+    return np.zeros(int(seconds * rate), np.float32)
+
+
+def test_heard_latency_spans_the_silence_between_the_two_sounds():
+    question = np.concatenate([silence(0.5), tone(1.0), silence(2.0)])
+    answer = np.concatenate([silence(1.5 + 0.37), tone(0.5, rate=22050)[: int(0.5 * 22050)]])
+    answer = np.concatenate([silence(1.87, 22050), tone(0.5, rate=22050)])
+    heard = heard_latency(question, RATE, answer, 22050)
+    assert heard.question_end_s == pytest.approx(1.5, abs=0.006)
+    assert heard.answer_start_s == pytest.approx(1.87, abs=0.006)
+    assert heard.ms == pytest.approx(370, abs=10)
+
+
+def test_near_silence_is_not_audible_but_a_quiet_word_is():
+    lead = tone(0.04, level=0.001)  # -63 dBFS: a voice's lead-in
+    answer = np.concatenate([silence(1.0), lead, tone(0.3, level=0.05)])
+    assert first_audible_s(answer, RATE) == pytest.approx(1.04, abs=0.006)
+
+
+def test_a_steady_noise_floor_raises_the_threshold():
+    rng = np.random.default_rng(0)
+    noise = (rng.standard_normal(RATE * 3) * 0.02).astype(np.float32)  # -34 dBFS, above the absolute level
+    question = noise.copy()
+    question[RATE : 2 * RATE] += tone(1.0)
+    assert last_audible_s(question, RATE) == pytest.approx(2.0, abs=0.01)
+
+
+def test_no_answer_or_no_question_gives_none():
+    assert heard_latency(tone(1.0), RATE, silence(2.0), RATE) is None
+    assert heard_latency(silence(1.0), RATE, tone(1.0), RATE) is None
+
+
+def test_the_question_end_is_the_last_sound_before_the_answer(tmp_path):
+    question = np.concatenate([silence(0.2), tone(0.5), silence(0.6), tone(0.5), silence(1.0)])
+    answer = np.concatenate([silence(1.0), tone(0.3)])  # answered inside the pause: premature
+    save_wav(tmp_path / "q.wav", question, RATE)
+    save_wav(tmp_path / "a.wav", answer, RATE)
+    heard = heard_latency_files(tmp_path / "q.wav", tmp_path / "a.wav")
+    assert heard.question_end_s == pytest.approx(0.7, abs=0.006)
+    assert heard.ms == pytest.approx(300, abs=10)
+
+
+def test_tts_lead_in_is_trimmed_to_a_few_milliseconds():
+    pcm = np.concatenate([tone(0.04, level=0.001, rate=22050), tone(0.5, rate=22050)])
+    trimmed = trim_lead_in(pcm, 22050)
+    assert first_audible_s(trimmed, 22050) <= 0.006
+    assert trimmed.size >= tone(0.5, rate=22050).size
+    quiet = tone(0.2, level=0.0005, rate=22050)
+    assert trim_lead_in(quiet, 22050).size == quiet.size  # nothing loud: nothing cut
+
+
+def test_a_chunk_cut_mid_sentence_loses_its_trailing_silence_but_40_ms():
+    pcm = np.concatenate([tone(0.5, rate=22050), silence(0.17, 22050)])
+    trimmed = trim_tail(pcm, 22050)
+    assert trimmed.size == pytest.approx(tone(0.5, rate=22050).size + 0.04 * 22050, abs=0.006 * 22050)
+    assert trim_tail(silence(0.2, 22050), 22050).size == round(0.2 * 22050)  # nothing loud: nothing cut
+    assert ends_mid_sentence("The capital of") and ends_mid_sentence("It is 42 ")
+    assert not ends_mid_sentence("Paris.") and not ends_mid_sentence("Well, honestly,") and not ends_mid_sentence("")
+
+
+def test_piper_runs_a_mid_sentence_chunk_on_into_the_next(engines):
+    tts = engines.tts
+    whole = np.concatenate(list(tts.synthesize("The capital of France.")))
+    cut = np.concatenate(list(tts.synthesize("The capital of")))
+    end = last_audible_s(whole, tts.rate)
+    assert whole.size / tts.rate - end > 0.12  # a sentence ends with Piper's pause (~170 ms)
+    assert cut.size / tts.rate - last_audible_s(cut, tts.rate) < 0.08  # 40 ms kept after -45 dBFS
+
+
+def test_the_live_tracker_finds_the_last_audible_sample_frame_by_frame():
+    rng = np.random.default_rng(1)
+    noise = (rng.standard_normal(RATE * 3) * 0.005).astype(np.float32)  # a quiet room
+    pcm = noise.copy()
+    pcm[RATE : RATE + 8000] += tone(0.5)  # speech from 1.0 to 1.5 s
+    tracker = VoiceEnd(RATE)
+    for start in range(0, pcm.size - 512, 512):
+        in_speech = 0.9 <= start / RATE <= 1.7
+        tracker.push(pcm[start : start + 512], start / RATE, in_speech)
+    assert tracker.last_s == pytest.approx(1.5, abs=0.006)

@@ -1,0 +1,63 @@
+"""Echo and barge-in end to end on the real models, through the room simulation."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from assistant.sound import load_wav
+from assistant.commands.bench.echo import sound_spans
+from assistant.config import Config
+from assistant.hear.room import EchoPath
+
+pytestmark = pytest.mark.slow
+
+
+def test_a_question_is_answered_to_the_end_through_the_echo(speak, tmp_path):
+    question = speak("Tell me a fun fact about the moon.")
+    out, mic = tmp_path / "reply.wav", tmp_path / "mic.wav"
+    proc = subprocess.run(
+        [sys.executable, "-m", "assistant", "chat", "--input", str(question), "--output", str(out),
+         "--mic-output", str(mic), "--echo-path", "40,0.5", "--json"],
+        capture_output=True, text=True, timeout=240,
+    )
+    assert proc.returncode == 0, proc.stderr
+    turns = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    assert len(turns) == 1, turns  # the echo started no turn of its own
+    turn = turns[0]
+    assert not turn["interrupted"] and turn["reply"] and "barge_in_pauses" not in turn["counts"]
+    reply = load_wav(out, 22050)
+    heard = sum(b - a for a, b in sound_spans(reply, 22050))
+    assert heard > 0.8 * turn["counts"]["tts_audio_s"], "the whole reply was played"
+    # the microphone heard the reply: louder than the question's silence, after it
+    said, mic_pcm = load_wav(question, 16000), load_wav(mic, 16000)
+    tail = mic_pcm[said.size :]
+    assert np.abs(tail).max() > 0.05
+
+
+def test_a_second_speaker_stops_the_reply_and_is_answered(engines, tmp_path):
+    from tools.echo_demo import QUESTION, SECOND, converse, measure_over, second_voice, spoken
+
+    recorded: list[tuple[str, str]] = []
+    remember = engines.llm.remember
+    engines.llm.remember = lambda user, reply: (recorded.append((user, reply)), remember(user, reply))
+    try:
+        question = np.concatenate([np.zeros(8000, np.float32), spoken(engines.tts, QUESTION)])
+        second = second_voice(SECOND, tmp_path)
+        turns, speaker = converse(engines, Config(), None, EchoPath(40, 0.5), question, second, 2.8, tmp_path, "over")
+    finally:
+        del engines.llm.remember
+    report = measure_over(tmp_path, turns, speaker.second_at)
+    assert speaker.second_at is not None, report
+    cut, answer = turns[0], turns[-1]
+    assert cut.interrupted and cut.timeline.counts.get("reply_cut"), report
+    assert answer.timeline.counts.get("barge_in") and answer.reply and "mountain" in answer.transcript.lower(), report
+    # the reply fell silent while the second speaker was still talking
+    said_until = speaker.second_at + second.size / 16000
+    assert report["first_reply_silent_at_s"] is not None and report["first_reply_silent_at_s"] < said_until, report
+    # the history holds the reply as far as it was heard (its turn's reply, cut)
+    assert recorded[0] == (cut.transcript, cut.reply) and cut.reply

@@ -1,0 +1,86 @@
+"""The Korean screens: translations chosen by the setting or the system locale, the font check."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from assistant import languages  # noqa: E402
+from assistant.speak.sinks import NullSink  # noqa: E402
+from assistant.config import Config  # noqa: E402
+from ui import i18n  # noqa: E402
+
+
+def korean(config: Config) -> Config:
+    return languages.for_language(replace(config, stt=replace(config.stt, language="ko")))
+
+
+@pytest.mark.parametrize(
+    "setting, system, language",
+    [("ko", "en_US", "ko"), ("en", "ko_KR", "ko"), ("en", "en_US", "en"), ("fr", "fr_FR", "en"), ("en", "C", "en")],
+)
+def test_screen_language_comes_from_the_setting_or_the_system(setting, system, language):
+    assert i18n.screen_language(setting, system) == language
+
+
+def test_the_korean_translation_covers_every_string(tmp_path):
+    """Every string the windows pass to tr() today has a Korean translation: the sources are
+    scanned again (into a copy of the .ts file), so a new or changed string fails here."""
+    import glob
+    import shutil
+    import subprocess
+    import xml.etree.ElementTree as ET
+
+    scanned = tmp_path / "assistant_ko.ts"
+    shutil.copy(i18n.TRANSLATIONS / "assistant_ko.ts", scanned)
+    lupdate = shutil.which("pyside6-lupdate")
+    assert lupdate, "pyside6-lupdate (PySide6) is needed to check the translations"
+    subprocess.run([lupdate, *sorted(glob.glob(str(i18n.TRANSLATIONS.parent / "*.py"))), "-ts", str(scanned)],
+                   check=True, capture_output=True, timeout=120)
+    root = ET.parse(scanned).getroot()
+    unfinished = [m.find("source").text for m in root.iter("message")
+                  if m.find("translation").get("type") in ("unfinished", "obsolete", "vanished")]
+    assert not unfinished
+    assert (i18n.TRANSLATIONS / "assistant_ko.qm").stat().st_mtime >= (i18n.TRANSLATIONS / "assistant_ko.ts").stat().st_mtime - 1
+
+
+def test_a_missing_korean_font_is_named(qtbot, monkeypatch):
+    monkeypatch.setattr(i18n.QFontDatabase, "families", staticmethod(lambda *_: []))
+    assert "fonts-noto-cjk" in i18n.font_problem("ko")
+    assert i18n.font_problem("en") is None
+
+
+@pytest.mark.slow
+def test_the_window_speaks_korean(qtbot, engines, default_config):
+    from ui.window import MainWindow
+
+    config = korean(default_config)
+    window = MainWindow(config, engines=engines, output=NullSink(config.audio.output_rate))
+    qtbot.addWidget(window)
+    assert window.screen_language == "ko"
+    assert window.windowTitle() == "오프라인 음성 비서"
+    assert window.talk_button.text() == "눌러서 말하기"
+    qtbot.waitUntil(window.is_ready, timeout=60_000)
+    english = MainWindow(default_config, engines=engines, output=NullSink(default_config.audio.output_rate))
+    qtbot.addWidget(english)
+    assert english.windowTitle() == "Offline voice assistant"
+
+
+def test_the_meter_names_the_voices_of_the_last_turn(qtbot):
+    from assistant.timeline import Mark, Timeline
+    from ui.meter import LatencyMeter
+
+    meter = LatencyMeter()
+    qtbot.addWidget(meter)
+    timeline = Timeline(1)
+    for mark in (Mark.SPEECH_END, Mark.ENDPOINT, Mark.AUDIO_OUT_START):
+        timeline.mark(mark)
+    meter.add_turn(timeline, ["espeak-ng (ko)", "piper (en_US-joe-medium)"])
+    assert meter.voices == ["espeak-ng (ko)", "piper (en_US-joe-medium)"]
+    assert not meter.grab().isNull()
+    meter.show_turn(timeline)  # a turn in progress: its voices are not known yet
+    assert meter.voices == []

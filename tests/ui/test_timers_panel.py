@@ -1,0 +1,37 @@
+"""The window's and the kiosk's timers panel (offscreen Qt)."""
+
+from __future__ import annotations
+
+from ui.timers import TimersPanel, chip_text, countdown
+
+from assistant.think.skills.timer_store import Timers
+
+
+def test_countdowns_read_like_a_kitchen_timer():
+    assert [countdown(s) for s in (0, 5.2, 59.5, 600, 3723)] == ["0:00", "0:06", "1:00", "10:00", "1:02:03"]
+
+
+def test_the_panel_shows_each_running_timer_and_hides_when_none_runs(qtbot, tmp_path):
+    now = [1000.0]
+    timers = Timers(tmp_path / "timers.json", lambda timer: None, clock=lambda: now[0])
+    panel = TimersPanel(lambda: timers)
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.refresh()
+    assert panel.texts() == [] and panel.isHidden()
+    pasta = timers.add("pasta", "timer", 1600.0, 600.0)
+    timers.add("egg", "timer", 1240.0, 240.0)
+    now[0] = 1010.0
+    panel.refresh()
+    assert panel.texts() == ["egg timer  3:50", "pasta timer  9:50"] and panel.isVisible()
+    timers.cancel([pasta])
+    panel.refresh()
+    assert panel.texts() == ["egg timer  3:50"]
+    assert chip_text(timers.add("", "alarm", 1e9), now[0]).startswith("alarm at ")
+
+
+def test_no_skills_means_no_panel(qtbot):
+    panel = TimersPanel(lambda: None)
+    qtbot.addWidget(panel)
+    panel.refresh()
+    assert panel.texts() == [] and panel.isHidden()
