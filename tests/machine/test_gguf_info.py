@@ -86,3 +86,12 @@ def test_git_lfs_pointer(tmp_path):
     path.write_text("version https://git-lfs.github.com/spec/v1\noid sha256:0123\nsize 4920734016\n")
     with pytest.raises(ModelError, match="Git LFS pointer, not the model"):
         read_gguf(path)
+
+
+def test_an_alignment_that_is_not_a_number_is_reported(tmp_path):
+    """``general.alignment`` written as an (empty) array, as a damaged file once had it."""
+    path = tmp_path / "array-alignment.gguf"
+    path.write_bytes(b"GGUF\x02\x00\x00\x00" + b"\x00" * 8 + b"\x01" + b"\x00" * 7 + b"\x11" + b"\x00" * 7
+                     + b"general.alignment" + b"\x09\x00\x00\x00" + b"\x00" * 12)
+    with pytest.raises((ModelError, ValueError), match="alignment"):
+        read_gguf(path)

@@ -25,13 +25,13 @@ def test_engine_host_falls_back_when_the_speaker_or_the_phrase_table_fails(qtbot
         def no_instant_replies(self, exc):
             heard.append(f"replies: {exc}")
 
-    def no_speaker(rate, device=None):
+    def no_speaker(config):
         raise AudioError("no speaker found (test)")
 
     def broken_table(config, tts, rate):
         raise ValueError("replies.toml line 3: bad")
 
-    monkeypatch.setattr(ui.host, "SpeakerSink", no_speaker)
+    monkeypatch.setattr(ui.host, "open_speaker", no_speaker)
     monkeypatch.setattr("assistant.pipeline.session.make_replies", broken_table)
     host = Host(default_config)
     output = host.open_speaker(default_config)
