@@ -16,6 +16,7 @@ from assistant.sound import AudioError
 from assistant.resources import cache_dir
 from assistant.commands.spoken import DEFAULT_QUESTIONS, question_wav
 from assistant.speak.tts import Tts
+from assistant.commands.bench.stats import slug
 
 CACHE_PHRASES = ["Thank you.", "Hello."]
 """Said in the default corpus so the instant-reply path is measured too."""
@@ -33,14 +34,10 @@ class CorpusItem:
     """``question`` (meant for the LLM) or ``phrase`` (meant for the instant-reply table)."""
 
 
-def _slug(text: str) -> str:
-    return "".join(c if c.isalnum() or c in "-." else "_" for c in text).strip("_")
-
-
 def default_corpus(tts: Tts, questions: int | None = None, phrases: int | None = None) -> list[CorpusItem]:
     """The default questions and cache phrases said by ``tts``; synthesized on first use
     and cached per voice."""
-    folder = cache_dir() / "corpus" / _slug(tts.voice_id)
+    folder = cache_dir() / "corpus" / slug(tts.voice_id)
     spoken = [(text, "question") for text in DEFAULT_QUESTIONS[:questions]]
     spoken += [(text, "phrase") for text in CACHE_PHRASES[:phrases]]
     items = []

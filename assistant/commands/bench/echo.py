@@ -26,6 +26,7 @@ from assistant.config import Config
 from assistant.hear.echo import Canceller, EchoFilter, PlayedAudio
 from assistant.hear.room import EchoPath, through_room
 from assistant.hear.vad import Endpointer, VadEventType
+from assistant.commands.bench.stats import median
 
 CONVERGENCE_S = 1.0
 BLOCK_S = 0.01
@@ -209,7 +210,7 @@ def _medians(scenes: list[dict]) -> dict:
     out: dict = {}
     for key in keys:
         values = [s[key] for s in scenes if s[key] is not None]
-        out[key] = round(float(np.median(values)), 2) if values else None
+        out[key] = median(values, 2)
     out["paused_for_the_user"] = sum(s["pause_after_s"] is not None for s in scenes)
     out["paused_within_300ms"] = sum(s["pause_after_s"] is not None and s["pause_after_s"] <= 0.3 for s in scenes)
     out["scenes"] = len(scenes)

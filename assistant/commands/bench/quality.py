@@ -31,6 +31,7 @@ from assistant.think.skills import load_skills
 from assistant.commands.bench.questions import SOURCES, Question, is_right
 from assistant.commands.bench.streaming import run_streaming
 from assistant.commands.bench.takes import InstantSink, open_take
+from assistant.commands.bench.stats import slug
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +106,7 @@ def _ask(mode, question, engines, config, replies, skills) -> TurnResult | None:
         finally:
             engine.close()
         return turn.result
-    wav = question_wav(engines.tts, question.text, cache_dir() / "quality" / _slug(engines.tts.voice_id))
+    wav = question_wav(engines.tts, question.text, cache_dir() / "quality" / slug(engines.tts.voice_id))
     rate = config.audio.sample_rate
     take = open_take(load_wav(wav, rate), rate, config.audio.output_rate, fast=True, wav=None)
     return run_streaming(engines, config, replies, take, TURN_TIMEOUT_S, skills=skills)
@@ -117,10 +118,6 @@ def _scored(mode: str, question: Question, result: TurnResult | None, now: datet
     reply = result.reply
     return Answer(mode, question, result.transcript, reply, result.source, result.skill,
                   bool(reply) and is_right(question, reply, now))
-
-
-def _slug(text: str) -> str:
-    return "".join(c if c.isalnum() or c in "-." else "_" for c in text).strip("_")
 
 
 # ------------------------------------------------------------------ report

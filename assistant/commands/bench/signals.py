@@ -23,6 +23,7 @@ from assistant.think.replies import Replies
 from assistant.pipeline.session import LoadedModels
 from assistant.hear.vad import Endpointer, VadEventType
 from assistant.commands.bench.turn_corpus import TurnTake
+from assistant.commands.bench.stats import median
 
 RATE = 16000
 
@@ -139,7 +140,7 @@ def score(records: list[PauseRecord], config: Config, mode: str = "semantic",
         "premature_in": premature,
         "finished_turns": len(waits),
         "mean_wait_ms": round(float(np.mean(waits)), 1) if waits else None,
-        "median_wait_ms": round(float(np.median(waits)), 1) if waits else None,
+        "median_wait_ms": median(waits),
         "slow_turns": sum(w >= 1000 for w in waits),
         "trailing_mean_wait_ms": round(float(np.mean(trailing_waits)), 1) if trailing_waits else None,
     }

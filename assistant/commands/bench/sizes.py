@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import logging
-import statistics
 import subprocess
 import sys
 import time
@@ -24,6 +23,7 @@ from typing import Any, Callable
 from assistant.machine import synthetic
 from assistant.commands.spoken import DEFAULT_QUESTIONS
 from assistant.machine.models import ModelError
+from assistant.commands.bench.stats import median
 
 log = logging.getLogger(__name__)
 
@@ -107,10 +107,6 @@ class SizeRow:
 # ------------------------------------------------------------------ one size (child)
 
 
-def _median(values: list[float]) -> float | None:
-    return round(statistics.median(values), 1) if values else None
-
-
 def _gpu_free_bytes() -> int | None:
     from assistant.machine.hardware import nvml_gpus
 
@@ -181,8 +177,8 @@ def measure_here(model: str, questions: int, max_tokens: int) -> SizeRow:
         real=(synthetic.SHAPES[shape].real or shape) if shape in synthetic.SHAPES else path.name.split(".")[0],
         quant=info.quantization, parameters=info.parameters, file_mb=round(info.file_size / MB, 1),
         layers_on_gpu=plan.layers_on_gpu, layers=plan.block_count, load_s=round(load_s, 2),
-        ttft_ms=_median([t for t, _ in timed]), tpot_ms=_median([p for _, p in timed if p]),
-        tpot_all_cores_ms=_median([p for p in all_cores if p]),
+        ttft_ms=median([t for t, _ in timed]), tpot_ms=median([p for _, p in timed if p]),
+        tpot_all_cores_ms=median([p for p in all_cores if p]),
         ttft_best_ms=round(min(t for t, _ in timed), 1), tpot_best_ms=round(min(p or 1e9 for _, p in timed), 1),
         rss_mb=round(rss / MB, 1), planned_mb=round(plan.cpu_bytes / MB, 1),
         planned_parts_mb={"weights": round(c.weights / MB, 1), "kv": round(kv / MB, 1),

@@ -226,3 +226,14 @@ class MemorySampler:
         finally:
             self._sample()
             self._section = None
+
+
+def median(values: Iterable[float], digits: int = 1) -> float | None:
+    """The median of ``values`` rounded to ``digits``, or None when there are none."""
+    values = list(values)
+    return round(float(np.median(values)), digits) if values else None
+
+
+def slug(text: str, keep: str = "-.") -> str:
+    """``text`` as a file name: letters and digits, ``keep``, and ``_`` for the rest."""
+    return "".join(c if c.isalnum() or c in keep else "_" for c in text).strip("_")

@@ -23,6 +23,7 @@ from assistant.sound import AudioError, load_wav, resample, save_wav
 from assistant.resources import cache_dir
 from assistant.speak.tts import Tts
 from assistant.sound import first_audible_s, last_audible_s
+from assistant.commands.bench.stats import slug
 
 RATE = 16000
 VERSION = 2
@@ -177,10 +178,6 @@ def _join(parts: list[np.ndarray], gaps: list[float]) -> tuple[np.ndarray, list[
     return np.concatenate(audio), pauses, round(at, 3)
 
 
-def _slug(text: str) -> str:
-    return "".join(c if c.isalnum() else "_" for c in text.lower()).strip("_")[:40]
-
-
 def _plan(small: bool) -> list[tuple[str, list[str], list[float], bool, bool]]:
     """(kind, parts, gaps, noisy, trailing) for every take."""
     plan: list[tuple[str, list[str], list[float], bool, bool]] = []
@@ -205,7 +202,7 @@ def make_turn_corpus(tts: Tts, folder: Path | None = None, *, small: bool = Fals
 
     Voices take turns over the items, so each kind is said by Piper and by espeak-ng;
     the monologue is Piper's. ``small`` is the few-take version for tests."""
-    folder = folder or cache_dir() / "turn-corpus" / f"v{VERSION}-{'small' if small else 'full'}-{_slug(tts.voice_id)}"
+    folder = folder or cache_dir() / "turn-corpus" / f"v{VERSION}-{'small' if small else 'full'}-{file_slug(tts.voice_id)}"
     manifest = folder / "manifest.json"
     if manifest.is_file():
         return read_manifest(manifest)
@@ -219,7 +216,7 @@ def make_turn_corpus(tts: Tts, folder: Path | None = None, *, small: bool = Fals
         if noisy:  # 20 dB below the speech's level
             level = float(np.sqrt(np.mean(audio[np.abs(audio) > 0.01] ** 2)))
             audio = audio + _noise(audio.size, index) * level * 0.1
-        name = f"{index:02d}-{kind}-{_slug(' '.join(parts))}"
+        name = f"{index:02d}-{kind}-{file_slug(' '.join(parts))}"
         path = folder / f"{name}.wav"
         save_wav(path, audio, RATE)
         takes.append(TurnTake(name, path, " ".join(parts), kind, voice, end, tuple(pauses), trailing))
@@ -239,3 +236,7 @@ def read_manifest(path: Path) -> list[TurnTake]:
         TurnTake(**{**row, "path": path.parent / row["path"], "pauses": tuple(tuple(p) for p in row["pauses"])})
         for row in rows
     ]
+
+
+def file_slug(text: str) -> str:
+    return slug(text.lower(), keep="")[:40]

@@ -26,6 +26,7 @@ from assistant.timeline import Mark
 from assistant.commands.bench.streaming import TurnCollector
 from assistant.commands.bench.takes import open_take
 from assistant.commands.bench.turn_corpus import RATE, TurnTake
+from assistant.commands.bench.stats import median
 
 log = logging.getLogger(__name__)
 
@@ -101,10 +102,6 @@ def _mean(values: list[float]) -> float | None:
     return round(float(np.mean(values)), 1) if values else None
 
 
-def _median(values: list[float]) -> float | None:
-    return round(float(np.median(values)), 1) if values else None
-
-
 def summarize_turn_taking(rows: list[dict[str, Any]]) -> dict[str, Any]:
     paused = [r for r in rows if r["thinking_pauses"]]
     finished = [r for r in rows if r["kind"] in ("complete", "noise", "pause", "um") and not r["trailing"]]
@@ -124,8 +121,8 @@ def summarize_turn_taking(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "premature_takes": [r["take"] for r in rows if r["premature"]],
         "complete_takes": len(complete),
         "mean_wait_ms": _mean(waits),
-        "median_wait_ms": _median(waits),
-        "heard_median_ms": _median(heard),
+        "median_wait_ms": median(waits),
+        "heard_median_ms": median(heard),
         "split_turns": [r["take"] for r in rows if len(r["turns"]) != 1],
         "monologue": outcome("monologue"),
         "trailing_um": outcome("um", trailing=True),
