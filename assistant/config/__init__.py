@@ -12,6 +12,7 @@ from assistant.config.rules import (
     check_section,
     choice,
     choices,
+    chosen,
     exit_keys_problem,
     limits,
     problem,
@@ -38,6 +39,6 @@ from assistant.config.sections import (
 __all__ = [
     "AudioConfig", "BargeInConfig", "ChunkerConfig", "Config", "ConfigError", "EchoConfig", "KioskConfig",
     "LlmConfig", "RepliesConfig", "SkillsConfig", "SttConfig", "TtsConfig", "TurnConfig", "VadConfig",
-    "check", "check_section", "choice", "choices", "default_config_path", "exit_keys_problem", "from_mapping",
-    "limits", "load", "problem", "rule", "save", "to_mapping", "where", "with_overrides",
+    "check", "check_section", "choice", "choices", "chosen", "default_config_path", "exit_keys_problem", "from_mapping",
+    "limits", "load", "problem", "rule", "save", "to_mapping", "where", "with_overrides", "within",
 ]

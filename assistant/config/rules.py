@@ -5,7 +5,9 @@ a section is checked, and the key combinations the kiosk's exit may use (Qt's no
 from __future__ import annotations
 
 from dataclasses import field, fields
-from typing import Any, Callable
+from typing import Any, Callable, Mapping, TypeVar
+
+T = TypeVar("T")
 
 class ConfigError(ValueError):
     """A configuration file or value is invalid; the message names the key."""
@@ -100,6 +102,15 @@ def check(config: Any) -> None:
     """Raise :class:`ConfigError` naming the first setting that cannot work."""
     for f in fields(config):
         check_section(getattr(config, f.name))
+
+
+def chosen(section: Any, name: str, makers: Mapping[str, Callable[[Any], T]], error: type[Exception]) -> T:
+    """What ``makers`` makes of ``section`` for the choice in its field ``name`` (an engine
+    for ``stt.engine``); ``error`` names the choices when there is no maker for it."""
+    value = getattr(section, name)
+    if value not in makers:
+        raise error(f"unknown '{where(section)}.{name}' {value!r} (choose {' or '.join(makers)})")
+    return makers[value](section)
 
 
 # ------------------------------------------------------------------ key combinations

@@ -16,7 +16,8 @@ from typing import Protocol
 
 import numpy as np
 
-from assistant.config import SttConfig, choices
+from assistant.config import SttConfig, chosen
+from assistant.errors import installed
 from assistant.machine.models import ModelError, find_vosk, find_whisper
 
 log = logging.getLogger(__name__)
@@ -165,10 +166,7 @@ class WhisperStt:
     punctuates = True
 
     def __init__(self, config: SttConfig, model_dir: Path | None = None):
-        try:
-            from faster_whisper import WhisperModel
-        except ImportError as exc:
-            raise SttError("faster-whisper is not installed: pip install faster-whisper") from exc
+        WhisperModel = installed("faster_whisper", "faster-whisper", SttError).WhisperModel
         self.config = config
         path = model_dir or find_whisper(config.whisper_model, config.language).path
         self.name = f"whisper ({path.name if path.name != 'model' else 'tiny.en'})"
@@ -327,10 +325,7 @@ class VoskStt:
     punctuates = False
 
     def __init__(self, config: SttConfig, model_dir: Path | None = None):
-        try:
-            import vosk
-        except ImportError as exc:
-            raise SttError("vosk is not installed: pip install vosk") from exc
+        vosk = installed("vosk", "vosk", SttError)
         vosk.SetLogLevel(-1)
         path = model_dir or find_vosk(config.vosk_model, config.language).path
         self.name = f"vosk ({config.language})"
@@ -385,8 +380,4 @@ class VoskUtterance:
 
 
 def load_stt(config: SttConfig) -> Stt:
-    if config.engine == "whisper":
-        return WhisperStt(config)
-    if config.engine == "vosk":
-        return VoskStt(config)
-    raise SttError(f"unknown STT engine '{config.engine}' (choose {' or '.join(choices(SttConfig, 'engine'))})")
+    return chosen(config, "engine", {"whisper": WhisperStt, "vosk": VoskStt}, SttError)

@@ -16,7 +16,8 @@ from typing import Iterator, Protocol
 import numpy as np
 
 from assistant.sound import window_rms_db
-from assistant.config import TtsConfig, choices
+from assistant.config import TtsConfig, chosen
+from assistant.errors import installed
 from assistant.machine.models import ModelError, find_piper_voice
 
 log = logging.getLogger(__name__)
@@ -199,10 +200,7 @@ class SystemTts:
     """The platform voice through pyttsx3 (espeak-ng on Linux, SAPI5, NSSS)."""
 
     def __init__(self, config: TtsConfig):
-        try:
-            import pyttsx3
-        except ImportError as exc:
-            raise TtsError("pyttsx3 is not installed: pip install pyttsx3") from exc
+        pyttsx3 = installed("pyttsx3", "pyttsx3", TtsError)
         try:
             self._engine = pyttsx3.init()
         except Exception as exc:  # pyttsx3 raises whatever its driver raises
@@ -240,8 +238,4 @@ class SystemTts:
 
 
 def load_tts(config: TtsConfig) -> Tts:
-    if config.engine == "piper":
-        return PiperTts(config)
-    if config.engine == "system":
-        return SystemTts(config)
-    raise TtsError(f"unknown TTS engine '{config.engine}' (choose {' or '.join(choices(TtsConfig, 'engine'))})")
+    return chosen(config, "engine", {"piper": PiperTts, "system": SystemTts}, TtsError)
