@@ -10,6 +10,7 @@ file left by a crash is removed by a later write to the same target.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
 import importlib.util
 import os
@@ -17,6 +18,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import BinaryIO, Iterator
 
 from platformdirs import user_cache_dir, user_config_dir, user_data_dir
 
@@ -102,14 +104,19 @@ STALE_S = 600.0
 """A temporary file this old belongs to a writer that died."""
 
 
-def write_bytes(path: str | Path, data: bytes) -> None:
+@contextlib.contextmanager
+def replacing(path: str | Path) -> Iterator[BinaryIO]:
+    """A binary file to write ``path``'s new content into; when the block ends without
+    an error it is synced and renamed over ``path`` (and the folder synced); on an error
+    ``path`` is left as it was and the temporary file removed. For content too big to
+    hold in memory (a joined model file); :func:`write_bytes` for the rest."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     tmp = Path(name)
     try:
         with os.fdopen(handle, "wb") as f:
-            f.write(data)
+            yield f
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -118,6 +125,11 @@ def write_bytes(path: str | Path, data: bytes) -> None:
         raise
     _sync_folder(path.parent)
     _remove_stale(path)
+
+
+def write_bytes(path: str | Path, data: bytes) -> None:
+    with replacing(path) as f:
+        f.write(data)
 
 
 def write_text(path: str | Path, text: str, encoding: str = "utf-8") -> None:

@@ -18,6 +18,7 @@ from assistant import config, resources
 from assistant.think import kvfile
 from assistant.sound import load_wav, save_wav
 from assistant.speak.ready import AudioCache
+from assistant.think.skills.timer_store import Timers
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -56,13 +57,38 @@ WRITERS = {
         "import numpy as np; from assistant.sound import save_wav; save_wav(target, np.zeros(32000, np.float32), 16000)",
         lambda path: load_wav(path, 16000).size == 1600,
     ),
+    "timers": (
+        lambda path: Timers(path, print).add("egg", "timer", 2e9, 300),
+        "from assistant.think.skills.timer_store import Timers; Timers(target, print).add('pasta', 'timer', 2e9, 600)",
+        lambda path: [t.name for t in Timers(path, print).active()] == ["egg"],
+    ),
+    "joined Whisper model": (
+        lambda path: (path.unlink(missing_ok=True), join_whisper(path, b"old")),
+        "from tests.test_atomic import join_whisper; join_whisper(target, b'new' * 1000)",
+        lambda path: path.read_bytes() == b"old" * 2,
+    ),
 }
+
+
+def join_whisper(path: Path, content: bytes) -> None:
+    """Join two parts of ``content`` into ``path`` (a folder's model.bin) as the Korean Whisper is joined."""
+    from assistant.machine import whisper_parts
+
+    parts = path.parent / "parts"
+    parts.mkdir(exist_ok=True)
+    for name in whisper_parts.SIDE_FILES:
+        (parts / name).write_text("{}")
+    halves = [parts / "model.bin.part1", parts / "model.bin.part2"]
+    for half in halves:
+        half.write_bytes(content)
+    whisper_parts.join(halves, parts, path.parent)
 
 
 def target_path(kind: str, folder: Path) -> Path:
     if kind == "reply audio cache":
         return AudioCache(folder / "replies", "voice", 22050).path("hello")
-    return folder / {"config": "assistant.toml", "prompt cache": "model.kv", "WAV": "answer.wav"}[kind]
+    return folder / {"config": "assistant.toml", "prompt cache": "model.kv", "WAV": "answer.wav",
+                     "timers": "timers.json", "joined Whisper model": "model.bin"}[kind]
 
 
 @pytest.mark.parametrize("kind", list(WRITERS))

@@ -13,6 +13,7 @@ import os
 import shutil
 from pathlib import Path
 
+from assistant import resources
 from assistant.resources import data_dir
 from assistant.machine.models import ModelError
 
@@ -51,9 +52,7 @@ def fast_model_dir(model: Path) -> Path:
         for entry in (model / "conf").iterdir():
             if entry.name != "model.conf":
                 shutil.copyfile(entry, folder / "conf" / entry.name)
-        tmp = done.with_suffix(".tmp")
-        tmp.write_text(wanted, encoding="utf-8")
-        os.replace(tmp, done)
+        resources.write_text(done, wanted)
     except OSError as exc:
         raise ModelError(f"cannot prepare the fast vosk model in {folder}: {exc}") from exc
     return folder

@@ -4,16 +4,17 @@
 and the tokenizer, vocabulary and config. They are joined once into the user data folder
 (``whisper-base/``); a later start only compares the joined file's size with the parts'
 and reads nothing. A half-written copy never counts: the join writes a temporary file and
-renames it when its size is right. Finding the packages is :mod:`assistant.machine.models`' job.
+renames it when its size is right (synced to the disk first:
+:func:`assistant.resources.replacing`). Finding the packages is :mod:`assistant.machine.models`' job.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import shutil
 from pathlib import Path
 
+from assistant import resources
 from assistant.resources import data_dir
 
 log = logging.getLogger(__name__)
@@ -49,16 +50,14 @@ def join(parts: list[Path], side_files: Path, folder: Path | None = None) -> Pat
         folder.mkdir(parents=True, exist_ok=True)
         for name in SIDE_FILES:
             shutil.copyfile(side_files / name, folder / name)
-        tmp = folder / f"model.bin.{os.getpid()}.tmp"
-        with open(tmp, "wb") as out:
+        expected = sum(p.stat().st_size for p in parts)
+        with resources.replacing(folder / "model.bin") as out:
             for part in parts:
                 with open(part, "rb") as src:
                     shutil.copyfileobj(src, out, 4 << 20)
-        expected, written = sum(p.stat().st_size for p in parts), tmp.stat().st_size
-        if written != expected:
-            tmp.unlink(missing_ok=True)
-            raise JoinError(f"joining the Whisper base gave {written} bytes, not {expected}")
-        os.replace(tmp, folder / "model.bin")
+            written = out.tell()
+            if written != expected:  # the old file (if any) stays, the temporary goes
+                raise JoinError(f"joining the Whisper base gave {written} bytes, not {expected}")
     except OSError as exc:
         raise JoinError(f"cannot join the multilingual Whisper base into {folder}: {exc}") from exc
     return folder

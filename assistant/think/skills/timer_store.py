@@ -21,6 +21,8 @@ from typing import Callable
 
 import numpy as np
 
+from assistant import resources
+
 log = logging.getLogger(__name__)
 
 POLL_S = 0.5
@@ -147,14 +149,10 @@ class Timers:
 
     def _save(self) -> None:
         """Write the timers (the caller holds the lock); a failure costs only persistence."""
-        tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_text(json.dumps([asdict(t) for t in self._timers], indent=1), encoding="utf-8")
-            os.replace(tmp, self.path)
+            resources.write_text(self.path, json.dumps([asdict(t) for t in self._timers], indent=1))
         except OSError as exc:
             log.warning("cannot save the timers to %s: %s", self.path, exc)
-            tmp.unlink(missing_ok=True)
 
 
 def chime(rate: int, beeps: int = 3) -> np.ndarray:
