@@ -109,7 +109,7 @@ VARIANTS = {
 instant-reply table; ``model``: the end-of-turn probability)."""
 
 
-def _signals(record: PauseRecord, model: bool) -> TurnSignals:
+def signals_of(record: PauseRecord, model: bool = True) -> TurnSignals:
     return TurnSignals(record.transcript, record.end_of_turn if model else None, record.instant,
                        punctuated=record.punctuated, last_word_p=record.last_word_p)
 
@@ -123,7 +123,7 @@ def score(records: list[PauseRecord], config: Config, mode: str = "semantic",
     waits: list[float] = []
     trailing_waits: list[float] = []
     for record in records:
-        judgement = judge(_signals(record, model), turn, config.vad.endpoint_ms, words=words)
+        judgement = judge(signals_of(record, model), turn, config.vad.endpoint_ms, words=words)
         if not record.final:
             if judgement.wait_ms <= record.silence_ms:
                 premature.append(f"{record.take} ({record.transcript[-60:]!r}, {record.silence_ms:.0f} ms pause)")

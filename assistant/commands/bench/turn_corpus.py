@@ -105,6 +105,9 @@ class TurnTake:
     """Silences inside the turn (start, end in seconds): committing in one is premature."""
     trailing: bool = False
     """The turn ends unfinished (a trailing "um"): waiting the longest is right."""
+    half: str = ""
+    """``tune`` or ``test`` in the split corpus (:mod:`.turn_split`)."""
+    language: str = "en"
 
 
 Speaker = Callable[[str], np.ndarray]
@@ -118,11 +121,11 @@ def _trim(pcm: np.ndarray) -> np.ndarray:
     return pcm[int(start * RATE) : int(end * RATE)]
 
 
-def piper_speaker(tts: Tts) -> Speaker:
-    """Piper without its random variation where it has it (``steady``): a take is the same
-    on every machine, and its transcript does not depend on a draw ("Remind me to" was
-    heard "Remind me too." in one draw of three, a complete sentence)."""
-    speak = getattr(tts, "steady", tts.synthesize)
+def piper_speaker(tts: Tts, steady: bool = True) -> Speaker:
+    """Piper, by default without its random variation where it has it (``steady``): a take
+    is the same on every machine, and its transcript does not depend on a draw ("Remind me
+    to" was heard "Remind me too." in one draw of three, a complete sentence)."""
+    speak = getattr(tts, "steady", tts.synthesize) if steady else tts.synthesize
 
     def say(text: str) -> np.ndarray:
         pcm = np.concatenate(list(speak(text)))
@@ -131,7 +134,7 @@ def piper_speaker(tts: Tts) -> Speaker:
     return say
 
 
-def espeak_speaker(voice: str, words_per_minute: int = 165) -> Speaker:
+def espeak_speaker(voice: str, words_per_minute: int = 165, pitch: int = 50) -> Speaker:
     """espeak-ng through its command line (it writes a WAV)."""
     binary = shutil.which("espeak-ng")
     if binary is None:
@@ -140,7 +143,7 @@ def espeak_speaker(voice: str, words_per_minute: int = 165) -> Speaker:
     def say(text: str) -> np.ndarray:
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "say.wav"
-            subprocess.run([binary, "-v", voice, "-s", str(words_per_minute), "-w", str(path), text],
+            subprocess.run([binary, "-v", voice, "-s", str(words_per_minute), "-p", str(pitch), "-w", str(path), text],
                            check=True, capture_output=True)
             pcm = load_wav(path, RATE)
         peak = float(np.abs(pcm).max()) or 1.0
@@ -153,7 +156,7 @@ def _silence(seconds: float) -> np.ndarray:
     return np.zeros(int(round(seconds * RATE)), np.float32)
 
 
-def _noise(samples: int, seed: int) -> np.ndarray:
+def noise(samples: int, seed: int) -> np.ndarray:
     """Steady pink-ish noise (a fan, a road) at unit RMS."""
     rng = np.random.default_rng(seed)
     white = rng.standard_normal(samples + RATE)
@@ -161,7 +164,7 @@ def _noise(samples: int, seed: int) -> np.ndarray:
     return (pink / np.sqrt(np.mean(pink**2))).astype(np.float32)
 
 
-def _join(parts: list[np.ndarray], gaps: list[float]) -> tuple[np.ndarray, list[tuple[float, float]], float]:
+def join_parts(parts: list[np.ndarray], gaps: list[float]) -> tuple[np.ndarray, list[tuple[float, float]], float]:
     """Speech parts with ``gaps`` of silence between them, lead-in and tail: the audio,
     the pauses (start, end) and the end of the last word."""
     audio = [_silence(LEAD_S)]
@@ -212,19 +215,19 @@ def make_turn_corpus(tts: Tts, folder: Path | None = None, *, small: bool = Fals
     takes = []
     for index, (kind, parts, gaps, noisy, trailing) in enumerate(_plan(small)):
         voice, say = speakers[0] if kind == "monologue" else speakers[index % len(speakers)]
-        audio, pauses, end = _join([say(p) for p in parts], gaps)
+        audio, pauses, end = join_parts([say(p) for p in parts], gaps)
         if noisy:  # 20 dB below the speech's level
             level = float(np.sqrt(np.mean(audio[np.abs(audio) > 0.01] ** 2)))
-            audio = audio + _noise(audio.size, index) * level * 0.1
+            audio = audio + noise(audio.size, index) * level * 0.1
         name = f"{index:02d}-{kind}-{file_slug(' '.join(parts))}"
         path = folder / f"{name}.wav"
         save_wav(path, audio, RATE)
         takes.append(TurnTake(name, path, " ".join(parts), kind, voice, end, tuple(pauses), trailing))
-    manifest.write_text(json.dumps([_take_json(t) for t in takes], indent=1), encoding="utf-8")
+    manifest.write_text(json.dumps([take_json(t) for t in takes], indent=1), encoding="utf-8")
     return takes
 
 
-def _take_json(take: TurnTake) -> dict:
+def take_json(take: TurnTake) -> dict:
     data = asdict(take)
     data["path"] = take.path.name
     return data

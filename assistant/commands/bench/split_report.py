@@ -1,0 +1,83 @@
+"""End of turn on the split corpus: every pause replayed, each half scored apart.
+
+The pauses are replayed as :mod:`.signals` does (the pipeline's VAD, endpointer,
+recognizer and end-of-turn model at every pause); Korean takes go through the Korean
+models. Each half is then scored, the test half first, English and Korean apart: the
+share of thinking pauses cut off, other pauses cut off, and the silence waited after
+finished turns (median and p90), the way LiveKit's eot-bench reports cut-offs at a budget.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from assistant.commands.bench.signals import PauseRecord, replay, signals_of
+from assistant.commands.bench.stats import median
+from assistant.commands.bench.turn_corpus import TurnTake
+from assistant.commands.bench.turn_split import HALVES
+from assistant.config import Config
+from assistant.hear.end_of_turn import judge
+from assistant.pipeline.session import LoadedModels
+from assistant.think.replies import Replies
+
+Engines = dict[str, tuple[LoadedModels, Config, Replies | None]]
+"""Per language (``en``, ``ko``): the models, the configuration and the instant replies."""
+
+
+def replay_halves(takes: list[TurnTake], engines: Engines, halves: tuple[str, ...] = HALVES
+                  ) -> dict[str, dict[str, list[PauseRecord]]]:
+    """half -> language -> every pause of its takes."""
+    out: dict[str, dict[str, list[PauseRecord]]] = {}
+    for half in halves:
+        for language, (models, config, replies) in engines.items():
+            chosen = [t for t in takes if t.half == half and t.language == language]
+            out.setdefault(half, {})[language] = replay(chosen, models, config, replies)
+    return out
+
+
+def p90(values: list[float]) -> float | None:
+    return round(float(np.percentile(values, 90)), 1) if values else None
+
+
+def score_half(records: list[PauseRecord], config: Config, mode: str = "semantic") -> dict[str, Any]:
+    """Cut-offs and waits of one half in one language, deciding as ``config`` says."""
+    turn = replace(config.turn, mode=mode)
+    thinking = [r for r in records if r.thinking]
+    other = [r for r in records if not r.final and not r.thinking]
+    finished = [r for r in records if r.final and not r.trailing]
+    wait = {id(r): judge(signals_of(r), turn, config.vad.endpoint_ms).wait_ms for r in records}
+    cut = [r for r in thinking if wait[id(r)] <= r.silence_ms]
+    cut_other = [r for r in other if wait[id(r)] <= r.silence_ms]
+    waits = [wait[id(r)] for r in finished]
+    return {
+        "thinking_pauses": len(thinking),
+        "thinking_cut_off": len(cut),
+        "other_pauses": len(other),
+        "other_cut_off": len(cut_other),
+        "finished_turns": len(finished),
+        "wait_median_ms": median(waits),
+        "wait_p90_ms": p90(waits),
+        "cut_off_in": [f"{r.take}: {r.transcript[-50:]!r} ({r.silence_ms:.0f} ms)" for r in cut + cut_other],
+        "slow": [f"{r.take}: {r.transcript[-50:]!r} waits {wait[id(r)]:.0f} ms" for r in finished
+                 if wait[id(r)] >= 1000],
+    }
+
+
+def score_halves(records: dict[str, dict[str, list[PauseRecord]]], configs: dict[str, Config],
+                 mode: str = "semantic") -> dict[str, dict[str, dict[str, Any]]]:
+    """half -> language -> :func:`score_half`, the test half first."""
+    return {half: {language: score_half(rows, configs[language], mode) for language, rows in by_language.items()}
+            for half, by_language in sorted(records.items(), key=lambda item: HALVES.index(item[0]))}
+
+
+def format_halves(scores: dict[str, dict[str, dict[str, Any]]]) -> str:
+    lines = ["half  lang  thinking cut off  other cut off  finished  wait median  wait p90"]
+    for half, by_language in scores.items():
+        for language, s in by_language.items():
+            lines.append(f"{half:5} {language:5} {s['thinking_cut_off']:>3} of {s['thinking_pauses']:<10} "
+                         f"{s['other_cut_off']:>3} of {s['other_pauses']:<8} {s['finished_turns']:>8}  "
+                         f"{s['wait_median_ms'] or 0:>8.0f} ms  {s['wait_p90_ms'] or 0:>5.0f} ms")
+    return "\n".join(lines)
