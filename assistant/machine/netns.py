@@ -25,6 +25,9 @@ import socket
 import struct
 import sys
 
+from assistant.machine import child_process
+from assistant.machine.child_process import own_command
+
 ENV = "ASSISTANT_NETNS"
 ASK = "enter"
 PROBE = "probe"
@@ -132,19 +135,10 @@ def enter_if_asked() -> None:
         raise SystemExit(0 if inside() else 1)
 
 
-def own_command() -> list[str]:
-    """How to start this program again (a frozen bundle, or ``python -m assistant``)."""
-    return [sys.executable] if getattr(sys, "frozen", False) else [sys.executable, "-m", "assistant"]
-
-
 def child_env(env: dict[str, str] | None = None, ask: str = ASK) -> dict[str, str]:
     """An environment for this program started again, asking it to isolate itself (and
     able to import this package from any working folder)."""
-    env = dict(os.environ if env is None else env)
-    env[ENV] = ask
-    package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
-    return env
+    return child_process.child_env({ENV: ask}, env)
 
 
 def relaunch_isolated(argv: list[str]) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import faulthandler
 import logging
-import os
 import signal
 import sys
 from dataclasses import replace
@@ -13,7 +12,7 @@ from pathlib import Path
 
 from assistant.pipeline import heartbeat
 from assistant.commands import launcher
-from assistant.machine import netns
+from assistant.machine import child_process
 from assistant import offline
 from assistant.config import Config
 from assistant.pipeline.kiosk.logs import log_to_file
@@ -79,7 +78,7 @@ def run_app(config: Config, supervised: bool = False) -> int:
 
 def child_command(argv: list[str], in_kiosk_command: bool) -> list[str]:
     """How the supervisor starts the app: this program again, as ``kiosk --app``."""
-    return [*netns.own_command(), *argv, *([] if in_kiosk_command else ["kiosk"]), "--app"]
+    return [*child_process.own_command(), *argv, *([] if in_kiosk_command else ["kiosk"]), "--app"]
 
 
 def supervise(config: Config, argv: list[str], in_kiosk_command: bool, network: offline.Guarantee) -> int:
@@ -88,13 +87,10 @@ def supervise(config: Config, argv: list[str], in_kiosk_command: bool, network: 
     print(f"kiosk: supervising the app; logs in {path.parent}", file=sys.stderr)
     print(f"kiosk: {network.describe()}", file=sys.stderr)
     log.info("%s", network.describe())
-    env = dict(os.environ)
-    package_root = str(Path(__file__).resolve().parents[2])
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
     k = config.kiosk
     supervisor = ProcessSupervisor(child_command(argv, in_kiosk_command),
                                    RestartPolicy(k.restart_backoff_s, k.restart_backoff_max_s, k.gui_timeout_s),
-                                   env=env)
+                                   env=child_process.child_env())
     for sig in (signal.SIGTERM, signal.SIGINT, getattr(signal, "SIGHUP", None)):
         if sig is not None:
             signal.signal(sig, lambda *_: supervisor.request_stop())
