@@ -99,13 +99,13 @@ def _native_check(model: Path) -> tuple[str, bool]:
     from assistant.machine import native_probe
 
     try:
-        verdict = native_probe.check(model)
+        build = native_probe.check(model)
     except native_probe.NativeBuildError as exc:
         return str(exc), True
-    when = "cached" if verdict.cached else f"ran now in {verdict.probe_s:.1f} s"
-    if verdict.extra_bufts:
-        return f"passed: {verdict.reason} ({when})", False
-    return f"extra buffer types off: {verdict.reason} ({when})", True
+    when = "cached" if build.cached else f"ran now in {build.probe_s:.1f} s"
+    if build.extra_bufts:
+        return f"passed: {build.reason} ({when})", False
+    return f"extra buffer types off: {build.reason} ({when})", True
 
 
 def _duplex(config: Config) -> str:

@@ -5,10 +5,13 @@ AMX, the AMX matrix kernel faults on ``ldtilecfg`` at the first batch of more th
 token (llama.cpp issue 20824), which kills the whole process. A one-token smoke test
 passes, so the only safe check is a real multi-token evaluation in a child process.
 
-The verdict is cached, keyed by the library file, the llama_cpp version and the CPU's
-feature flags, so the probe costs one child process on the first start and nothing after.
-When the child dies, models are loaded without llama.cpp's extra buffer types (the
-repacked-weight kernels, AMX among them), which avoids the crash at a small speed cost.
+The result (a :class:`BuildCheck`) is cached, keyed by the library file, the llama_cpp
+version, the CPU's feature flags and the model's tensor types (the repacked kernels are
+chosen per type), so the probe costs one child process on the first start and nothing
+after. A probe that timed out proves nothing about the build (a machine busy at start
+up): it is used for this run and tried again at the next start. When the child dies,
+models are loaded without llama.cpp's extra buffer types (the repacked-weight kernels,
+AMX among them), which avoids the crash at a small speed cost.
 """
 
 from __future__ import annotations
@@ -21,14 +24,14 @@ import os
 import platform
 import signal
 import subprocess
-import sys
 import threading
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
 from assistant import resources
+from assistant.machine import child_process
 from assistant.resources import cache_dir
 
 log = logging.getLogger(__name__)
@@ -38,8 +41,11 @@ PROBE_ENV = "ASSISTANT_NATIVE_PROBE"
 EXTRA_ENV = "ASSISTANT_NATIVE_PROBE_EXTRA"
 """Set in the child's environment: "1" to load with extra buffer types, "0" without."""
 FORCE_CRASH_ENV = "ASSISTANT_PROBE_FORCE_CRASH"
-"""When set, a probe child that loads with extra buffer types kills itself with SIGSEGV,
-as a miscompiled kernel would (to show the fallback on a CPU that has no AMX)."""
+"""When set, a probe child that loaded the model with extra buffer types kills itself
+with SIGSEGV where a miscompiled kernel would, at the first multi-token batch (to show the
+fallback on a CPU that has no AMX)."""
+EXTRA_BUFTS_FIELD = "use_extra_bufts"
+"""The field of llama.cpp's ``llama_model_params`` that turns the extra buffer types off."""
 
 PROBE_TIMEOUT_S = 120.0
 PROBE_TEXT = b"The quick brown fox jumps over the lazy dog, and then it runs back home."
@@ -55,7 +61,10 @@ class NativeBuildError(RuntimeError):
 
 
 @dataclass(frozen=True)
-class Verdict:
+class BuildCheck:
+    """Whether this llama.cpp build survives a multi-token prompt on this CPU, and so
+    whether models load with its extra buffer types."""
+
     extra_bufts: bool
     """Load models with llama.cpp's extra buffer types (weight repacking, AMX)."""
     reason: str
@@ -63,7 +72,10 @@ class Verdict:
     probe_s: float
     """Seconds the probe took when it ran (0 when it came from the cache)."""
     cached: bool = False
-    """The verdict came from the cache file, no child was started."""
+    """The check came from the cache file, no child was started."""
+    lasting: bool = True
+    """Says something lasting about the build, so it is cached; False for a probe that
+    timed out (tried again at the next start)."""
 
     @property
     def note(self) -> str | None:
@@ -101,7 +113,20 @@ def library_file() -> Path | None:
     return Path(name) if name else None
 
 
-def build_key() -> str:
+def tensor_types(model: Path) -> list[str]:
+    """The ggml types of ``model``'s tensors (Q4_1, Q6_K, F32...): which kernels, repacked
+    or not, a prompt runs through. Empty when the header cannot be read (the load says why)."""
+    from assistant.machine.gguf_info import GGML_TYPES, read_gguf
+
+    try:
+        info = read_gguf(model)
+    except (OSError, ValueError):
+        return []
+    return sorted({GGML_TYPES.get(t.type, (f"type {t.type}",))[0] for t in info.tensors})
+
+
+def build_key(model: Path) -> str:
+    """What the check depends on: the llama.cpp library, the CPU and the model's tensor types."""
     import llama_cpp
 
     library = library_file()
@@ -110,6 +135,7 @@ def build_key() -> str:
         "library": str(library), "size": stat.st_size if stat else None,
         "mtime": stat.st_mtime_ns if stat else None, "version": llama_cpp.__version__,
         "cpu": hashlib.sha256(" ".join(cpu_flags()).encode()).hexdigest()[:16],
+        "tensor_types": tensor_types(model),
         "force_crash": bool(os.environ.get(FORCE_CRASH_ENV)),
     }
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:24]
@@ -127,36 +153,29 @@ def _read_cache() -> dict:
         return {}
 
 
-def _write_cache(key: str, verdict: Verdict) -> None:
+def _write_cache(key: str, result: BuildCheck) -> None:
     data = _read_cache()
-    data[key] = {"extra_bufts": verdict.extra_bufts, "reason": verdict.reason, "probe_s": verdict.probe_s}
+    data[key] = {"extra_bufts": result.extra_bufts, "reason": result.reason, "probe_s": result.probe_s}
     try:
         resources.write_text(_cache_path(), json.dumps(data, indent=1))
     except OSError as exc:
         log.warning("could not save the native build check: %s", exc)
 
 
-def cached_verdict() -> Verdict | None:
-    """The verdict for this build and CPU if the probe ran before, without running it."""
+def cached_check(model: Path) -> BuildCheck | None:
+    """The check for this build, CPU and model's tensor types if the probe ran before,
+    without running it."""
     try:
-        entry = _read_cache().get(build_key())
+        entry = _read_cache().get(build_key(model))
     except (ImportError, OSError):
         return None
     if not isinstance(entry, dict):
         return None
-    return Verdict(bool(entry.get("extra_bufts", True)), str(entry.get("reason", "")),
-                   float(entry.get("probe_s", 0.0)), cached=True)
+    return BuildCheck(bool(entry.get("extra_bufts", True)), str(entry.get("reason", "")),
+                      float(entry.get("probe_s", 0.0)), cached=True)
 
 
 # ------------------------------------------------------------------ the probe
-
-def child_command() -> list[str]:
-    """This program again: the frozen app, or ``python -m assistant``. The child sees
-    :data:`PROBE_ENV` and runs :func:`run_child` instead of the app."""
-    if getattr(sys, "frozen", False):
-        return [sys.executable]
-    return [sys.executable, "-m", "assistant"]
-
 
 def describe_exit(returncode: int) -> str:
     if returncode < 0:
@@ -174,17 +193,16 @@ def crashed(returncode: int) -> bool:
 
 
 def _run_child(model: Path, extra_bufts: bool, command: list[str] | None = None) -> subprocess.CompletedProcess:
-    env = dict(os.environ, **{PROBE_ENV: str(model), EXTRA_ENV: "1" if extra_bufts else "0"})
-    package_root = str(Path(__file__).resolve().parent.parent)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
-    return subprocess.run(command or child_command(), env=env, stdin=subprocess.DEVNULL,
+    """This program again (the child sees :data:`PROBE_ENV` and runs :func:`run_child`)."""
+    env = child_process.child_env({PROBE_ENV: str(model), EXTRA_ENV: "1" if extra_bufts else "0"})
+    return subprocess.run(command or child_process.own_command(), env=env, stdin=subprocess.DEVNULL,
                           capture_output=True, text=True, timeout=PROBE_TIMEOUT_S)
 
 
-def probe(model: Path, command: list[str] | None = None) -> Verdict | None:
+def probe(model: Path, command: list[str] | None = None) -> BuildCheck | None:
     """Evaluate a multi-token prompt on ``model`` in a child process.
 
-    Returns the verdict, or None when the probe says nothing about the build (the child
+    Returns the check, or None when the probe says nothing about the build (the child
     failed with an ordinary error, a broken model file say: the real load reports it).
     Raises :class:`NativeBuildError` when the build crashes even without extra buffer types.
     """
@@ -192,10 +210,10 @@ def probe(model: Path, command: list[str] | None = None) -> Verdict | None:
     try:
         result = _run_child(model, True, command)
     except subprocess.TimeoutExpired:
-        return Verdict(False, f"a {len(PROBE_TEXT)}-byte prompt did not finish in {PROBE_TIMEOUT_S:.0f} s",
-                       time.perf_counter() - start)
+        return BuildCheck(False, f"a {len(PROBE_TEXT)}-byte prompt did not finish in {PROBE_TIMEOUT_S:.0f} s "
+                                 "(checked again at the next start)", time.perf_counter() - start, lasting=False)
     if result.returncode == 0:
-        return Verdict(True, "a multi-token prompt ran in a child process", time.perf_counter() - start)
+        return BuildCheck(True, "a multi-token prompt ran in a child process", time.perf_counter() - start)
     if not crashed(result.returncode):
         log.info("native build check inconclusive (%s): %s", describe_exit(result.returncode),
                  result.stderr.strip()[-300:])
@@ -209,32 +227,40 @@ def probe(model: Path, command: list[str] | None = None) -> Verdict | None:
         raise NativeBuildError(
             f"this llama.cpp build crashes on this CPU ({first}, also without extra buffer types). "
             f"Rebuild it: {REBUILD_COMMAND}")
-    return Verdict(False, f"a multi-token prompt with them {first} in a child process",
-                   time.perf_counter() - start)
+    return BuildCheck(False, f"a multi-token prompt with them {first} in a child process",
+                      time.perf_counter() - start)
 
 
 _lock = threading.Lock()
-_verdict: Verdict | None = None
+_checked: dict[str, BuildCheck] = {}
+"""Checks made in this process, by :func:`build_key`."""
 
 
-def check(model: Path) -> Verdict:
-    """The verdict for this build and CPU: from memory, the cache file, or a probe on
-    ``model`` (which then is cached). Says once in the log when a fallback is in force."""
-    global _verdict
+def check(model: Path) -> BuildCheck:
+    """The check for this build, CPU and model: from memory, the cache file, or a probe on
+    ``model`` (cached unless it timed out). Says once in the log when a fallback is in force."""
     with _lock:
-        if _verdict is not None:
-            return _verdict
-        verdict = cached_verdict()
-        if verdict is None:
-            verdict = probe(model)
-            if verdict is None:
-                return Verdict(True, "not checked (the probe could not load the model)", 0.0)
-            _write_cache(build_key(), verdict)
-            log.info("native build check took %.2f s: %s", verdict.probe_s, verdict.reason)
-        if verdict.note:
-            (log.info if verdict.cached else log.warning)("%s", verdict.note)
-        _verdict = verdict
-        return verdict
+        key = build_key(model)
+        if key in _checked:
+            return _checked[key]
+        result = cached_check(model)
+        if result is None:
+            result = probe(model)
+            if result is None:
+                return BuildCheck(True, "not checked (the probe could not load the model)", 0.0, lasting=False)
+            if result.lasting:
+                _write_cache(key, result)
+            log.info("native build check took %.2f s: %s", result.probe_s, result.reason)
+        if result.note:
+            (log.info if result.cached else log.warning)("%s", result.note)
+        _checked[key] = result
+        return result
+
+
+def forget() -> None:
+    """Forget the checks made in this process (the cache file stays): as a restart would."""
+    with _lock:
+        _checked.clear()
 
 
 _params_lock = threading.RLock()
@@ -252,12 +278,13 @@ def model_params(extra_bufts: bool) -> Iterator[None]:
         return
     import llama_cpp.llama_cpp as lib
 
+    require_extra_bufts_field(lib.llama_model_params)
     with _params_lock:
         original = lib.llama_model_default_params
 
         def without_extra_bufts():
             params = original()
-            params.use_extra_bufts = False
+            setattr(params, EXTRA_BUFTS_FIELD, False)
             return params
 
         lib.llama_model_default_params = without_extra_bufts
@@ -265,6 +292,22 @@ def model_params(extra_bufts: bool) -> Iterator[None]:
             yield
         finally:
             lib.llama_model_default_params = original
+
+
+def require_extra_bufts_field(params_type: type) -> None:
+    """Raise :class:`NativeBuildError` unless the ctypes structure ``params_type`` has the
+    field that turns the extra buffer types off: setting a field a ctypes structure lacks
+    only adds a Python attribute, and the build would crash as if nothing had been done."""
+    names = [name for name, *_ in getattr(params_type, "_fields_", ())]
+    if EXTRA_BUFTS_FIELD not in names:
+        raise NativeBuildError(
+            f"this llama-cpp-python ({_version()}) has no {EXTRA_BUFTS_FIELD} in llama_model_params, so its "
+            f"extra buffer types cannot be turned off; install a tested version (see pyproject.toml) or "
+            f"rebuild it: {REBUILD_COMMAND}")
+
+
+def _version() -> str:
+    return resources.distribution_version("llama_cpp_python") or "unknown version"
 
 
 def load(model: Path, **options):
@@ -277,20 +320,15 @@ def load(model: Path, **options):
 
 
 def run_child(model: str) -> int:
-    """The probe child: load ``model`` and evaluate a multi-token prompt."""
+    """The probe child: load ``model`` and evaluate a multi-token prompt (with the forced
+    crash, die where a miscompiled kernel would: loaded, at the first batch)."""
     extra = os.environ.get(EXTRA_ENV, "1") == "1"
-    if extra and os.environ.get(FORCE_CRASH_ENV):
-        os.kill(os.getpid(), signal.SIGSEGV)
     import llama_cpp
 
     with model_params(extra):
         llama = llama_cpp.Llama(model_path=model, n_ctx=256, n_batch=64, verbose=False)
+    if extra and os.environ.get(FORCE_CRASH_ENV):
+        os.kill(os.getpid(), signal.SIGSEGV)
     llama.eval(llama.tokenize(PROBE_TEXT))
     return 0
 
-
-def status() -> dict:
-    """For doctor: the cached verdict (the probe is not run here)."""
-    verdict = cached_verdict()
-    return {"amx": has_amx(), "checked": verdict is not None,
-            **(asdict(verdict) if verdict else {}), "rebuild": REBUILD_COMMAND}
