@@ -1,4 +1,5 @@
-"""The language model: llama.cpp through llama-cpp-python.
+"""The language model: llama.cpp through llama-cpp-python (the private parts of it used
+here are listed in :mod:`assistant.think.llama_internals`).
 
 One owner thread uses the model at a time (``Llama`` is not thread-safe). The prompt is
 rendered with the GGUF's own chat template and tokenized here, so the engine knows how
@@ -13,7 +14,7 @@ import threading
 from pathlib import Path
 from typing import Iterator
 
-from assistant.think import kvfile
+from assistant.think import kvfile, llama_internals
 from assistant.machine import native_probe, synthetic
 from assistant.think.draft import common_prefix, make_draft
 from assistant.config import LlmConfig
@@ -72,8 +73,12 @@ class LlamaLlm:
                     draft_model=draft,
                     **_kv_options(config.kv_type),
                 )
+        except native_probe.NativeBuildError as exc:  # the fallback cannot be applied to this build
+            raise LlmError(str(exc)) from exc
         except (ValueError, RuntimeError, OSError) as exc:
             raise ModelError(f"llama.cpp cannot load {path}: {exc}") from exc
+        if why := llama_internals.problem(self._llama):
+            raise LlmError(why)
         meta = self._llama.metadata
         template = meta.get("tokenizer.chat_template")
         if not template:
