@@ -92,7 +92,8 @@ def inspect_model(path: Path, origin: str, config: LlmConfig, hardware: Hardware
         return report
     report.name, report.architecture, report.quantization = info.name, info.architecture, info.quantization
     report.parameters, report.layers, report.context_length = info.parameters, info.block_count, info.context_length
-    report.plan = plan(info, hardware, config.n_ctx, config.n_gpu_layers, kv_types=LOADER_KV_TYPES)
+    report.plan = plan(info, hardware, config.n_ctx, config.n_gpu_layers, kv_types=LOADER_KV_TYPES,
+                       kv_type=config.kv_type)
     return report
 
 
@@ -154,7 +155,7 @@ def format_model(report: ModelReport) -> str:
         f"{report.architecture}, {report.layers} layers, trained context {report.context_length}"
     )
     assert report.plan is not None
-    lines += [f"    {report.fit}", f"    plan: {report.plan.summary}"]
+    lines += [f"    {report.fit}", f"    plan: {report.plan.summary}", f"    KV cache: {report.plan.kv_text}"]
     return "\n".join(lines)
 
 

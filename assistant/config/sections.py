@@ -9,6 +9,10 @@ from typing import ClassVar
 
 from assistant.config.rules import not_empty, choice, exit_keys_problem, rule, within
 
+KV_TYPES = ("f16", "q8_0")
+"""The KV-cache precisions llama.cpp is given here (a quantized V cache needs flash attention)."""
+
+
 @dataclass(frozen=True)
 class AudioConfig:
     table: ClassVar[str] = "audio"
@@ -228,8 +232,11 @@ class LlmConfig:
     the path of a small GGUF with the same vocabulary used as a draft model."""
     draft_tokens: int = 6
     """Tokens drafted per step when ``draft`` is on."""
-    kv_type: str = choice("f16", "q8_0")
-    """KV-cache precision: ``f16``, or ``q8_0`` (half the memory; the planner picks it when VRAM is short)."""
+    kv_type: str | None = rule(None, lambda value: None if value in (None, *KV_TYPES) else
+                               f"must be {' or '.join(KV_TYPES)}, or left out for the planner to choose")
+    """KV-cache precision: ``f16``, or ``q8_0`` (half the memory). Left out, the planner
+    chooses (``f16``, or ``q8_0`` when that puts more layers in the free VRAM); ``assistant
+    doctor`` says which."""
     prefill_partials: bool = True
     """With a streaming recognizer (vosk), evaluate the user's words as they are
     recognized, so the reply starts with only the last words left to evaluate."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from assistant.config import LlmConfig
+from assistant.config.sections import KV_TYPES
 from assistant.machine.gguf_info import GgufInfo, read_gguf
 from assistant.machine.hardware import GB, Hardware, detect, llama_offload
 
@@ -22,7 +23,7 @@ RESERVE_BYTES = int(0.25 * GB)
 UBATCH = 512
 """llama.cpp's micro-batch; the compute buffer scales with it."""
 KV_BYTES_PER_ELEMENT = {"f16": 2.0, "q8_0": 34 / 32, "q4_0": 18 / 32}
-LOADER_KV_TYPES = ("f16", "q8_0")
+LOADER_KV_TYPES = KV_TYPES
 """KV-cache types the loader applies today (quantized V needs flash attention in llama.cpp)."""
 
 
@@ -44,6 +45,15 @@ class Plan:
     """False when the model cannot be held in RAM + VRAM: loading it would thrash or fail."""
     reason: str
     """Why this many layers: no GPU, CPU-only build, VRAM, the config..."""
+    kv_chosen: bool = True
+    """The planner chose ``kv_type`` (``llm.kv_type`` is unset); False: the config set it."""
+
+    @property
+    def kv_text(self) -> str:
+        """Where the KV type comes from, e.g. ``q8_0, chosen by the planner (llm.kv_type is unset)``."""
+        if not self.kv_chosen:
+            return f"{self.kv_type}, as llm.kv_type sets it"
+        return f"{self.kv_type}, chosen by the planner (llm.kv_type is unset)"
 
     @property
     def layers_on_gpu(self) -> int:
@@ -52,7 +62,7 @@ class Plan:
     @property
     def summary(self) -> str:
         """One line, e.g. ``22/28 layers on GPU: 7.1 of 8.0 GB free, KV q8_0, ctx 2048``."""
-        tail = f"KV {self.kv_type}, ctx {self.n_ctx}"
+        tail = f"KV {self.kv_type} ({'planner' if self.kv_chosen else 'llm.kv_type'}), ctx {self.n_ctx}"
         if not self.fits:
             return (
                 f"does not fit: needs {self.cpu_bytes / GB:.1f} GB of RAM with {self.layers_on_gpu}/{self.block_count} "
@@ -155,12 +165,17 @@ def plan(
     n_gpu_layers: int | None = None,
     headroom_bytes: int = HEADROOM_BYTES,
     kv_types: tuple[str, ...] = ("f16", "q8_0"),
+    kv_type: str | None = None,
 ) -> Plan:
     """Plan the offload of ``info`` on ``hardware``.
 
-    ``n_gpu_layers`` None plans it; an int (from the config) is kept as given. The KV
-    cache type is the first of ``kv_types`` that puts the most layers on the GPU.
+    ``n_gpu_layers`` None plans it; an int (from the config) is kept as given. So is a
+    ``kv_type`` (``llm.kv_type``); None lets the planner pick the first of ``kv_types``
+    that puts the most layers on the GPU.
     """
+    kv_chosen = kv_type is None
+    if kv_type is not None:
+        kv_types = (kv_type,)
     n_layer = info.block_count
     ctx = min(n_ctx, info.context_length) if info.context_length > 0 else n_ctx
     c = costs(info, ctx)
@@ -208,6 +223,7 @@ def plan(
         ram_available_bytes=hardware.ram_available_bytes,
         fits=cpu <= ram_left,
         reason=reason,
+        kv_chosen=kv_chosen,
     )
 
 
@@ -221,7 +237,7 @@ def plan_for(config: LlmConfig, model_path: Path, hardware: Hardware | None = No
     if hardware is None:
         offload, _why = llama_offload()
         hardware = detect(probe_gpus=offload and config.n_gpu_layers is None)
-    return plan(info, hardware, config.n_ctx, config.n_gpu_layers, kv_types=LOADER_KV_TYPES)
+    return plan(info, hardware, config.n_ctx, config.n_gpu_layers, kv_types=LOADER_KV_TYPES, kv_type=config.kv_type)
 
 
 # ---------------------------------------------------------------- model tiers

@@ -71,7 +71,7 @@ class LlamaLlm:
                     seed=config.seed,
                     verbose=False,
                     draft_model=draft,
-                    **_kv_options(config.kv_type),
+                    **_kv_options(config.kv_type or "f16"),
                 )
         except native_probe.NativeBuildError as exc:  # the fallback cannot be applied to this build
             raise LlmError(str(exc)) from exc
@@ -155,7 +155,7 @@ class LlamaLlm:
         return json.dumps({
             "model": str(self.path.resolve()), "size": stat.st_size, "mtime": stat.st_mtime_ns,
             "prefix": prefix, "n_ctx": self.config.n_ctx, "gpu": self.config.n_gpu_layers,
-            "kv": self.config.kv_type, "draft": self.config.draft != "off",
+            "kv": self.config.kv_type or "f16", "draft": self.config.draft != "off",
             "llama_cpp": llama_cpp.__version__, "extra_bufts": self.native.extra_bufts,
         }, sort_keys=True)
 

@@ -121,6 +121,24 @@ def test_gpu_machine_recommends_by_vram(model_path):
     assert "30/30 layers + output on GPU (all fit)" in text
 
 
+def test_doctor_says_which_kv_type_the_planner_chose(capsys, models_dir, tmp_path):
+    code, out = run(capsys, "doctor")
+    assert "KV cache: f16, chosen by the planner (llm.kv_type is unset)" in out
+    config = tmp_path / "assistant.toml"
+    config.write_text('[llm]\nkv_type = "q8_0"\n', encoding="utf-8")
+    code, out = run(capsys, "doctor", "--config", str(config))
+    assert "KV cache: q8_0, as llm.kv_type sets it" in out and "KV q8_0 (llm.kv_type)" in out
+
+
+def test_a_kv_type_llama_cpp_is_not_given_is_refused(tmp_path):
+    from assistant import config as config_mod
+
+    path = tmp_path / "assistant.toml"
+    path.write_text('[llm]\nkv_type = "q4_0"\n', encoding="utf-8")
+    with pytest.raises(config_mod.ConfigError, match="'llm.kv_type' must be f16 or q8_0, or left out"):
+        config_mod.load(path)
+
+
 def test_doctor_says_how_it_listens_while_speaking(capsys, models_dir, monkeypatch, tmp_path):
     code, out = run(capsys, "doctor")
     assert "while speaking: full duplex (speex echo cancellation)" in out

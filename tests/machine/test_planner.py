@@ -140,6 +140,30 @@ def test_quantized_kv_when_it_is_what_makes_the_model_fit():
     assert plan(LLAMA_8B, machine(80), n_ctx=ctx).kv_type == "f16"  # f16 when it fits
 
 
+def test_the_users_kv_type_is_kept_and_only_an_unset_one_is_chosen():
+    ctx = 32768
+    c = planner.costs(LLAMA_8B, ctx)
+    short = (32 * (c.layer + c.kv_layer("f16")) + c.output + c.compute) * 0.95 / GB + 1.0  # q8_0 would fit all
+    chosen = plan(LLAMA_8B, machine(short), n_ctx=ctx)
+    assert chosen.kv_type == "q8_0" and chosen.kv_chosen and "KV q8_0 (planner)" in chosen.summary
+    assert chosen.kv_text == "q8_0, chosen by the planner (llm.kv_type is unset)"
+    kept = plan(LLAMA_8B, machine(short), n_ctx=ctx, kv_type="f16")
+    assert kept.kv_type == "f16" and not kept.kv_chosen and "KV f16 (llm.kv_type)" in kept.summary
+    assert kept.n_gpu_layers < 32, "the user's f16 costs layers, and the plan says so"
+    assert kept.kv_text == "f16, as llm.kv_type sets it"
+
+
+def test_the_loader_takes_the_kv_type_the_plan_kept(tmp_path, monkeypatch):
+    from assistant.config import LlmConfig
+    from assistant.machine.models import find_llm
+
+    path = find_llm(None).path
+    cpu = machine()
+    assert planner.plan_for(LlmConfig(), path, cpu).kv_chosen
+    given = planner.plan_for(LlmConfig(kv_type="q8_0"), path, cpu)
+    assert given.kv_type == "q8_0" and not given.kv_chosen
+
+
 def test_context_is_capped_by_the_model(smollm):
     assert plan(smollm, machine(8), n_ctx=32768).n_ctx == 8192
 
