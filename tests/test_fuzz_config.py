@@ -20,7 +20,17 @@ from assistant.think.replies import Matcher, fill, load_table, normalize
 
 REPO = Path(__file__).resolve().parent.parent
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-_folder = Path(tempfile.mkdtemp(prefix="fuzz-config-"))
+_folder = Path()
+"""Where the fuzzed files are written: a temporary folder of this module's tests (see :func:`scratch`)."""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def scratch():
+    """A temporary folder for this module's fuzzed files, removed after its last test."""
+    global _folder
+    with tempfile.TemporaryDirectory(prefix="fuzz-config-") as folder:
+        _folder = Path(folder)
+        yield _folder
 
 CONFIG = """\
 [audio]

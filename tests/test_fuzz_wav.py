@@ -26,7 +26,17 @@ FORMATS = {  # (format tag, bits) -> numpy type of one sample
     (1, 8): np.uint8, (1, 16): np.int16, (1, 24): None, (1, 32): np.int32, (3, 32): np.float32, (3, 64): np.float64,
 }
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-_folder = Path(tempfile.mkdtemp(prefix="fuzz-wav-"))
+_folder = Path()
+"""Where the fuzzed files are written: a temporary folder of this module's tests (see :func:`scratch`)."""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def scratch():
+    """A temporary folder for this module's fuzzed files, removed after its last test."""
+    global _folder
+    with tempfile.TemporaryDirectory(prefix="fuzz-wav-") as folder:
+        _folder = Path(folder)
+        yield _folder
 
 
 def wav_bytes(channels: int, rate: int, tag: int, bits: int, body: bytes,

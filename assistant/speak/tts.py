@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 import logging
 import math
+import shutil
 import tempfile
+import weakref
 from pathlib import Path
 from typing import Iterator, Protocol
 
@@ -211,6 +213,8 @@ class SystemTts:
             self._engine.setProperty("volume", config.volume)
         self._volume = config.volume
         self._tmp = Path(tempfile.mkdtemp(prefix="assistant-tts-"))
+        self._remove_tmp = weakref.finalize(self, shutil.rmtree, self._tmp, ignore_errors=True)
+        """Removes the scratch folder: :meth:`close`, the voice being collected, or the app's exit."""
         self.name = "system (pyttsx3)"
         self.voice_id = f"system:{self._engine.getProperty('voice')}:{config.volume}:trimmed"
         first = next(self._render("Ready."), None)
@@ -229,6 +233,10 @@ class SystemTts:
         if pcm.ndim == 2:
             pcm = pcm.mean(axis=1)
         yield pcm, rate
+
+    def close(self) -> None:
+        """Remove the scratch folder the voice renders into (the voice is not used after)."""
+        self._remove_tmp()
 
     def synthesize(self, text: str) -> Iterator[np.ndarray]:
         from assistant.sound import resample

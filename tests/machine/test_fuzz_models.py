@@ -19,7 +19,17 @@ from assistant.machine.models import ModelError, find_llm, find_piper_voice, fin
 from assistant.speak.tts import read_voice_config
 
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-_folder = Path(tempfile.mkdtemp(prefix="fuzz-models-"))
+_folder = Path()
+"""Where the fuzzed files are written: a temporary folder of this module's tests (see :func:`scratch`)."""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def scratch():
+    """A temporary folder for this module's fuzzed files, removed after its last test."""
+    global _folder
+    with tempfile.TemporaryDirectory(prefix="fuzz-models-") as folder:
+        _folder = Path(folder)
+        yield _folder
 U32, U64 = struct.Struct("<I"), struct.Struct("<Q")
 
 
