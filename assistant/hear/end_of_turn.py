@@ -80,7 +80,9 @@ _END_MARK = re.compile(r"[.?!]\W*$")
 _END_PUNCTUATION = re.compile(r"[\s.?!,;:…\"'—-]+$")
 
 
-class Verdict(str, Enum):
+class TurnCall(str, Enum):
+    """The call on the end of the turn, from the words at a pause."""
+
     COMPLETE = "complete"
     UNSURE = "unsure"
     UNFINISHED = "unfinished"
@@ -90,9 +92,9 @@ class Verdict(str, Enum):
 
 @dataclass(frozen=True)
 class Judgement:
-    verdict: Verdict
+    call: TurnCall
     wait_ms: float
-    """Silence after which the turn is over, given what was heard."""
+    """Silence after which the turn is over, given the words so far."""
     reason: str
 
 
@@ -100,13 +102,13 @@ class Judgement:
 class Decision:
     """The turn is over."""
 
-    verdict: Verdict
+    call: TurnCall
     silence_ms: float
     """Silence when the decision was made."""
     reason: str
 
     def describe(self) -> str:
-        return f"{self.verdict.value} at {self.silence_ms:.0f} ms of silence"
+        return f"{self.call.value} at {self.silence_ms:.0f} ms of silence"
 
 
 def longest_silence_ms(config: Config) -> int:
@@ -124,87 +126,184 @@ def last_word(transcript: str) -> str:
     return words[-1] if words else ""
 
 
+# ------------------------------------------------------------ what the words say
+
+
+def ends_on_a_word_that_cannot_end(transcript: str) -> bool:
+    """The last word needs a continuation ("of", "and", "the", "um")."""
+    return last_word(transcript) in CONTINUATIONS
+
+
+def trails_off(transcript: str) -> bool:
+    """The words end on "...", a comma, a dash or a colon."""
+    return _TRAILING_OFF.search(transcript) is not None
+
+
+def has_an_end_mark(text: str) -> bool:
+    """The text ends with ".", "?" or "!" (maybe before a closing quote)."""
+    return _END_MARK.search(text) is not None
+
+
+def ends_with_a_question_mark(text: str) -> bool:
+    return text.endswith("?")
+
+
+def says_please(text: str) -> bool:
+    return "please" in text.lower()
+
+
+def is_unpunctuated(text: str) -> bool:
+    """No end mark or comma anywhere (a recognizer that does not punctuate)."""
+    return re.search(r"[.!?,]", text) is None
+
+
+def opens_with_a_request_word(words: list[str]) -> bool:
+    """The sentence's first word may ask or request something (:data:`REQUEST_STARTS`)."""
+    return bool(words) and words[0] in REQUEST_STARTS
+
+
+def opens_with_a_question_word(words: list[str]) -> bool:
+    """The first word is a question word ("what", "when", "how"...), which starts statements
+    too ("when it rained, ...")."""
+    return bool(words) and words[0] in QUESTION_WORDS
+
+
+def opens_with_who(words: list[str]) -> bool:
+    """The first word is "who", "whom" or "whose": no statement begins so."""
+    return bool(words) and words[0] in WHO_WORDS
+
+
+def opens_with_what_and_no_subject(words: list[str]) -> bool:
+    """The sentence opens with "what" or "which" and then anything but a subject: a question
+    ("what happened"), not a clause ("what I like is tea")."""
+    return len(words) > 1 and words[0] in WHAT_WORDS and words[1] not in SUBJECTS
+
+
+def second_word_asks(words: list[str]) -> bool:
+    """The word after the first makes a question word ask ("how many", "what is")."""
+    return len(words) > 1 and words[1] in ASKING_SECOND_WORDS
+
+
+def is_the_short_rest_of_a_question(sentences: list[str]) -> bool:
+    """The last sentence is short, ends with a mark and follows a question: the rest of
+    the question, split by Whisper at a pause ("What is the best way to? Learn French.")."""
+    if len(sentences) < 2:
+        return False
+    before, last = sentences[-2], sentences[-1]
+    return (ends_with_a_question_mark(before) and has_an_end_mark(last)
+            and len(_WORD.findall(last)) <= QUESTION_TAIL_WORDS)
+
+
 def asks(transcript: str) -> bool:
     """The last sentence is a question or a request (not a statement), or a short rest of
     the question before it."""
     text = transcript.strip()
-    if text.endswith("?") or "please" in text.lower():
+    if ends_with_a_question_mark(text) or says_please(text):
         return True
     sentences = re.split(r"(?<=[.!?])\s+", text)
-    if _asks(sentences[-1], text):
-        return True
-    return (len(sentences) > 1 and sentences[-2].endswith("?") and bool(_END_MARK.search(sentences[-1]))
-            and len(_WORD.findall(sentences[-1])) <= QUESTION_TAIL_WORDS)
+    return sentence_asks(sentences[-1], text) or is_the_short_rest_of_a_question(sentences)
 
 
-def _asks(sentence: str, text: str) -> bool:
+def sentence_asks(sentence: str, text: str) -> bool:
+    """``sentence`` (the last of ``text``) asks or requests something, whatever its mark."""
     words = _WORD.findall(sentence.lower())
-    if not words or words[0] not in REQUEST_STARTS:
+    if not opens_with_a_request_word(words):
         return False
-    if words[0] in WHO_WORDS or words[0] in WHAT_WORDS and len(words) > 1 and words[1] not in SUBJECTS:
+    if opens_with_who(words) or opens_with_what_and_no_subject(words):
         return True
-    if words[0] not in QUESTION_WORDS or len(words) > 1 and words[1] in ASKING_SECOND_WORDS:
+    if not opens_with_a_question_word(words) or second_word_asks(words):
         return True
     # Otherwise, with punctuation (Whisper), a question ends with "?": "when the rain stopped, we..." does not ask.
-    return not re.search(r"[.!?,]", text)
+    return is_unpunctuated(text)
 
 
-def made_up_object(transcript: str) -> bool:
+def ends_on_a_made_up_object(transcript: str) -> bool:
     """The words end on a preposition and a pronoun Whisper may have made up ("for it")."""
     words = _WORD.findall(transcript.lower())
     return len(words) >= 3 and words[-1] in MADE_UP_OBJECTS and words[-2] in PREPOSITIONS
+
+
+# ------------------------------------------------------------ what the recognizer and the model say
+
+
+def recognizer_was_unsure_of_the_last_word(signals: TurnSignals, config: TurnConfig) -> bool:
+    """The recognizer gave its last word a probability below ``unsure_word_p``."""
+    return signals.last_word_p is not None and signals.last_word_p < config.unsure_word_p
+
+
+def punctuating_recognizer_left_no_end_mark(signals: TurnSignals, text: str) -> bool:
+    """A recognizer that writes end marks (Whisper) wrote none: the words may be a fragment."""
+    return signals.punctuated and not has_an_end_mark(text)
+
+
+def recognizer_may_have_made_up_words(signals: TurnSignals, text: str, config: TurnConfig) -> bool:
+    """The recognizer may have completed a fragment with a made-up word: the model must
+    be surer (``bare_complete_log10``) before the words count as complete."""
+    return (punctuating_recognizer_left_no_end_mark(signals, text) or ends_on_a_made_up_object(text)
+            or recognizer_was_unsure_of_the_last_word(signals, config))
+
+
+def model_is_confident(log10: float, config: TurnConfig, words_may_be_made_up: bool) -> bool:
+    """The model's end-of-turn probability (log10) reaches the threshold for complete words
+    (the higher one when ``words_may_be_made_up``)."""
+    return log10 >= (config.bare_complete_log10 if words_may_be_made_up else config.complete_log10)
+
+
+def model_expects_more(log10: float, config: TurnConfig) -> bool:
+    """The model's end-of-turn probability (log10) is below the unfinished threshold."""
+    return log10 < config.unfinished_log10
+
+
+# ------------------------------------------------------------ the judgement
 
 
 def judge(signals: TurnSignals | None, config: TurnConfig, fixed_ms: float = 300.0, words: bool = True) -> Judgement:
     """How long to wait for more, given the words at the pause (``fixed_ms`` in fixed mode;
     ``words=False`` leaves the decision to the model alone, for comparison)."""
     if config.mode == "fixed":
-        return Judgement(Verdict.FIXED, fixed_ms, "fixed silence")
+        return Judgement(TurnCall.FIXED, fixed_ms, "fixed silence")
     if signals is None:
-        return Judgement(Verdict.NO_WORDS, config.max_ms, "no transcript yet")
+        return Judgement(TurnCall.NO_WORDS, config.max_ms, "no transcript yet")
     text = signals.transcript.strip()
     if not text:
-        return Judgement(Verdict.UNFINISHED, config.max_ms, "no words heard")
+        return Judgement(TurnCall.UNFINISHED, config.max_ms, "no words transcribed")
     if not words:
         return _by_model(signals, config, "?")
     if signals.instant:
-        return Judgement(Verdict.COMPLETE, config.complete_ms, "an instant-reply phrase")
-    word = last_word(text)
-    if word in CONTINUATIONS:
-        return Judgement(Verdict.UNFINISHED, config.max_ms, f"ends with '{word}'")
-    if _TRAILING_OFF.search(text):
-        return Judgement(Verdict.UNFINISHED, config.max_ms, "trails off")
+        return Judgement(TurnCall.COMPLETE, config.complete_ms, "an instant-reply phrase")
+    if ends_on_a_word_that_cannot_end(text):
+        return Judgement(TurnCall.UNFINISHED, config.max_ms, f"ends with '{last_word(text)}'")
+    if trails_off(text):
+        return Judgement(TurnCall.UNFINISHED, config.max_ms, "trails off")
     return _by_model(signals, config, text)
 
 
 def _by_model(signals: TurnSignals, config: TurnConfig, text: str) -> Judgement:
     if signals.end_of_turn is None:
         if signals.awaiting_model:
-            return Judgement(Verdict.UNSURE, config.max_ms, "waiting for the model")
+            return Judgement(TurnCall.UNSURE, config.max_ms, "waiting for the model")
         return _complete(config, text, "whole words")
     log10 = math.log10(max(signals.end_of_turn, 1e-12))
     about = f"end of turn 10^{log10:.1f}"
-    unsure_word = signals.last_word_p is not None and signals.last_word_p < config.unsure_word_p
-    if unsure_word:
-        about += f", last word heard at p {signals.last_word_p:.2f}"
-    bare = signals.punctuated and not _END_MARK.search(text) or made_up_object(text) or unsure_word
-    if log10 >= (config.bare_complete_log10 if bare else config.complete_log10):
+    if recognizer_was_unsure_of_the_last_word(signals, config):
+        about += f", last word recognized at p {signals.last_word_p:.2f}"
+    if model_is_confident(log10, config, recognizer_may_have_made_up_words(signals, text, config)):
         return _complete(config, text, about)
-    if log10 < config.unfinished_log10:
-        return Judgement(Verdict.UNFINISHED, config.max_ms, about)
-    return Judgement(Verdict.UNSURE, config.unsure_ms, about)
+    if model_expects_more(log10, config):
+        return Judgement(TurnCall.UNFINISHED, config.max_ms, about)
+    return Judgement(TurnCall.UNSURE, config.unsure_ms, about)
 
 
 def _complete(config: TurnConfig, text: str, reason: str) -> Judgement:
     if asks(text):
-        return Judgement(Verdict.COMPLETE, config.complete_ms, reason)
-    return Judgement(Verdict.COMPLETE, max(config.complete_ms, config.statement_ms), f"{reason}, a statement")
+        return Judgement(TurnCall.COMPLETE, config.complete_ms, reason)
+    return Judgement(TurnCall.COMPLETE, max(config.complete_ms, config.statement_ms), f"{reason}, a statement")
 
 
 class TurnDetector:
     """The decision for one stream of speech, pause by pause.
 
-    Call :meth:`pause` when a pause starts, :meth:`hear`
+    Call :meth:`pause` when a pause starts, :meth:`note_words`
     whenever more is known about the words (the transcript, then the model's
     probability), :meth:`update` with the silence so far (it returns the decision once
     the turn is over), and :meth:`resume` when the user speaks on.
@@ -232,7 +331,7 @@ class TurnDetector:
         self._paused = False
         self._signals = None
 
-    def hear(self, signals: TurnSignals) -> None:
+    def note_words(self, signals: TurnSignals) -> None:
         """What is known about the words of the current pause. The latest wins, except
         that words still awaiting the model never replace what the model said of them."""
         if not self._paused:
@@ -254,4 +353,4 @@ class TurnDetector:
         if silence_ms + 1e-6 < judgement.wait_ms:
             return None
         self._paused = False
-        return Decision(judgement.verdict, silence_ms, judgement.reason)
+        return Decision(judgement.call, silence_ms, judgement.reason)

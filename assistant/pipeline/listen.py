@@ -20,7 +20,7 @@ from assistant.sound import AudioIn
 from assistant.hear.bargein import Action, Overlap, UserSpeech
 from assistant.config import BargeInConfig, TurnConfig, VadConfig
 from assistant.hear.echo import Cleaned, SpeakerEcho
-from assistant.hear.end_of_turn import Decision, TurnDetector, Verdict
+from assistant.hear.end_of_turn import Decision, TurnCall, TurnDetector
 from assistant.events import TurnSignals
 from assistant.events import (
     AudioFrame,
@@ -70,7 +70,7 @@ class Segmenter:
     kept for the speech start, stream positions mapped onto the capture clock.
 
     With a :class:`~assistant.hear.end_of_turn.TurnDetector` the detector ends each turn (fed
-    the silence frame by frame and the words at each pause through :meth:`hear`); without
+    the silence frame by frame and the words at each pause through :meth:`note_words`); without
     one the endpointer's fixed silence does.
     """
 
@@ -155,11 +155,11 @@ class Segmenter:
             heard.append(Heard(None, frame))
         return heard + self._decide()
 
-    def hear(self, pause: int, signals: TurnSignals) -> list[Heard]:
+    def note_words(self, pause: int, signals: TurnSignals) -> list[Heard]:
         """What is known of the words at ``pause``; the endpoint if that ends the turn now."""
         if self.detector is None or pause != self.pause:
             return []
-        self.detector.hear(signals)
+        self.detector.note_words(signals)
         return self._decide()
 
     def _decide(self) -> list[Heard]:
@@ -265,7 +265,7 @@ class ListenStage(Stage):
 
     def process(self, message: AudioFrame | WordsAtPause) -> None:
         if isinstance(message, WordsAtPause):
-            for heard in self.segmenter.hear(message.pause, message.signals):
+            for heard in self.segmenter.note_words(message.pause, message.signals):
                 self._act(heard)
             return
         if self._first:
@@ -326,7 +326,7 @@ class ListenStage(Stage):
         elif event is VadEventType.ENDPOINT:
             if turns.is_heard(turn):
                 self._mark_endpoint(turns.timeline(turn), heard)
-            settled = heard.decision is not None and heard.decision.verdict is Verdict.COMPLETE
+            settled = heard.decision is not None and heard.decision.call is TurnCall.COMPLETE
             self.transcription.send(EndOfSpeech(turn, settled=settled))
             self._turn = None
 
@@ -338,7 +338,7 @@ class ListenStage(Stage):
         timeline.mark(Mark.ENDPOINT)
         decision = heard.decision
         if decision is not None:
-            timeline.set("turn_decision", decision.verdict.value)
+            timeline.set("turn_decision", decision.call.value)
             timeline.set("turn_silence_ms", round(decision.silence_ms, 1))
             timeline.set("turn_reason", decision.reason)
             log.debug("turn %d: %s (%s)", timeline.turn_id, decision.describe(), decision.reason)

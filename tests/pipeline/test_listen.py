@@ -52,7 +52,7 @@ def test_silence_brings_nothing():
 # ------------------------------------------------------------------ with a turn detector
 
 from assistant.config import TurnConfig  # noqa: E402
-from assistant.hear.end_of_turn import TurnDetector, Verdict
+from assistant.hear.end_of_turn import TurnCall, TurnDetector  # noqa: E402
 from assistant.events import TurnSignals  # noqa: E402
 
 
@@ -72,10 +72,10 @@ def test_the_detector_ends_the_turn_when_complete_words_arrive():
     heard = _feed(segmenter, "..########.....")  # speech, then 5 frames of silence: a pause, no words yet
     pause = next(h for _, h in heard if h.event is E.EARLY_SILENCE).pause
     assert not any(h.event is E.ENDPOINT for _, h in heard)
-    ended = segmenter.hear(pause, TurnSignals("What time is it?", end_of_turn=0.2))
+    ended = segmenter.note_words(pause, TurnSignals("What time is it?", end_of_turn=0.2))
     assert [h.event for h in ended] == [E.ENDPOINT]  # 160 ms of silence so far: enough, at once
     endpoint = ended[0]
-    assert endpoint.decision.verdict is Verdict.COMPLETE and endpoint.decision.silence_ms == 5 * FRAME_S * 1000
+    assert endpoint.decision.call is TurnCall.COMPLETE and endpoint.decision.silence_ms == 5 * FRAME_S * 1000
     assert abs(endpoint.at - (100.0 + 10 * FRAME_S)) < 1e-6  # the speech end, on the capture clock
     assert endpoint.voice_end is not None and abs(endpoint.voice_end - (100.0 + 10 * FRAME_S)) < 0.006
     assert not segmenter.in_speech
@@ -85,11 +85,11 @@ def test_unfinished_words_hold_the_turn_through_a_long_pause():
     segmenter = _segmenter()
     heard = _feed(segmenter, "..########..")
     pause = next(h for _, h in heard if h.event is E.EARLY_SILENCE).pause
-    assert segmenter.hear(pause, TurnSignals("What is the capital of", end_of_turn=1e-9)) == []
+    assert segmenter.note_words(pause, TurnSignals("What is the capital of", end_of_turn=1e-9)) == []
     heard = _feed(segmenter, "." * 30 + "#####", start=12)  # a 1 s thinking pause, then more words
     assert not any(h.event is E.ENDPOINT for _, h in heard)
     assert any(h.event is E.SPEECH_RESUMED for _, h in heard)
-    stale = segmenter.hear(pause, TurnSignals("What is the capital of France?", end_of_turn=0.3))
+    stale = segmenter.note_words(pause, TurnSignals("What is the capital of France?", end_of_turn=0.3))
     assert stale == []  # words of a pause that is over change nothing
 
 
@@ -100,7 +100,7 @@ def test_with_nothing_heard_the_turn_ends_at_the_longest_wait():
     endpoints = [(i, h) for i, h in heard if h.event is E.ENDPOINT]
     assert len(endpoints) == 1
     index, endpoint = endpoints[0]
-    assert endpoint.decision.verdict is Verdict.NO_WORDS and index == 10 + 20 - 1  # 640 ms = 20 frames
+    assert endpoint.decision.call is TurnCall.NO_WORDS and index == 10 + 20 - 1  # 640 ms = 20 frames
 
 
 def test_fixed_mode_ends_after_the_fixed_silence_whatever_was_said():
@@ -108,7 +108,7 @@ def test_fixed_mode_ends_after_the_fixed_silence_whatever_was_said():
     segmenter = _segmenter(TurnConfig(mode="fixed"), vad)
     heard = _feed(segmenter, "..########..")
     pause = next(h for _, h in heard if h.event is E.EARLY_SILENCE).pause
-    assert segmenter.hear(pause, TurnSignals("What time is it?", end_of_turn=0.5)) == []
+    assert segmenter.note_words(pause, TurnSignals("What time is it?", end_of_turn=0.5)) == []
     heard = _feed(segmenter, "." * 12, start=12)
     endpoint = next(h for _, h in heard if h.event is E.ENDPOINT)
-    assert endpoint.decision.verdict is Verdict.FIXED and endpoint.decision.silence_ms >= 320
+    assert endpoint.decision.call is TurnCall.FIXED and endpoint.decision.silence_ms >= 320
