@@ -51,14 +51,22 @@ def test_no_answer_or_no_question_gives_none():
     assert heard_latency(silence(1.0), RATE, tone(1.0), RATE) is None
 
 
-def test_the_question_end_is_the_last_sound_before_the_answer(tmp_path):
+def test_an_answer_inside_a_pause_is_a_negative_wait_from_the_end_of_the_whole_question(tmp_path):
     question = np.concatenate([silence(0.2), tone(0.5), silence(0.6), tone(0.5), silence(1.0)])
     answer = np.concatenate([silence(1.0), tone(0.3)])  # answered inside the pause: premature
     save_wav(tmp_path / "q.wav", question, RATE)
     save_wav(tmp_path / "a.wav", answer, RATE)
     heard = heard_latency_files(tmp_path / "q.wav", tmp_path / "a.wav")
-    assert heard.question_end_s == pytest.approx(0.7, abs=0.006)
-    assert heard.ms == pytest.approx(300, abs=10)
+    assert heard.question_end_s == pytest.approx(1.8, abs=0.006)
+    assert heard.ms == pytest.approx(-800, abs=10)
+    assert heard.cut_off
+
+
+def test_an_answer_after_the_question_is_no_cut_off():
+    question = np.concatenate([silence(0.2), tone(0.5), silence(0.6), tone(0.5), silence(1.0)])
+    answer = np.concatenate([silence(2.1), tone(0.3)])
+    heard = heard_latency(question, RATE, answer, RATE)
+    assert heard.ms == pytest.approx(300, abs=10) and not heard.cut_off
 
 
 def test_tts_lead_in_is_trimmed_to_a_few_milliseconds():

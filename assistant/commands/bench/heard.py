@@ -20,27 +20,31 @@ from assistant.sound import load_wav
 @dataclass(frozen=True)
 class HeardLatency:
     question_end_s: float
-    """Last audible sample of the question (seconds from sample 0)."""
+    """Last audible sample of the whole question (seconds from sample 0)."""
     answer_start_s: float
-    """First audible sample of the answer after it."""
+    """First audible sample of the answer."""
 
     @property
     def ms(self) -> float:
+        """The silence the listener waited; negative when the answer began before the
+        question was over (a cut-off, never a fast turn)."""
         return round((self.answer_start_s - self.question_end_s) * 1000.0, 1)
+
+    @property
+    def cut_off(self) -> bool:
+        return self.answer_start_s < self.question_end_s
 
 
 def heard_latency(question: np.ndarray, question_rate: int, answer: np.ndarray, answer_rate: int) -> HeardLatency | None:
     """From the question's last audible sample to the answer's first; None when either is silent.
 
-    The question end is the last audible sample before the answer starts, so a reply
-    that barged in early shows as a short (or negative, overlapping) wait, never as the
-    silence after a later sentence.
+    The question's end is its last audible sample, wherever the answer starts: an answer
+    that starts while the user is still speaking (or in a pause before their last words)
+    shows as a negative wait.
     """
     start = first_audible_s(answer, answer_rate)
-    if start is None:
-        return None
-    end = last_audible_s(question, question_rate, before_s=start)
-    if end is None:
+    end = last_audible_s(question, question_rate)
+    if start is None or end is None:
         return None
     return HeardLatency(end, start)
 
