@@ -113,11 +113,17 @@ class TurnView(QWidget):
         self.errors.show()
 
 
-class ConversationView(QScrollArea):
-    """Turns keyed by (engine generation, turn id); the view follows the newest text."""
+KEPT_TURNS = 200
+"""Turns a conversation view keeps on screen (the window may stay open for weeks)."""
 
-    def __init__(self, parent: QWidget | None = None):
+
+class ConversationView(QScrollArea):
+    """Turns keyed by (engine generation, turn id), the latest ``kept`` of them; the view
+    follows the newest text."""
+
+    def __init__(self, parent: QWidget | None = None, kept: int = KEPT_TURNS):
         super().__init__(parent)
+        self.kept = kept
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
         body = QWidget()
@@ -145,6 +151,10 @@ class ConversationView(QScrollArea):
             self.turns[key] = view
             self.hint.hide()
             self._layout.insertWidget(self._layout.count() - 1, view)
+            while len(self.turns) > self.kept:  # the oldest scroll away for good
+                oldest = self.turns.pop(next(iter(self.turns)))
+                self._layout.removeWidget(oldest)
+                oldest.deleteLater()
         self._follow.start()  # after the layout has grown
         return view
 

@@ -4,6 +4,8 @@ sparkline. It reads each turn's :class:`assistant.timeline.Timeline` and nothing
 
 from __future__ import annotations
 
+import itertools
+from collections import deque
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
@@ -88,17 +90,30 @@ def percentile(values: list[float], q: float) -> float | None:
     return ordered[int(rank) - 1]
 
 
-class LatencyHistory:
-    """Session statistics over the spoken turns that produced sound; typed turns apart."""
+KEPT_TURNS = 1000
+"""Turns the session statistics are taken over (the latest; a kiosk runs for weeks)."""
 
-    def __init__(self, spark_turns: int = 30):
+
+class LatencyHistory:
+    """Session statistics over the latest ``kept`` spoken turns that produced sound;
+    typed turns apart. ``spoken`` and ``typed_count`` count every turn of the session."""
+
+    def __init__(self, spark_turns: int = 30, kept: int = KEPT_TURNS):
         self.spark_turns = spark_turns
-        self.turns: list[TurnFigures] = []
-        self.typed: list[TurnFigures] = []
+        self.turns: deque[TurnFigures] = deque(maxlen=kept)
+        self.typed: deque[TurnFigures] = deque(maxlen=kept)
+        self.spoken = 0
+        self.typed_count = 0
 
     def add(self, figures: TurnFigures) -> None:
-        if figures.headline is not None:
-            (self.turns if figures.spoken else self.typed).append(figures)
+        if figures.headline is None:
+            return
+        if figures.spoken:
+            self.turns.append(figures)
+            self.spoken += 1
+        else:
+            self.typed.append(figures)
+            self.typed_count += 1
 
     @property
     def totals(self) -> list[float]:
@@ -116,7 +131,7 @@ class LatencyHistory:
         return percentile(self.totals, 95)
 
     def recent(self) -> list[TurnFigures]:
-        return self.turns[-self.spark_turns :]
+        return list(itertools.islice(self.turns, max(0, len(self.turns) - self.spark_turns), None))
 
 
 class LatencyMeter(QWidget):
@@ -281,11 +296,11 @@ class LatencyMeter(QWidget):
         history = self.history
         p.setFont(self._font(-1))
         p.setPen(MUTED)
-        count = len(history.totals)
+        count = history.spoken
         title = self.tr("SESSION · %n spoken turn(s)", "", count)
         typed = history.typed_totals
         if typed:
-            title += " · " + self.tr("typed %s, median %s") % (len(typed), fmt_ms(percentile(typed, 50)))
+            title += " · " + self.tr("typed %s, median %s") % (history.typed_count, fmt_ms(percentile(typed, 50)))
         p.drawText(QRectF(r.left(), r.top(), r.width(), 18), Qt.AlignmentFlag.AlignLeft, title)
         median, p95 = history.median(), history.p95()
         x = r.left()

@@ -52,6 +52,10 @@ def describe_exit(code: int) -> str:
     return f"code {code}"
 
 
+KEPT = 100
+"""Restarts and hangs remembered (a kiosk is supervised for weeks)."""
+
+
 class ProcessSupervisor:
     """Runs ``command`` and starts it again whenever it dies, until it exits 0 or 2, or
     :meth:`request_stop` is called."""
@@ -65,9 +69,9 @@ class ProcessSupervisor:
         self.env = env
         self.starts = 0
         self.waits: list[float] = []
-        """The backoff waited before each restart."""
+        """The backoff waited before each restart (the latest :data:`KEPT`)."""
         self.hangs: list[float] = []
-        """When (perf_counter) the app was found hung, its GUI thread silent."""
+        """When (perf_counter) the app was found hung, its GUI thread silent (the latest :data:`KEPT`)."""
         self.heartbeats: heartbeat.HeartbeatMonitor | None = None
         """The current app's heartbeat, when watched."""
         self._stop = threading.Event()
@@ -98,6 +102,7 @@ class ProcessSupervisor:
             log.error("the app exited with %s after %.1f s; starting it again in %.1f s",
                       describe_exit(code), ran, wait)
             self.waits.append(wait)
+            del self.waits[:-KEPT]
             self._stop.wait(wait)
         return 0
 
@@ -133,6 +138,7 @@ class ProcessSupervisor:
                 if beats is not None and (problem := beats.problem(policy.gui_timeout_s, policy.startup_s)):
                     log.error("%s; restarting it", problem)
                     self.hangs.append(now)
+                    del self.hangs[:-KEPT]
                     hung_since = now
                     self._ended_hung = True
                     _ask_for_stacks(child)
