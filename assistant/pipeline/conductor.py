@@ -27,7 +27,7 @@ from assistant.events import (
 from assistant.timeline import Mark, Timeline
 from assistant.pipeline.bus import EventBus
 from assistant.pipeline.stage import Stage
-from assistant.pipeline.turns import TurnState, Verdict
+from assistant.pipeline.turns import ItemFate, TurnState
 
 log = logging.getLogger(__name__)
 
@@ -94,11 +94,11 @@ class Conductor:
             return True  # the words of speech heard over the reply
         if isinstance(message, ReplyMessage):
             return self._state.is_live(message.turn_id, message.attempt)
-        return self._state.is_heard(message.turn_id)
+        return self._state.is_listened_to(message.turn_id)
 
     def is_heard(self, turn_id: int) -> bool:
         """The turn's speech is listened to: the current turn, or one heard over its reply."""
-        return self._state.is_heard(turn_id)
+        return self._state.is_listened_to(turn_id)
 
     def is_committed(self, turn_id: int) -> bool:
         state = self._state
@@ -355,5 +355,5 @@ class Conductor:
         """Reply events of a speculative reply are held until its commit (or dropped)."""
         event = Event(type_, message.turn_id, data)
         with self._lock:
-            if self._state.offer(message.turn_id, message.attempt, event) is Verdict.NOW:
+            if self._state.offer(message.turn_id, message.attempt, event) is ItemFate.NOW:
                 self.bus.emit(type_, message.turn_id, data)

@@ -11,8 +11,8 @@ A spoken turn::
 
 A typed turn goes from ``begin`` straight to ``commit``. ``begin`` while a turn is
 current interrupts it. Speech over a reply that is playing is only a candidate: it is
-begun as the *overlap* (:meth:`TurnState.begin_overlap`), heard and transcribed while the
-reply stays current, and then takes the floor (:meth:`TurnState.take_floor`, the reply
+begun as the *overlap* (:meth:`TurnState.begin_overlap`), listened to and transcribed while
+the reply stays current, and then takes the floor (:meth:`TurnState.take_floor`, the reply
 ends) or is dropped (:meth:`TurnState.drop_overlap`, the reply goes on). A reply that
 ends by itself meanwhile hands the floor to the overlap. Reply items (events, actions) of an
 attempt that is not committed yet are held by :meth:`TurnState.offer` and released by
@@ -36,7 +36,9 @@ class Phase(str, Enum):
     """The transcript is final: the reply may be heard."""
 
 
-class Verdict(str, Enum):
+class ItemFate(str, Enum):
+    """What becomes of a reply item offered to the turn state (:meth:`TurnState.offer`)."""
+
     NOW = "now"
     """The attempt is committed: act on the item at once."""
     HELD = "held"
@@ -62,7 +64,7 @@ class TurnState:
         """The attempt at answering the current turn; bumped when a speculative reply is dropped."""
         self.phase = Phase.IDLE
         self.overlap: int | None = None
-        """A turn heard over the current reply, not yet allowed to interrupt it."""
+        """A turn spoken over the current reply, not yet allowed to interrupt it."""
         self._last = 0
         self._held: list[Any] = []
 
@@ -76,7 +78,7 @@ class TurnState:
     def is_live(self, turn: int, attempt: int) -> bool:
         return turn == self.turn and attempt == self.attempt
 
-    def is_heard(self, turn: int) -> bool:
+    def is_listened_to(self, turn: int) -> bool:
         """The turn's speech is listened to: the current turn, or the overlap."""
         return turn == self.turn or (turn is not None and turn == self.overlap)
 
@@ -85,15 +87,15 @@ class TurnState:
         self.overlap = None
         interrupted = self.interrupt()
         self._last += 1
-        self._hear(self._last)
+        self._listen_to(self._last)
         return Begun(self.turn, interrupted)
 
     def begin_overlap(self) -> int:
-        """Speech started over the reply: a turn heard beside it (a new overlap replaces
+        """Speech started over the reply: a turn listened to beside it (a new overlap replaces
         an older one). With no turn current it is simply the current turn."""
         self._last += 1
         if self.turn is None:
-            self._hear(self._last)
+            self._listen_to(self._last)
         else:
             self.overlap = self._last
         return self._last
@@ -104,7 +106,7 @@ class TurnState:
         if turn == self.overlap:
             interrupted = self.turn
             self.overlap = None
-            self._hear(turn)
+            self._listen_to(turn)
             return interrupted
         return None
 
@@ -115,14 +117,14 @@ class TurnState:
         self.overlap = None
         return True
 
-    def _hear(self, turn: int) -> None:
+    def _listen_to(self, turn: int) -> None:
         self.turn = turn
         self.attempt = 0
         self.phase = Phase.HEARING
         self._held.clear()
 
     def weigh(self, turn: int) -> int | None:
-        """Words heard at a pause may still end the turn: the attempt they belong to, or
+        """Words transcribed at a pause may still end the turn: the attempt they belong to, or
         None when the turn is not current or already committed (its end is decided)."""
         if not self.is_current(turn) or self.committed:
             return None
@@ -155,14 +157,14 @@ class TurnState:
         released, self._held = self._held, []
         return released
 
-    def offer(self, turn: int, attempt: int, item: Any) -> Verdict:
+    def offer(self, turn: int, attempt: int, item: Any) -> ItemFate:
         """An item of a reply: act on it now, or it is held until the commit, or it is stale."""
         if not self.is_live(turn, attempt):
-            return Verdict.STALE
+            return ItemFate.STALE
         if self.committed:
-            return Verdict.NOW
+            return ItemFate.NOW
         self._held.append(item)
-        return Verdict.HELD
+        return ItemFate.HELD
 
     def finish(self, turn: int) -> bool:
         """The turn ended (answered, or nothing to answer); False when it was not current."""
@@ -179,10 +181,10 @@ class TurnState:
         return turn
 
     def _end(self) -> None:
-        """The current turn is over; an overlap heard beside it becomes current."""
+        """The current turn is over; an overlap spoken beside it becomes current."""
         self.turn = None
         self.phase = Phase.IDLE
         self._held.clear()
         if self.overlap is not None:
             overlap, self.overlap = self.overlap, None
-            self._hear(overlap)
+            self._listen_to(overlap)

@@ -1,6 +1,6 @@
 """The turn state machine, driven by hand: no threads, no clocks, no engines."""
 
-from assistant.pipeline.turns import Phase, TurnState, Verdict
+from assistant.pipeline.turns import ItemFate, Phase, TurnState
 
 
 def test_a_typed_turn_commits_at_once_and_its_reply_goes_out_now():
@@ -9,7 +9,7 @@ def test_a_typed_turn_commits_at_once_and_its_reply_goes_out_now():
     assert (begun.turn, begun.interrupted, turns.phase) == (1, None, Phase.HEARING)
     assert turns.commit(1) == []
     assert turns.committed
-    assert turns.offer(1, 0, "first words") is Verdict.NOW
+    assert turns.offer(1, 0, "first words") is ItemFate.NOW
     assert turns.finish(1)
     assert turns.turn is None and turns.phase is Phase.IDLE
 
@@ -19,10 +19,10 @@ def test_a_speculative_reply_is_held_until_the_commit_releases_it_in_order():
     turn = turns.begin().turn
     attempt = turns.speculate(turn)
     assert attempt == 0 and turns.phase is Phase.SPECULATING
-    assert turns.offer(turn, attempt, "one") is Verdict.HELD
-    assert turns.offer(turn, attempt, "two") is Verdict.HELD
+    assert turns.offer(turn, attempt, "one") is ItemFate.HELD
+    assert turns.offer(turn, attempt, "two") is ItemFate.HELD
     assert turns.commit(turn) == ["one", "two"]
-    assert turns.offer(turn, attempt, "three") is Verdict.NOW
+    assert turns.offer(turn, attempt, "three") is ItemFate.NOW
     assert turns.commit(turn) is None, "a turn is committed once"
 
 
@@ -33,11 +33,11 @@ def test_speaking_on_drops_the_speculative_reply_and_starts_the_next_attempt():
     turns.offer(turn, first, "a reply to half a question")
     assert turns.speak_on(turn)
     assert turns.attempt == first + 1 and turns.phase is Phase.HEARING
-    assert turns.offer(turn, first, "late piece of the dropped reply") is Verdict.STALE
+    assert turns.offer(turn, first, "late piece of the dropped reply") is ItemFate.STALE
     assert not turns.is_live(turn, first) and turns.is_live(turn, first + 1)
     second = turns.speculate(turn)
     assert second == first + 1
-    assert turns.offer(turn, second, "the real reply") is Verdict.HELD
+    assert turns.offer(turn, second, "the real reply") is ItemFate.HELD
     assert turns.commit(turn) == ["the real reply"]
 
 
@@ -57,7 +57,7 @@ def test_new_speech_barges_in_on_the_current_turn():
     begun = turns.begin()
     assert begun.interrupted == old and begun.turn == old + 1
     assert not turns.is_current(old)
-    assert turns.offer(old, 0, "the rest of the old reply") is Verdict.STALE
+    assert turns.offer(old, 0, "the rest of the old reply") is ItemFate.STALE
     assert turns.phase is Phase.HEARING and turns.attempt == 0
     assert not turns.finish(old), "a late finish of the old turn is ignored"
     assert turns.is_current(begun.turn)
@@ -77,9 +77,9 @@ def test_held_items_of_an_interrupted_turn_are_never_released():
 
 def test_messages_of_other_turns_are_stale():
     turns = TurnState()
-    assert turns.offer(1, 0, "before any turn") is Verdict.STALE
+    assert turns.offer(1, 0, "before any turn") is ItemFate.STALE
     turn = turns.begin().turn
-    assert turns.offer(turn + 1, 0, "a turn not begun") is Verdict.STALE
+    assert turns.offer(turn + 1, 0, "a turn not begun") is ItemFate.STALE
     assert turns.speculate(turn + 1) is None
     assert not turns.speak_on(turn + 1)
 
