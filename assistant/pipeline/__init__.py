@@ -2,9 +2,9 @@
 synthesis → playback.
 
 Each stage is a small class with one ``process()`` method, its own inbox and thread
-(:mod:`.stage`). Messages carry a ``turn_id``; the :class:`~.conductor.Conductor` keeps
-the turns (:mod:`.turns`) and, when a turn is interrupted, flushes the inboxes; every
-stage drops stale messages, so nothing waits for abandoned work to finish.
+(:mod:`.stage`). Messages carry a ``turn_id``; the :mod:`.conductor`'s parts keep the
+turns (:mod:`.turns`) and, when a turn is interrupted, flush the inboxes; every stage
+drops stale messages, so nothing waits for abandoned work to finish.
 """
 
 from assistant.pipeline.engine import Engine

@@ -18,7 +18,8 @@ from assistant.timeline import Mark, Timeline
 from assistant.speak.tts import Tts
 from assistant.hear.vad import Vad
 from assistant.pipeline.bus import EventBus
-from assistant.pipeline.conductor import Conductor, Links
+from assistant.pipeline.conductor import Conductor
+from assistant.pipeline.links import Links
 from assistant.pipeline.listen import ListenStage
 from assistant.pipeline.output import PlaybackStage, SynthesisStage
 from assistant.pipeline.responder import ResponderStage
@@ -28,7 +29,7 @@ from assistant.pipeline.transcription import TranscriptionStage
 
 class Engine:
     """listen → transcription → responder → synthesis → playback, each a stage on its own
-    thread; the conductor keeps the turns."""
+    thread; the conductor's parts keep the turns (``turns`` is their book)."""
 
     def __init__(
         self,
@@ -55,26 +56,28 @@ class Engine:
         (one given here outlives the engine: it keeps what it learnt of the room)."""
         self._own_echo = echo is None
         self.replies = replies
-        turns = self.turns = Conductor(self.bus, prefill_partials=config.llm.prefill_partials,
-                                       punctuated=stt.punctuates)
+        conductor = self.conductor = Conductor(self.bus, prefill_partials=config.llm.prefill_partials,
+                                               punctuated=stt.punctuates)
+        turns = self.turns = conductor.book
+        answering = conductor.answering
         self.playback = PlaybackStage(turns, self.bus, self.echo.monitor(output))
         self.synthesis = SynthesisStage(turns, tts, self.playback)
-        self.transcription = TranscriptionStage(turns, self.bus, stt, speculative=config.vad.speculative,
+        self.transcription = TranscriptionStage(turns, answering, self.bus, stt, speculative=config.vad.speculative,
                                                 at_pauses=config.turn.mode == "semantic")
-        self.responder = ResponderStage(turns, config, llm, replies, transcription=self.transcription,
+        self.responder = ResponderStage(turns, answering, config, llm, replies, transcription=self.transcription,
                                         synthesis=self.synthesis, playback=self.playback, skills=skills)
-        self.hearing = ListenStage(turns, self.bus, vad, config.vad, transcription=self.transcription,
-                                   start_output_clock=self.playback.start_clock, echo=self.echo,
-                                   barge_in=config.barge_in, replying=lambda: self.playback.replying,
+        self.hearing = ListenStage(turns, answering, conductor.overlaps, self.bus, vad, config.vad,
+                                   transcription=self.transcription, start_output_clock=self.playback.start_clock,
+                                   echo=self.echo, barge_in=config.barge_in, replying=lambda: self.playback.replying,
                                    pause_reply=self.playback.pause, turn=config.turn)
-        answering = (self.responder, self.synthesis, self.playback)
-        turns.connect(Links(
-            responder=self.responder, playback=self.playback, hush=self.playback.hush, answering=answering,
-            turn_stages=(self.transcription, *answering), idle_state=self._idle_state,
-            hear_words=self.hearing.hear, heard=self.playback.heard, verdict=self._verdict,
-            resume=self.playback.resume, end_paused=self.playback.end_paused,
+        reply_stages = (self.responder, self.synthesis, self.playback)
+        conductor.connect(Links(
+            responder=self.responder, playback=self.playback, hush=self.playback.hush, reply_stages=reply_stages,
+            turn_stages=(self.transcription, *reply_stages), idle_state=self._idle_state,
+            note_words=self.hearing.note_words, heard_reply=self.playback.heard_reply,
+            overlap_action=self._overlap_action, resume=self.playback.resume, end_paused=self.playback.end_paused,
         ))
-        self.stages: list[Stage] = [self.hearing, self.transcription, *answering]
+        self.stages: list[Stage] = [self.hearing, self.transcription, *reply_stages]
         for stage in self.stages:
             stage.start()
         if skills is not None:
@@ -83,8 +86,8 @@ class Engine:
     def _idle_state(self) -> State:
         return State.LISTENING if self.hearing.listening else State.IDLE
 
-    def _verdict(self, overlap: Overlap, text: str) -> Action:
-        """What the words heard over the reply do to it."""
+    def _overlap_action(self, overlap: Overlap, text: str) -> Action:
+        """What the words spoken over the reply do to it."""
         if self.replies is not None:
             hit = self.replies.lookup(text)
             is_stop = hit is not None and hit.action == "stop"
@@ -121,25 +124,25 @@ class Engine:
 
     def begin_turn(self) -> int:
         """Start a turn; a reply still in progress is interrupted (barge-in)."""
-        return self.turns.begin()
+        return self.conductor.answering.begin()
 
     def interrupt(self) -> None:
         """Stop the current turn at once: generation, synthesis and playback."""
-        self.turns.interrupt()
+        self.conductor.interruptions.interrupt()
 
     def submit_text(self, text: str) -> int:
         """A typed question: the turn starts with its transcript."""
-        turn = self.turns.begin()
+        turn = self.conductor.answering.begin()
         self.timeline(turn).mark(Mark.STT_START)
         self.timeline(turn).mark(Mark.STT_FINAL)
-        self.turns.transcript(turn, text.strip())
+        self.conductor.answering.transcript(turn, text.strip())
         return turn
 
     def announce(self, reply: SkillReply) -> None:
         """Say what a skill announces (a timer ran out) in a turn of its own: its sound,
         then its words. While someone speaks or a reply plays, it waits its turn."""
         with self._announcing:
-            begun = None if self.busy else self.turns.begin_unasked()
+            begun = None if self.busy else self.conductor.answering.begin_unasked()
             if begun is None:
                 self._unsaid.append(reply)
                 if self._retry is None:

@@ -37,8 +37,10 @@ from assistant.events import (
 from assistant.timeline import Mark
 from assistant.hear.vad import Endpointer, Vad, VadEventType
 from assistant.pipeline.bus import EventBus
-from assistant.pipeline.conductor import Conductor
+from assistant.pipeline.answering import Answering
+from assistant.pipeline.overlaps import Overlaps
 from assistant.pipeline.stage import Stage
+from assistant.pipeline.turn_book import TurnBook
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +50,8 @@ microphone never has to)."""
 
 
 @dataclass(frozen=True)
-class Heard:
-    """What one input frame brought."""
+class Detected:
+    """What the segmenter found in one input frame."""
 
     event: VadEventType | None
     """None for a frame of speech (between a start and its endpoint)."""
@@ -116,7 +118,7 @@ class Segmenter:
 
     def push(self, frame: np.ndarray, captured: float,
              judge: Callable[[float], tuple[float, float | None]] | None = None,
-             reply_audible: bool = False) -> list[Heard]:
+             reply_audible: bool = False) -> list[Detected]:
         """One frame, captured at ``captured`` (perf_counter). ``judge`` turns the VAD's
         probability into the one the endpointer gets and its threshold (while the reply
         plays, see :class:`~assistant.hear.bargein.UserSpeech`); ``reply_audible``: the reply or
@@ -135,34 +137,34 @@ class Segmenter:
         self.last_was_speech = probability >= (self.endpointer.config.threshold if threshold is None else threshold)
         self._recent.append(frame)
         del self._recent[: -self._keep]
-        heard: list[Heard] = []
+        detected: list[Detected] = []
         for event in events:
             at = self._at(event.at)
             if event.type is VadEventType.SPEECH_START:
-                heard.append(Heard(event.type, np.concatenate(self._recent), at))
+                detected.append(Detected(event.type, np.concatenate(self._recent), at))
             elif event.type is VadEventType.EARLY_SILENCE:
                 self.pause += 1
                 if self.detector:
                     self.detector.pause()
-                heard.append(Heard(event.type, at=at, pause=self.pause))
+                detected.append(Detected(event.type, at=at, pause=self.pause))
             elif event.type is VadEventType.SPEECH_RESUMED:
                 if self.detector:
                     self.detector.resume()
-                heard.append(Heard(event.type, at=at))
+                detected.append(Detected(event.type, at=at))
             else:
-                heard.append(self._endpoint(event.at))
+                detected.append(self._endpoint(event.at))
         if self.in_speech and not any(e.type is VadEventType.SPEECH_START for e in events):
-            heard.append(Heard(None, frame))
-        return heard + self._decide()
+            detected.append(Detected(None, frame))
+        return detected + self._decide()
 
-    def note_words(self, pause: int, signals: TurnSignals) -> list[Heard]:
+    def note_words(self, pause: int, signals: TurnSignals) -> list[Detected]:
         """What is known of the words at ``pause``; the endpoint if that ends the turn now."""
         if self.detector is None or pause != self.pause:
             return []
         self.detector.note_words(signals)
         return self._decide()
 
-    def _decide(self) -> list[Heard]:
+    def _decide(self) -> list[Detected]:
         if self.detector is None or not self.in_speech:
             return []
         decision = self.detector.update(self.endpointer.silence_s)
@@ -171,9 +173,9 @@ class Segmenter:
         event = self.endpointer.end_turn()
         return [self._endpoint(event.at, decision)] if event else []
 
-    def _endpoint(self, speech_end: float, decision: Decision | None = None) -> Heard:
+    def _endpoint(self, speech_end: float, decision: Decision | None = None) -> Detected:
         voice = self._voice.last_s if self._voice else None
-        return Heard(VadEventType.ENDPOINT, at=self._at(speech_end), decision=decision,
+        return Detected(VadEventType.ENDPOINT, at=self._at(speech_end), decision=decision,
                      voice_end=None if voice is None else float(self._at(voice)))
 
 
@@ -183,16 +185,19 @@ class ListenStage(Stage):
     Frames go through the echo canceller first, with what the speaker played as the
     reference. Speech that starts while a reply plays begins an *overlap* turn: it is
     transcribed beside the reply, pauses it once it holds enough speech (full duplex),
-    and its transcript decides whether it interrupts the reply (the conductor's verdict).
+    and its transcript decides whether it interrupts the reply (:meth:`Overlaps.settle`).
     """
 
     name = "listen"
 
-    def __init__(self, turns: Conductor, bus: EventBus, vad: Vad, config: VadConfig, *,
+    def __init__(self, turns: TurnBook, answering: Answering, overlaps: Overlaps, bus: EventBus, vad: Vad,
+                 config: VadConfig, *,
                  transcription: Stage, start_output_clock: Callable[[float], None], echo: SpeakerEcho,
                  barge_in: BargeInConfig, replying: Callable[[], bool], pause_reply: Callable[[], bool],
                  turn: TurnConfig | None = None):
         super().__init__(turns)
+        self.answering = answering
+        self.overlaps = overlaps
         self.bus = bus
         self.vad = vad
         self.config = config
@@ -249,7 +254,7 @@ class ListenStage(Stage):
             return self.turns.is_live(message) and message.turn_id == self._turn
         return isinstance(message, AudioFrame) and message.listening == self._listening
 
-    def hear(self, message: WordsAtPause) -> None:
+    def note_words(self, message: WordsAtPause) -> None:
         """The words at a pause: taken ahead of the queued frames (they decide the endpoint)."""
         self.inbox.put(message, urgent=True)
 
@@ -265,8 +270,8 @@ class ListenStage(Stage):
 
     def process(self, message: AudioFrame | WordsAtPause) -> None:
         if isinstance(message, WordsAtPause):
-            for heard in self.segmenter.note_words(message.pause, message.signals):
-                self._act(heard)
+            for detected in self.segmenter.note_words(message.pause, message.signals):
+                self._act(detected)
             return
         if self._first:
             self.start_output_clock(message.captured)  # sample 0 of the output = sample 0 of the input
@@ -276,76 +281,76 @@ class ListenStage(Stage):
             cleaned = self.echo.filter.process(message.pcm, message.captured, hold_lag=self.segmenter.endpointer.busy)
             if cleaned.reply_audible:
                 self._audible_until = cleaned.captured + self.segmenter.frame_s
-            heard_now = self.segmenter.push(cleaned.pcm, cleaned.captured, lambda p: self._user.judge(p, cleaned),
+            detected_now = self.segmenter.push(cleaned.pcm, cleaned.captured, lambda p: self._user.judge(p, cleaned),
                                             reply_audible=cleaned.reply_audible)
-        for heard in heard_now:
-            self._act(heard, cleaned)
+        for detected in detected_now:
+            self._act(detected, cleaned)
         self._barge_in(cleaned)
 
     def _barge_in(self, cleaned: Cleaned) -> None:
         """Speech over the reply: pause it once it holds enough speech."""
-        overlap = self.turns.overlap(self._turn) if self._turn is not None else None
+        overlap = self.overlaps.get(self._turn) if self._turn is not None else None
         if overlap is None:
             return
         if not overlap.full_duplex and cleaned.converged:
-            self._end_unheard(self._turn)  # the canceller has learnt the room: listen afresh
+            self._abandon_speech(self._turn)  # the canceller has learnt the room: listen afresh
             return
         frame_end = cleaned.captured + self.segmenter.frame_s
         if overlap.frame(frame_end, self.segmenter.last_was_speech, cleaned.reply_audible) is Action.PAUSE:
             log.info("speech over the reply for %.0f ms: pausing it", overlap.speech_s * 1000)
-            self.turns.pause_reply(self._turn, self.pause_reply)
+            self.overlaps.pause_reply(self._turn, self.pause_reply)
         elif overlap.unconfirmed_silence:
             log.info("nobody spoke on once the reply fell silent: it resumes")
-            self._end_unheard(self._turn)
+            self._abandon_speech(self._turn)
 
-    def _act(self, heard: Heard, cleaned: Cleaned | None = None) -> None:
-        turns, event = self.turns, heard.event
+    def _act(self, detected: Detected, cleaned: Cleaned | None = None) -> None:
+        turns, event = self.turns, detected.event
         if event is VadEventType.SPEECH_START:
-            sounding = heard.at <= self._audible_until
+            sounding = detected.at <= self._audible_until
             if sounding or self.replying():  # over a reply, sounding or between two of its chunks
                 # Speech that began in a silence of the reply holds no echo: it may pause it.
                 full_duplex = not sounding or (cleaned is not None and cleaned.converged and self.echo.mode.full)
-                turn = self._turn = turns.begin_overlap(Overlap(self.barge_in, full_duplex, heard.at))
+                turn = self._turn = self.overlaps.begin(Overlap(self.barge_in, full_duplex, detected.at))
                 log.info("speech began over the reply (%s duplex)", "full" if full_duplex else "half")
             else:
-                turn = self._turn = turns.begin()
+                turn = self._turn = self.answering.begin()
                 self.bus.emit(EventType.SPEECH_START, turn)
                 self.bus.set_state(State.HEARING, turn)
-            turns.timeline(turn).mark(Mark.SPEECH_START, heard.at)
-            self.transcription.send(SpeechStarted(turn, heard.pcm))
+            turns.timeline(turn).mark(Mark.SPEECH_START, detected.at)
+            self.transcription.send(SpeechStarted(turn, detected.pcm))
             return
         turn = self._turn
         if turn is None:
             return
         if event is None:
-            self.transcription.send(SpeechAudio(turn, heard.pcm))
+            self.transcription.send(SpeechAudio(turn, detected.pcm))
         elif event is VadEventType.EARLY_SILENCE:
-            self.transcription.send(EarlySilence(turn, pause=heard.pause))
+            self.transcription.send(EarlySilence(turn, pause=detected.pause))
         elif event is VadEventType.SPEECH_RESUMED:
             self.transcription.send(SpeechResumed(turn))
         elif event is VadEventType.ENDPOINT:
-            if turns.is_heard(turn):
-                self._mark_endpoint(turns.timeline(turn), heard)
-            settled = heard.decision is not None and heard.decision.call is TurnCall.COMPLETE
+            if turns.is_listened_to(turn):
+                self._mark_endpoint(turns.timeline(turn), detected)
+            settled = detected.decision is not None and detected.decision.call is TurnCall.COMPLETE
             self.transcription.send(EndOfSpeech(turn, settled=settled))
             self._turn = None
 
     @staticmethod
-    def _mark_endpoint(timeline, heard: Heard) -> None:
-        if heard.voice_end is not None:
-            timeline.mark(Mark.VOICE_END, heard.voice_end)
-        timeline.mark(Mark.SPEECH_END, heard.at)
+    def _mark_endpoint(timeline, detected: Detected) -> None:
+        if detected.voice_end is not None:
+            timeline.mark(Mark.VOICE_END, detected.voice_end)
+        timeline.mark(Mark.SPEECH_END, detected.at)
         timeline.mark(Mark.ENDPOINT)
-        decision = heard.decision
+        decision = detected.decision
         if decision is not None:
             timeline.set("turn_decision", decision.call.value)
             timeline.set("turn_silence_ms", round(decision.silence_ms, 1))
             timeline.set("turn_reason", decision.reason)
             log.debug("turn %d: %s (%s)", timeline.turn_id, decision.describe(), decision.reason)
 
-    def _end_unheard(self, turn: int) -> None:
+    def _abandon_speech(self, turn: int) -> None:
         """End the speech in progress at once (it held the echo the canceller had not
-        learnt to take out); its transcript still goes to the verdict."""
+        learnt to take out, or nobody spoke on); its transcript still settles the overlap."""
         self.segmenter.abandon()
         self.transcription.send(EndOfSpeech(turn))
         self._turn = None

@@ -18,8 +18,8 @@ from assistant.timeline import Mark, Timeline
 from assistant.speak.tts import Tts
 from assistant.speak.voices import voices_for
 from assistant.pipeline.bus import EventBus
-from assistant.pipeline.conductor import Conductor
 from assistant.pipeline.stage import Stage
+from assistant.pipeline.turn_book import TurnBook
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ class PlaybackStage(Stage):
 
     name = "output"
 
-    def __init__(self, turns: Conductor, bus: EventBus, out: AudioOut):
+    def __init__(self, turns: TurnBook, bus: EventBus, out: AudioOut):
         super().__init__(turns)
         self.bus = bus
         self.out = out
@@ -121,7 +121,7 @@ class PlaybackStage(Stage):
             at, self._paused_at, self._rest, self._held_end = self._paused_at, None, [], None
         self.turns.finish(turn, at=at)
 
-    def heard(self, turn: int) -> str | None:
+    def heard_reply(self, turn: int) -> str | None:
         """The text of ``turn``'s reply the user heard when it was cut short; None when
         it sounded to its end (or never began)."""
         with self._lock:
@@ -194,7 +194,7 @@ class SynthesisStage(Stage):
 
     name = "tts"
 
-    def __init__(self, turns: Conductor, tts: Tts, playback: PlaybackStage):
+    def __init__(self, turns: TurnBook, tts: Tts, playback: PlaybackStage):
         super().__init__(turns)
         self.tts = tts
         self.playback = playback

@@ -29,9 +29,10 @@ from assistant.think.replies import InstantReply, Replies
 from assistant.think.skills import SkillReply, Skills
 from assistant.timeline import Mark
 from assistant.speak.voices import voices_for
-from assistant.pipeline.conductor import Conductor
+from assistant.pipeline.answering import Answering
 from assistant.pipeline.output import PlaybackStage
 from assistant.pipeline.stage import Stage
+from assistant.pipeline.turn_book import TurnBook
 
 log = logging.getLogger(__name__)
 
@@ -48,9 +49,10 @@ class ResponderStage(Stage):
 
     name = "responder"
 
-    def __init__(self, turns: Conductor, config: Config, llm: Llm, replies: Replies | None, *,
+    def __init__(self, turns: TurnBook, answering: Answering, config: Config, llm: Llm, replies: Replies | None, *,
                  transcription: Stage, synthesis: Stage, playback: PlaybackStage, skills: Skills | None = None):
         super().__init__(turns)
+        self.answering = answering
         self.config = config
         self.llm = llm
         self.replies = replies
@@ -106,8 +108,8 @@ class ResponderStage(Stage):
             probability = self.llm.end_of_turn(words_for_model(message.text), reply_to=message.text)
             if probability is not None:
                 self.turns.timeline(message.turn_id).set("end_of_turn_p", probability)
-        self.turns.more_about_words(message, TurnSignals(message.text, end_of_turn=probability, instant=instant,
-                                                         last_word_p=message.last_word_p))
+        self.answering.more_about_words(message, TurnSignals(message.text, end_of_turn=probability, instant=instant,
+                                                             last_word_p=message.last_word_p))
 
     def _prefill(self, message: PartialText) -> None:
         """Evaluate the user's words so far (the turn is not answered yet)."""
@@ -143,7 +145,7 @@ class ResponderStage(Stage):
         if isinstance(hit, SkillReply) and not hit.action and text:
             self.last_reply = text  # "repeat" after a skill's answer (or a timer's ring) says it again
         turns.result(turn).reply = text
-        turns.emit_reply(message, EventType.REPLY_TEXT, text)
+        self.answering.emit_reply(message, EventType.REPLY_TEXT, text)
         timeline.mark(Mark.FIRST_CHUNK)
         if hit.prerecorded is not None:
             timeline.mark(Mark.TTS_FIRST_AUDIO)
@@ -180,7 +182,7 @@ class ResponderStage(Stage):
                     break  # (a dropped attempt must not leave its marks)
                 timeline.mark(Mark.LLM_FIRST_TOKEN)
                 reply.append(piece)
-                turns.emit_reply(message, EventType.REPLY_TEXT, piece)
+                self.answering.emit_reply(message, EventType.REPLY_TEXT, piece)
                 for chunk in chunker.push(piece):
                     if burst:
                         burst = self._all_cores(False)
@@ -228,7 +230,7 @@ class ResponderStage(Stage):
         still inside the token stream) waits for it instead of competing for the cores."""
         turns = self.turns
         turns.timeline(message.turn_id).mark(Mark.FIRST_CHUNK)
-        turns.emit_reply(message, EventType.REPLY_CHUNK, chunk)
+        self.answering.emit_reply(message, EventType.REPLY_CHUNK, chunk)
         alone = first and self.config.tts.first_chunk_alone and self.llm.on_cpu
         done = threading.Event() if alone else None
         self.synthesis.send(SpeakText(message.turn_id, chunk, attempt=message.attempt, done=done))

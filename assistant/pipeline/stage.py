@@ -69,7 +69,7 @@ class Inbox:
 
 
 class Turns(Protocol):
-    """What every stage asks of the turn keeper."""
+    """What every stage asks of the turns' book (:class:`~assistant.pipeline.turn_book.TurnBook`)."""
 
     def is_live(self, message: Message) -> bool:
         """The message belongs to the current turn (and, for replies, its current attempt)."""

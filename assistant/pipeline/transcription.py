@@ -10,8 +10,9 @@ from assistant.events import EarlySilence, EndOfSpeech, EventType, Message, Spee
 from assistant.hear.stt import RATE, Stt, Utterance
 from assistant.timeline import Mark
 from assistant.pipeline.bus import EventBus
-from assistant.pipeline.conductor import Conductor
+from assistant.pipeline.answering import Answering
 from assistant.pipeline.stage import Stage
+from assistant.pipeline.turn_book import TurnBook
 
 RECHECK_AFTER_S = 0.5
 """At an endpoint the words at the pause did not settle (the turn detector waited because
@@ -35,8 +36,10 @@ class TranscriptionStage(Stage):
 
     name = "stt"
 
-    def __init__(self, turns: Conductor, bus: EventBus, stt: Stt, speculative: bool, at_pauses: bool = False):
+    def __init__(self, turns: TurnBook, answering: Answering, bus: EventBus, stt: Stt, speculative: bool,
+                 at_pauses: bool = False):
         super().__init__(turns)
+        self.answering = answering
         self.bus = bus
         self.stt = stt
         self.speculative = speculative
@@ -51,7 +54,7 @@ class TranscriptionStage(Stage):
         self._fed_at_pause_s = 0.0
 
     def process(self, message: Message) -> None:
-        turns, turn = self.turns, message.turn_id
+        answering, turn = self.answering, message.turn_id
         if isinstance(message, SpeechStarted):
             self._utterance = self.stt.utterance()
             self._speculated, self._paused, self._fed_s = None, False, 0.0
@@ -66,12 +69,12 @@ class TranscriptionStage(Stage):
             text = self._transcribe(turn)
             self._paused, self._fed_at_pause_s = True, self._fed_s
             self._speculated = text if self.speculative and text else None
-            turns.words_at_pause(turn, message.pause, text, answer=self.speculative,
-                                 last_word_p=getattr(self._utterance, "last_word_p", None))
+            answering.words_at_pause(turn, message.pause, text, answer=self.speculative,
+                                     last_word_p=getattr(self._utterance, "last_word_p", None))
         elif isinstance(message, SpeechResumed):
             if self._paused:
                 self._speculated, self._paused = None, False
-                turns.speak_on(turn)
+                answering.speak_on(turn)
         elif isinstance(message, EndOfSpeech):
             self._end(turn, message.settled)
 
@@ -86,7 +89,7 @@ class TranscriptionStage(Stage):
             # The later words win over the pause's; nothing (a guard dropped a loop) never erases them.
             if again and not same_words(again, text):
                 marks = timeline.get(Mark.STT_START), timeline.get(Mark.STT_FINAL)
-                turns.speak_on(turn)  # drops the reply to the pause's words (and its marks)
+                self.answering.speak_on(turn)  # drops the reply to the pause's words (and its marks)
                 timeline.mark(Mark.STT_START, marks[0])
                 timeline.mark(Mark.STT_FINAL, marks[1])
                 timeline.set("recheck_changed", True)
@@ -98,14 +101,14 @@ class TranscriptionStage(Stage):
         if text is not None:
             self._utterance = None
             timeline.set("speculative", True)
-            turns.commit(turn)
+            self.answering.commit(turn)
             return
         self._final(turn, self._transcribe(turn))
 
     def _final(self, turn: int, text: str) -> None:
         self._utterance = None
         self.turns.timeline(turn).set("speculative", False)
-        self.turns.transcript(turn, text)
+        self.answering.transcript(turn, text)
 
     def _transcribe(self, turn: int) -> str:
         timeline = self.turns.timeline(turn)
@@ -122,4 +125,4 @@ class TranscriptionStage(Stage):
             partial = self._utterance.feed(pcm) if self._utterance else None
         if partial:
             self.bus.emit(EventType.PARTIAL_TRANSCRIPT, turn, partial)
-            self.turns.prefill(turn, partial)
+            self.answering.prefill(turn, partial)

@@ -1,6 +1,6 @@
 """The turn state machine: which turn is current, which attempt at answering it, and
 whether its transcript is final. Pure: no threads, no clocks, no engines; the
-:class:`~assistant.pipeline.conductor.Conductor` drives it under one lock and acts on
+parts of the :mod:`~assistant.pipeline.conductor` drive it under one lock and act on
 what it returns.
 
 A spoken turn::

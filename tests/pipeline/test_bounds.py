@@ -65,7 +65,7 @@ def monologue(engines) -> np.ndarray:
 
 
 class WindowedStt:
-    """The real recognizer, noting how much audio each transcription hears."""
+    """The real recognizer, noting how much audio each transcription is given."""
 
     def __init__(self, stt):
         self.stt = stt
@@ -111,7 +111,7 @@ def test_a_60_s_monologue_reaches_whisper_in_bounded_windows(engines, monologue)
     took = time.perf_counter() - started
     grew_mb = (process.memory_info().rss - before) / 2**20
     limit = config.vad.max_speech_s + config.vad.speech_pad_ms / 1000 + 0.5
-    print(f"\n{monologue.size / RATE:.0f} s monologue: the recognizer heard {[round(w, 1) for w in stt.windows_s]} s "
+    print(f"\n{monologue.size / RATE:.0f} s monologue: the recognizer was given {[round(w, 1) for w in stt.windows_s]} s "
           f"(turns cut at max_speech_s = {config.vad.max_speech_s:.0f} s), {took:.0f} s to process, "
           f"RSS {grew_mb:+.0f} MB")
     assert stt.windows_s and max(stt.windows_s) <= limit
@@ -119,7 +119,7 @@ def test_a_60_s_monologue_reaches_whisper_in_bounded_windows(engines, monologue)
 
 
 @pytest.mark.slow
-def test_a_10_minute_recording_is_heard_in_bounded_windows(engines, monologue, tmp_path):
+def test_a_10_minute_recording_is_segmented_in_bounded_windows(engines, monologue, tmp_path):
     path = tmp_path / "ten-minutes.wav"
     save_wav(path, np.tile(monologue, 10)[: 600 * RATE], RATE)
     process = psutil.Process()
@@ -131,13 +131,13 @@ def test_a_10_minute_recording_is_heard_in_bounded_windows(engines, monologue, t
     longest = speech = 0.0
     segments = 0
     for start in range(0, samples.size - FRAME, FRAME):
-        for heard in segmenter.push(samples[start: start + FRAME], start / RATE):
-            if heard.event is VadEventType.SPEECH_START:
-                speech = heard.pcm.size / RATE
+        for detected in segmenter.push(samples[start: start + FRAME], start / RATE):
+            if detected.event is VadEventType.SPEECH_START:
+                speech = detected.pcm.size / RATE
                 segments += 1
-            elif heard.event is None:
+            elif detected.event is None:
                 speech += FRAME / RATE
-            elif heard.event is VadEventType.ENDPOINT:
+            elif detected.event is VadEventType.ENDPOINT:
                 longest = max(longest, speech)
     took = time.perf_counter() - started
     grew_mb = (process.memory_info().rss - before) / 2**20

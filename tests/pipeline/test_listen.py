@@ -20,29 +20,29 @@ def _frames(pattern: str):
 
 def _run(pattern: str, config: VadConfig, t0: float = 100.0):
     segmenter = Segmenter(FakeVad(), config, FRAME_S)
-    heard = []
+    detected = []
     for index, frame in enumerate(_frames(pattern)):
-        heard += [(index, h) for h in segmenter.push(frame, t0 + index * FRAME_S)]
-    return heard
+        detected += [(index, h) for h in segmenter.push(frame, t0 + index * FRAME_S)]
+    return detected
 
 
 def test_speech_start_brings_the_pre_roll_and_later_frames_follow_one_by_one():
     config = VadConfig(min_speech_ms=64, endpoint_ms=128, speech_pad_ms=64)
-    heard = _run("....####.....", config)
-    kinds = [h.event for _, h in heard]
+    detected = _run("....####.....", config)
+    kinds = [h.event for _, h in detected]
     assert kinds[0] is E.SPEECH_START
-    assert heard[0][1].pcm.size > 2 * FRAME, "the speech start carries the frames before it"
+    assert detected[0][1].pcm.size > 2 * FRAME, "the speech start carries the frames before it"
     assert set(kinds[1:kinds.index(E.ENDPOINT)]) == {None, E.EARLY_SILENCE}
-    speech = [index for index, h in heard if h.event is None]
+    speech = [index for index, h in detected if h.event is None]
     assert speech == sorted(set(speech)), "one speech item per frame"
     assert kinds.count(E.ENDPOINT) == 1
 
 
 def test_marks_are_on_the_capture_clock():
     config = VadConfig(min_speech_ms=64, endpoint_ms=128, speech_pad_ms=64)
-    heard = {h.event: h for _, h in _run("....####.......", config, t0=100.0)}
-    assert abs(heard[E.SPEECH_START].at - (100.0 + 4 * FRAME_S)) < FRAME_S
-    assert abs(heard[E.ENDPOINT].at - (100.0 + 8 * FRAME_S)) < FRAME_S
+    detected = {h.event: h for _, h in _run("....####.......", config, t0=100.0)}
+    assert abs(detected[E.SPEECH_START].at - (100.0 + 4 * FRAME_S)) < FRAME_S
+    assert abs(detected[E.ENDPOINT].at - (100.0 + 8 * FRAME_S)) < FRAME_S
 
 
 def test_silence_brings_nothing():
@@ -61,17 +61,17 @@ def _segmenter(turn: TurnConfig = TurnConfig(), vad: VadConfig = VadConfig(min_s
 
 
 def _feed(segmenter: Segmenter, pattern: str, start: int = 0):
-    heard = []
+    detected = []
     for index, frame in enumerate(_frames(pattern), start):
-        heard += [(index, h) for h in segmenter.push(frame, 100.0 + index * FRAME_S)]
-    return heard
+        detected += [(index, h) for h in segmenter.push(frame, 100.0 + index * FRAME_S)]
+    return detected
 
 
 def test_the_detector_ends_the_turn_when_complete_words_arrive():
     segmenter = _segmenter()
-    heard = _feed(segmenter, "..########.....")  # speech, then 5 frames of silence: a pause, no words yet
-    pause = next(h for _, h in heard if h.event is E.EARLY_SILENCE).pause
-    assert not any(h.event is E.ENDPOINT for _, h in heard)
+    detected = _feed(segmenter, "..########.....")  # speech, then 5 frames of silence: a pause, no words yet
+    pause = next(h for _, h in detected if h.event is E.EARLY_SILENCE).pause
+    assert not any(h.event is E.ENDPOINT for _, h in detected)
     ended = segmenter.note_words(pause, TurnSignals("What time is it?", end_of_turn=0.2))
     assert [h.event for h in ended] == [E.ENDPOINT]  # 160 ms of silence so far: enough, at once
     endpoint = ended[0]
@@ -83,21 +83,21 @@ def test_the_detector_ends_the_turn_when_complete_words_arrive():
 
 def test_unfinished_words_hold_the_turn_through_a_long_pause():
     segmenter = _segmenter()
-    heard = _feed(segmenter, "..########..")
-    pause = next(h for _, h in heard if h.event is E.EARLY_SILENCE).pause
+    detected = _feed(segmenter, "..########..")
+    pause = next(h for _, h in detected if h.event is E.EARLY_SILENCE).pause
     assert segmenter.note_words(pause, TurnSignals("What is the capital of", end_of_turn=1e-9)) == []
-    heard = _feed(segmenter, "." * 30 + "#####", start=12)  # a 1 s thinking pause, then more words
-    assert not any(h.event is E.ENDPOINT for _, h in heard)
-    assert any(h.event is E.SPEECH_RESUMED for _, h in heard)
+    detected = _feed(segmenter, "." * 30 + "#####", start=12)  # a 1 s thinking pause, then more words
+    assert not any(h.event is E.ENDPOINT for _, h in detected)
+    assert any(h.event is E.SPEECH_RESUMED for _, h in detected)
     stale = segmenter.note_words(pause, TurnSignals("What is the capital of France?", end_of_turn=0.3))
     assert stale == []  # words of a pause that is over change nothing
 
 
-def test_with_nothing_heard_the_turn_ends_at_the_longest_wait():
+def test_with_no_transcript_the_turn_ends_at_the_longest_wait():
     turn = TurnConfig(max_ms=640, statement_ms=500, unsure_ms=500)
     segmenter = _segmenter(turn)
-    heard = _feed(segmenter, "..########" + "." * 25)
-    endpoints = [(i, h) for i, h in heard if h.event is E.ENDPOINT]
+    detected = _feed(segmenter, "..########" + "." * 25)
+    endpoints = [(i, h) for i, h in detected if h.event is E.ENDPOINT]
     assert len(endpoints) == 1
     index, endpoint = endpoints[0]
     assert endpoint.decision.call is TurnCall.NO_WORDS and index == 10 + 20 - 1  # 640 ms = 20 frames
@@ -106,9 +106,9 @@ def test_with_nothing_heard_the_turn_ends_at_the_longest_wait():
 def test_fixed_mode_ends_after_the_fixed_silence_whatever_was_said():
     vad = VadConfig(min_speech_ms=64, endpoint_ms=320)
     segmenter = _segmenter(TurnConfig(mode="fixed"), vad)
-    heard = _feed(segmenter, "..########..")
-    pause = next(h for _, h in heard if h.event is E.EARLY_SILENCE).pause
+    detected = _feed(segmenter, "..########..")
+    pause = next(h for _, h in detected if h.event is E.EARLY_SILENCE).pause
     assert segmenter.note_words(pause, TurnSignals("What time is it?", end_of_turn=0.5)) == []
-    heard = _feed(segmenter, "." * 12, start=12)
-    endpoint = next(h for _, h in heard if h.event is E.ENDPOINT)
+    detected = _feed(segmenter, "." * 12, start=12)
+    endpoint = next(h for _, h in detected if h.event is E.ENDPOINT)
     assert endpoint.decision.call is TurnCall.FIXED and endpoint.decision.silence_ms >= 320

@@ -1,0 +1,39 @@
+"""Interruptions: a turn cut off at once, its stages flushed and the output hushed."""
+
+from __future__ import annotations
+
+from assistant.pipeline.links import Links
+from assistant.pipeline.turn_book import TurnBook
+
+
+class Interruptions:
+    """Drops a turn that is still on: whatever its stages hold is flushed, what plays is
+    silenced, and the turn closes as interrupted."""
+
+    def __init__(self, book: TurnBook):
+        self.book = book
+        self._links: Links | None = None
+
+    def connect(self, links: Links) -> None:
+        self._links = links
+
+    def interrupt(self) -> None:
+        """Stop the current turn at once: generation, synthesis and playback."""
+        book = self.book
+        with book.lock:
+            turn = book.state.interrupt()
+            if turn is None:
+                return
+            self.drop(turn, close=False)
+        book.close(turn)
+
+    def drop(self, turn: int, close: bool = True) -> None:
+        """Flush every stage of ``turn``, hush the output and mark the turn interrupted
+        (the state has already moved on); ``close``: close the turn now."""
+        links = self._links
+        for stage in links.turn_stages:
+            stage.flush()
+        links.hush()
+        self.book.result(turn).interrupted = True
+        if close:
+            self.book.close(turn)
