@@ -37,7 +37,7 @@ class FakeStt:
     transcript: str = "hello there"
     transcripts: list[str] = field(default_factory=list)
     """Successive transcriptions return these in turn (the last one repeats): the words
-    heard at a pause may differ from those at the endpoint."""
+    transcribed at a pause may differ from those at the endpoint."""
     name: str = "fake-stt"
     streaming: bool = False
     punctuates: bool = False

@@ -9,7 +9,7 @@ SENTENCE_S = 3.0
 
 
 class SentenceStt:
-    """Hears sentence ``i`` in the ``i``th 3 s of the audio it is given (counted from the
+    """Transcribes sentence ``i`` from the ``i``th 3 s of the audio it is given (counted from the
     audio's start, which a settled point moves): the words follow the audio decoded."""
 
     def __init__(self, agree: bool = True):
@@ -73,5 +73,5 @@ def test_a_spoken_story_is_transcribed_whole_with_its_end_decoded_alone(engines,
     assert total > 12
     assert decoded[-1] < total / 2, decoded  # the settled sentences were not decoded again
     said = " ".join(sentences).lower().replace(".", "").replace("?", "").split()
-    heard = text.lower().replace(".", "").replace("?", "").replace(",", "").split()
-    assert said[-7:] == heard[-7:] and abs(len(said) - len(heard)) <= 2, text
+    transcribed = text.lower().replace(".", "").replace("?", "").replace(",", "").split()
+    assert said[-7:] == transcribed[-7:] and abs(len(said) - len(transcribed)) <= 2, text

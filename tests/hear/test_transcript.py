@@ -88,12 +88,12 @@ def test_no_hallucinated_repetition_on_noise_and_short_segments():
 
     stt = WhisperStt(SttConfig())
     cases = _noise_and_short_segments()
-    heard = {name: stt.transcribe_array(pcm) for name, pcm in cases.items()}
-    for name, text in heard.items():
+    transcribed = {name: stt.transcribe_array(pcm) for name, pcm in cases.items()}
+    for name, text in transcribed.items():
         assert hallucination(text, len(cases[name]) / RATE) is None, (name, text)
         assert clean_transcript(text) == text, (name, text)  # no loop left in it
-    noise = [name for name in heard if "speech" not in name]
-    assert all(heard[name] == "" for name in noise), {n: heard[n] for n in noise if heard[n]}
+    noise = [name for name in transcribed if "speech" not in name]
+    assert all(transcribed[name] == "" for name in noise), {n: transcribed[n] for n in noise if transcribed[n]}
 
 
 def test_a_sentence_said_again_and_cut_off_is_said_once():
@@ -132,7 +132,7 @@ def test_whisper_is_unsure_of_the_word_it_makes_up_to_end_a_fragment(engines):
     whole, q = engines.stt.transcribe_scored(speak_question(engines.tts, "What is the biggest animal in the ocean?",
                                                             tail_s=0.05))
     assert whole.rstrip("?.").lower().endswith("ocean") and q is not None and q > 0.5, (whole, q)
-    # "um" is heard as a word ("hum", "home") Whisper is unsure of, or as a word that needs more
+    # "um" is transcribed as a word ("hum", "home") Whisper is unsure of, or as a word that needs more
     from assistant.hear.end_of_turn import CONTINUATIONS, last_word
 
     assert last_word(fragment) in CONTINUATIONS or (p is not None and p < threshold), (fragment, p)

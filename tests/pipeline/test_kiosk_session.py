@@ -70,7 +70,7 @@ def test_transcripts_are_stored_when_the_administrator_enables_them(make_kiosk_s
 
 
 SPEECH = np.concatenate([np.full(8000, 0.2, np.float32), np.zeros(100, np.float32)])
-"""Half a second that FakeVad hears as speech."""
+"""Half a second that FakeVad takes for speech."""
 
 
 def test_a_missing_microphone_is_tried_again(make_kiosk_session, tmp_path, monkeypatch):
@@ -88,7 +88,7 @@ def test_a_missing_microphone_is_tried_again(make_kiosk_session, tmp_path, monke
     assert k.statuses[0] == (KioskStatus.NO_MICROPHONE, "no microphone found")
     assert wait_until(lambda: k.session.status is KioskStatus.READY, timeout=5)
     feeder.ask(SPEECH)
-    assert wait_until(lambda: bool(k.ends()), timeout=10), "the reopened microphone is heard"
+    assert wait_until(lambda: bool(k.ends()), timeout=10), "the reopened microphone is listened to"
     assert k.ends()[0].transcript == "hello there"
 
 
