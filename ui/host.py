@@ -1,16 +1,26 @@
 """What the window's and the kiosk's controllers share: the loaded engines, the speaker
 (closed here only if opened here), instant replies, the skills (made once: their timers
-outlive engine rebuilds), the bridge that carries engine events to the GUI thread, and
+outlive engine rebuilds; kept where the place keeps them, :meth:`EngineHost.timers_path`), the bridge that carries engine events to the GUI thread, and
 the worker thread for slow calls."""
 
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 from PySide6.QtCore import QObject
 
 from assistant.config import Config
-from assistant.pipeline.session import AudioOut, LoadedModels, Replies, Skills, Timers, open_speaker, silent_output
+from assistant.pipeline.session import (
+    AudioOut,
+    LoadedModels,
+    Replies,
+    Skills,
+    Timers,
+    desktop_timers,
+    open_speaker,
+    silent_output,
+)
 
 from ui.bridge import EngineBridge, Worker
 
@@ -75,11 +85,15 @@ class EngineHost(QObject):
             return self.skills
         self.close_skills()
         try:
-            self.skills = make_skills(config, replies, output.rate)
+            self.skills = make_skills(config, replies, output.rate, self.timers_path())
         except Exception as exc:  # skills are an addition; the engine runs without them
             log.exception("skills unavailable")
             self.no_instant_replies(exc)
         return self.skills
+
+    def timers_path(self) -> Path | None:
+        """Where this place keeps its timers: the desktop's file (None: in memory)."""
+        return desktop_timers()
 
     def timers(self) -> Timers | None:
         """The running timers and alarms, for the screen (None without skills)."""

@@ -237,6 +237,7 @@ class KioskWindow(QWidget):
         self.pages.removeWidget(old)
         old.deleteLater()
         self._first_generation = self.controller.generation
+        self.timers.refresh()  # the visitor's timers went with them
         self.pages.setCurrentWidget(self.attract)
 
     @staticmethod

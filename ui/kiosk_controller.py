@@ -41,6 +41,10 @@ class KioskController(EngineHost):
         self.open_source = open_source
         self.session: KioskSession | None = None
 
+    def timers_path(self) -> None:
+        """A visitor's timers are theirs: in memory, gone when the visitor is forgotten."""
+        return None
+
     def start(self) -> None:
         self.worker.submit("starting the kiosk", self._start)
 

@@ -95,7 +95,7 @@ def run_chat(args: argparse.Namespace) -> int:
     engines = load_models(config)
     printer = TurnPrinter(args.json)
     replies = make_replies(config, engines.tts, output.rate)
-    skills = make_skills(config, replies, output.rate)
+    skills = make_skills(config, replies, output.rate, args.timers)  # this run's own timers unless --timers
     engine = build_engine(config, engines, output, replies=replies, skills=skills, on_event=printer)
     try:
         if args.text:
@@ -180,6 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_echo_path(chat, "room simulation: the reply heard again by the microphone, delayed, scaled and through "
                         "a room response (synthetic, or a recorded one from a WAV), e.g. 40,0.5")
     chat.add_argument("--mic-output", type=Path, help="with --echo-path: write what the microphone heard to this WAV")
+    chat.add_argument("--timers", type=Path, metavar="FILE",
+                      help="keep timers and alarms in FILE, for later runs (default: they end with this run)")
     chat.set_defaults(func=run_chat)
 
     # Subcommands from their own modules register here, one line each.

@@ -313,8 +313,10 @@ class SkillsConfig:
     """Locale of spoken times and dates (``en_US``, ``en_GB``, ``de_DE``…); '' follows the
     system's (LC_TIME, LANG), else ``en_US``."""
     timers_file: str | None = None
-    """Where running timers and alarms are kept across restarts; None is ``timers.json``
-    in the user data folder."""
+    """Where running timers and alarms are kept across restarts, by every command. None:
+    each place keeps its own: the desktop app ``timers.json`` in the user data folder,
+    ``assistant chat`` none after the run (``--timers FILE`` keeps them), the kiosk each
+    visitor's in memory until the visitor is forgotten."""
 
 
 @dataclass(frozen=True)

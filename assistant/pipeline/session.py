@@ -8,6 +8,7 @@ import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Callable
 
 from assistant.sound import AudioIn, AudioOut
@@ -22,6 +23,7 @@ from assistant.machine.planner import plan_for
 from assistant.think.replies import InstantReplies, Replies
 from assistant.think.skills import Skills
 from assistant.think.skills.timer_store import Timer, Timers
+from assistant.resources import data_dir
 from assistant.hear.end_of_turn import longest_silence_ms
 from assistant.hear.microphone import MicSource
 from assistant.speak.sinks import NullSink, SpeakerSink
@@ -147,11 +149,18 @@ def load_replies(config: RepliesConfig, tts: Tts, output_rate: int,
     return replies.load_replies(config, ready_audio(tts, output_rate), concurrent)
 
 
-def make_skills(config: Config, replies: Replies | None = None, output_rate: int | None = None) -> Skills | None:
-    """The skills (timers running), using the instant replies' audio where they share a text."""
+def desktop_timers() -> Path:
+    """Where the desktop app keeps its timers and alarms (unless ``skills.timers_file`` says)."""
+    return data_dir() / "timers.json"
+
+
+def make_skills(config: Config, replies: Replies | None = None, output_rate: int | None = None,
+                timers_path: Path | None = None) -> Skills | None:
+    """The skills (timers running, kept in ``timers_path``: the place's own file, or None
+    for memory only), using the instant replies' audio where they share a text."""
     from assistant.think.skills import load_skills
 
-    skills = load_skills(config, output_rate)
+    skills = load_skills(config, output_rate, timers_path)
     if skills is not None and replies is not None:
         skills.use_reply_audio(replies.audio)
     return skills

@@ -311,14 +311,15 @@ def test_timers_by_voice_from_a_wav(engines, tmp_path, capsys, monkeypatch):
     from assistant.commands.cli import main
     from assistant.commands.spoken import speak_question, speech_bounds
 
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # timers.json of this test only
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # the desktop's timers.json, untouched
     requests = [speak_question(engines.tts, text, tail_s=2.5) for text in (
         "Set a pasta timer for ten minutes.", "How long is left on the pasta timer?", "Set a timer for three seconds.")]
     question = tmp_path / "timers.wav"
     save_wav(question, np.concatenate([*requests, np.zeros(16000 * 6, np.float32)]), 16000)
     answer = tmp_path / "answer.wav"
     capsys.readouterr()
-    assert main(["chat", "--input", str(question), "--output", str(answer), "--json"]) == 0
+    kept = tmp_path / "timers.json"
+    assert main(["chat", "--input", str(question), "--output", str(answer), "--json", "--timers", str(kept)]) == 0
     turns = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
     heard = [(t["transcript"], t["source"], t["reply"]) for t in turns]
     # (On a loaded machine a pause inside a request can split it into two turns; the
@@ -329,9 +330,30 @@ def test_timers_by_voice_from_a_wav(engines, tmp_path, capsys, monkeypatch):
     assert said[1].startswith("The pasta timer has 9 minutes and "), heard
     assert said[2] == "Timer set for 3 seconds.", heard
     assert (turns[-1]["transcript"], turns[-1]["reply"]) == ("", "Your 3 second timer is done."), heard
-    stored = json.loads((tmp_path / "data" / "offline-voice-assistant" / "timers.json").read_text())
-    assert [t["name"] for t in stored] == ["pasta"]  # still running, for the next start
+    stored = json.loads(kept.read_text())
+    assert [t["name"] for t in stored] == ["pasta"]  # still running, for the next run with --timers
+    assert not (tmp_path / "data" / "offline-voice-assistant" / "timers.json").exists()
     assert speech_bounds(answer) is not None
+
+
+@pytest.mark.slow
+def test_a_chat_run_keeps_its_timers_to_itself(tmp_path, capsys, monkeypatch):
+    """Two unrelated `chat --text` runs: the first run's timer is not the second's, unless both ask for a file."""
+    from assistant.commands.cli import main
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+
+    def chat(text: str, *more: str) -> str:
+        capsys.readouterr()
+        assert main(["chat", "--text", text, "--no-audio", "--json", *more]) == 0
+        return [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")][-1]["reply"]
+
+    assert chat("Set a pasta timer for ten minutes.") == "Pasta timer set for 10 minutes."
+    assert chat("What timers do I have?") == "There is no timer running."
+    shared = str(tmp_path / "timers.json")
+    chat("Set a pasta timer for ten minutes.", "--timers", shared)
+    assert chat("What timers do I have?", "--timers", shared).startswith("The pasta timer has 9 minutes")
+    assert not (tmp_path / "data").exists()
 
 
 def test_repeat_after_a_skill_says_its_answer_again(engine_with_skills):

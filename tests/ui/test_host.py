@@ -42,3 +42,11 @@ def test_engine_host_falls_back_when_the_speaker_or_the_phrase_table_fails(qtbot
     assert heard == ["speaker: no speaker found (test)", "replies: replies.toml line 3: bad"]
     host.output = output
     host.close_output()  # opened here: closed here
+
+
+def test_the_desktop_keeps_its_timers_in_its_own_file(qtbot, default_config):
+    from assistant.pipeline.session import desktop_timers
+    from ui.host import EngineHost
+
+    host = EngineHost(default_config)
+    assert host.timers_path() == desktop_timers()

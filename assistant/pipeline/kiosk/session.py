@@ -5,8 +5,8 @@ microphone that is reopened when it is lost.
 :class:`~assistant.pipeline.watchdog.EngineSupervisor` look at the stages, keeps the microphone
 open (hands-free) and, once nobody has spoken for ``idle_reset_s``, forgets the visitor:
 a fresh engine (the old one's turns and queued audio go with it), ``llm.reset()`` (the
-history, and the KV cache back to the system prompt), and freed memory handed back to
-the system.
+history, and the KV cache back to the system prompt), the visitor's timers and alarms,
+and freed memory handed back to the system.
 """
 
 from __future__ import annotations
@@ -176,8 +176,12 @@ class KioskSession:
             self._wake.set()
 
     def forget_visitor(self) -> None:
-        """Forget the conversation now: a fresh engine, the LLM history and KV cache, the transcript's visitor."""
+        """Forget the conversation now: a fresh engine, the LLM history and KV cache, the
+        visitor's timers, the transcript's visitor."""
         self._visitor = False
+        skills = self.engine.skills
+        if skills is not None:
+            skills.forget_visitor()
         self.supervisor.renew()
         self.llm.reset()
         release_memory()

@@ -17,6 +17,7 @@ import logging
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Callable, Protocol
 
 import numpy as np
@@ -87,12 +88,18 @@ class SkillSetup:
     """Prerendered audio of a fixed reply text, when it is ready."""
     closers: list[Callable[[], None]] = field(default_factory=list)
     """Called by :meth:`Skills.close` (a skill that runs a thread adds its stop here)."""
+    timers_path: Path | None = None
+    """The file the running timers and alarms are kept in; None keeps them in memory
+    (they end with the skills)."""
 
 
 class Skills:
     """The loaded skills, asked in order; and who hears what they announce."""
 
-    def __init__(self, config: SkillsConfig, output_rate: int = 22050, replies: RepliesConfig | None = None):
+    def __init__(self, config: SkillsConfig, output_rate: int = 22050, replies: RepliesConfig | None = None,
+                 timers_path: Path | None = None):
+        """``timers_path``: where the place these skills serve keeps its timers (None: in
+        memory); ``skills.timers_file``, when set, wins."""
         self.config = config
         self._listeners: list[Callable[[SkillReply], None]] = []
         self._unheard: list[SkillReply] = []
@@ -100,7 +107,9 @@ class Skills:
         unknown = sorted(set(config.disabled) - set(SKILLS))
         if unknown:
             raise ConfigError(f"'skills.disabled' names no skill '{unknown[0]}' (skills: {', '.join(SKILLS)})")
-        self.setup = SkillSetup(config, output_rate, self._announce, replies or RepliesConfig())
+        if config.timers_file:
+            timers_path = Path(config.timers_file).expanduser()
+        self.setup = SkillSetup(config, output_rate, self._announce, replies or RepliesConfig(), timers_path=timers_path)
         self.skills: list[Skill] = [_create(name, self.setup) for name in SKILLS if name not in config.disabled]
 
     def get(self, name: str) -> Skill | None:
@@ -154,6 +163,17 @@ class Skills:
         for listener in listeners:
             listener(reply)
 
+    def forget_visitor(self) -> None:
+        """A kiosk's visitor left: their timers and alarms go, and anything announced
+        that nobody heard yet."""
+        with self._lock:
+            self._unheard = []
+        timers = self.timers
+        if timers is not None:
+            cleared = timers.clear()
+            if cleared:
+                log.info("the visitor's %d timer(s) and alarm(s) were cancelled", len(cleared))
+
     def close(self) -> None:
         for close in self.setup.closers:
             close()
@@ -164,8 +184,9 @@ def _create(name: str, setup: SkillSetup) -> Skill:
     return module.create(setup)
 
 
-def load_skills(config: Config, output_rate: int | None = None) -> Skills | None:
-    """The configured skills (their timers running), or None when skills are off."""
+def load_skills(config: Config, output_rate: int | None = None, timers_path: Path | None = None) -> Skills | None:
+    """The configured skills (their timers running, kept in ``timers_path``; None: in
+    memory), or None when skills are off."""
     if not config.skills.enabled:
         return None
-    return Skills(config.skills, output_rate or config.audio.output_rate, config.replies)
+    return Skills(config.skills, output_rate or config.audio.output_rate, config.replies, timers_path)

@@ -1,5 +1,8 @@
-"""Running timers and alarms: kept in a JSON file, rung by a thread of their own.
+"""Running timers and alarms: kept in a JSON file (or only in memory), rung by a thread
+of their own.
 
+Timers belong to a place: the desktop app keeps its own in a file, a ``chat`` run and a
+kiosk visitor keep theirs in memory (see :mod:`assistant.think.skills.timers`).
 Deadlines are wall-clock times (seconds since the epoch), since they must survive a
 restart: the file is rewritten (atomically) at every change and read at start. A timer
 that ran out while the app was closed rings as soon as the app is back. A file that
@@ -52,9 +55,10 @@ class Timer:
 
 
 class Timers:
-    """The running timers; ``on_ring`` hears each one as it runs out (on this store's thread)."""
+    """The running timers, kept in the file ``path`` (None: in memory only, they end with
+    the store); ``on_ring`` hears each one as it runs out (on this store's thread)."""
 
-    def __init__(self, path: Path, on_ring: Callable[[Timer], None], clock: Callable[[], float] = time.time):
+    def __init__(self, path: Path | None, on_ring: Callable[[Timer], None], clock: Callable[[], float] = time.time):
         self.path = path
         self.on_ring = on_ring
         self.clock = clock
@@ -85,6 +89,14 @@ class Timers:
             self._timers = [t for t in self._timers if t.id not in ids]
             self._save()
             self._wake.notify()
+
+    def clear(self) -> list[Timer]:
+        """Cancel every timer and alarm (a kiosk's visitor left); returns them."""
+        with self._wake:
+            cleared, self._timers = self._timers, []
+            self._save()
+            self._wake.notify()
+        return cleared
 
     # ------------------------------------------------------------ ringing
 
@@ -130,7 +142,7 @@ class Timers:
     # ------------------------------------------------------------ the file
 
     def _read(self) -> list[Timer]:
-        if not self.path.exists():
+        if self.path is None or not self.path.exists():
             return []
         try:
             rows = json.loads(self.path.read_text(encoding="utf-8"))
@@ -149,6 +161,8 @@ class Timers:
 
     def _save(self) -> None:
         """Write the timers (the caller holds the lock); a failure costs only persistence."""
+        if self.path is None:
+            return
         try:
             resources.write_text(self.path, json.dumps([asdict(t) for t in self._timers], indent=1))
         except OSError as exc:

@@ -6,7 +6,8 @@ the pasta timer", "what timers do I have", "cancel the egg timer", "cancel all t
 
 A timer without a name is named by its length ("10 minute timer"). When one runs out,
 the engine plays a chime and says so, even if nobody is talking to it. Timers live in
-:class:`~assistant.think.skills.timer_store.Timers` and survive a restart.
+:class:`~assistant.think.skills.timer_store.Timers`, in the file of the place that set
+them (:attr:`SkillSetup.timers_path`: the desktop's survive a restart) or in memory.
 
 Guard: the whole utterance must be one of these commands, with "timer" or "alarm" in
 it (a bare "how much time is left" only while a timer runs): "how long should I boil
@@ -19,7 +20,6 @@ import re
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from assistant.resources import data_dir
 from assistant.think.skills import SkillContext, SkillReply, SkillSetup
 from assistant.think.skills.clock import resolve_locale
 from assistant.think.skills.text import NUMBER, normalize, spoken_number
@@ -100,7 +100,7 @@ def length_name(seconds: float) -> str:
 class TimerSkill:
     name = NAME
 
-    def __init__(self, timers_path: Path, setup: SkillSetup):
+    def __init__(self, timers_path: Path | None, setup: SkillSetup):
         self.clock = resolve_locale(setup.config.locale)
         self._setup = setup
         self.timers = Timers(timers_path, self._ring)
@@ -258,8 +258,7 @@ def _next_time(now: datetime, command: re.Match, day: str | None) -> datetime | 
 
 
 def create(setup: SkillSetup) -> TimerSkill:
-    path = Path(setup.config.timers_file).expanduser() if setup.config.timers_file else data_dir() / "timers.json"
-    skill = TimerSkill(path, setup)
+    skill = TimerSkill(setup.timers_path, setup)
     skill.timers.start()
     setup.closers.append(skill.timers.stop)
     return skill
