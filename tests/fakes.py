@@ -7,6 +7,7 @@ import threading
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -51,6 +52,15 @@ class ThreadCrash(BaseException):
     """Not an Exception: escapes a stage's error handling and ends its thread."""
 
 
+ASKS_FOR_MORE = frozenset("a an the of to for with about and or but um uh me".split())
+
+
+def sentence_end_p(words: str) -> float:
+    """A stand-in for a model's probability that a sentence ends after ``words``."""
+    last = words.lower().replace(",", " ").split()[-1:] or [""]
+    return 1e-6 if last[0] in ASKS_FOR_MORE else 0.9
+
+
 @dataclass
 class FakeLlm:
     reply: str = "Sure, here is a fairly long answer. It has two sentences and goes on a while."
@@ -70,8 +80,10 @@ class FakeLlm:
     remembered: list[tuple[str, str]] = field(default_factory=list)
     closed: threading.Event = field(default_factory=threading.Event)
     produced: int = 0
-    end_of_turn_p: float | None = None
-    """What :meth:`end_of_turn` answers (None: not known, as a chat server)."""
+    end_of_turn_p: float | None | Callable[[str], float | None] = field(default=lambda words: sentence_end_p(words))
+    """What :meth:`end_of_turn` answers, or a function of the words that does (None: not
+    known, as a chat server or a model that cannot read the words). By default, roughly
+    what a real model says: unlikely after a word that asks for more, likely otherwise."""
     weighed: list[str] = field(default_factory=list)
 
     def stream(self, user: str, stats: GenerationStats):
@@ -108,7 +120,7 @@ class FakeLlm:
 
     def end_of_turn(self, user: str, reply_to: str | None = None) -> float | None:
         self.weighed.append(user)
-        return self.end_of_turn_p
+        return self.end_of_turn_p(user) if callable(self.end_of_turn_p) else self.end_of_turn_p
 
 
 @dataclass

@@ -4,6 +4,7 @@ named when a value is wrong, written atomically."""
 from __future__ import annotations
 
 import dataclasses
+import logging
 import math
 import tomllib
 import typing
@@ -15,6 +16,14 @@ from assistant.config.rules import ConfigError, check
 from assistant.config.sections import Config
 from assistant.resources import config_dir
 
+log = logging.getLogger(__name__)
+
+RETIRED = {
+    "turn.statement_ms": "a complete statement ends the turn like a question",
+    "turn.bare_complete_log10": "the model reads the words without punctuation and weighs every end mark",
+}
+"""Keys an earlier version wrote, read and dropped so that a saved file still loads."""
+
 def default_config_path() -> Path:
     return config_dir() / "assistant.toml"
 
@@ -24,6 +33,9 @@ def _build(cls: type, values: Mapping[str, Any], where: str) -> Any:
     hints = typing.get_type_hints(cls)
     kwargs: dict[str, Any] = {}
     for key, value in values.items():
+        if f"{where}{key}" in RETIRED:
+            log.warning("'%s%s' is no longer used (%s); it is ignored", where, key, RETIRED[f"{where}{key}"])
+            continue
         if key not in known:
             raise ConfigError(f"unknown key '{where}{key}' (known: {', '.join(sorted(known))})")
         default = getattr(cls(), key)

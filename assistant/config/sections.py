@@ -65,26 +65,22 @@ class TurnConfig:
     """``semantic``: over after ``complete_ms`` of silence when the words are complete, up
     to ``max_ms`` when they are not; ``fixed``: over after ``vad.endpoint_ms`` of silence."""
     max_ms: int = within(2000, 500, 5000, "ms")
-    """Longest silence waited for a turn whose words sound unfinished ("what is the capital of")."""
-    complete_ms: int = within(100, 50, "statement_ms", "ms")
-    """Silence that ends a turn whose words are a complete question or request."""
-    statement_ms: int = within(1100, "complete_ms", "max_ms", "ms")
-    """Silence that ends a complete statement: someone telling a story ends sentences too,
-    and a fragment Whisper completed with a made-up word ("in the home.") is often one."""
-    unsure_ms: int = within(1200, "complete_ms", "max_ms", "ms")
-    """Silence that ends a turn the language model is unsure about."""
-    complete_log10: float = within(-5.5, "unfinished_log10", 0.0)
-    """log10 of the model's end-of-turn probability at or above which the words are complete."""
-    bare_complete_log10: float = within(-4.0, "complete_log10", 0.0)
-    """...for words a punctuating recognizer (Whisper) left without an end mark, or whose
-    last word it was unsure of."""
-    unsure_word_p: float = within(0.3, 0.0, 1.0)
-    """The recognizer's probability of the last word below which it may have made the word
-    up to end a fragment ("What is the biggest animal in the, um" heard as "...in the hum?"):
-    the words then need ``bare_complete_log10``. 0 turns this off; Whisper gives the
+    """Longest silence waited for words that sound unfinished ("what is the capital of")."""
+    complete_ms: int = within(150, 50, "unsure_ms", "ms")
+    """Silence that ends a turn whose words the model is confident are complete."""
+    unsure_ms: int = within(500, "complete_ms", "max_ms", "ms")
+    """The most a turn waits when its words cannot be judged: the recognizer was unsure of
+    the last word (it may be misheard), or the model cannot read the words (a language it
+    does not know). About a fixed endpoint."""
+    complete_log10: float = within(-0.3, "unfinished_log10", 0.0)
+    """log10 of the model's probability that a sentence ends after the words, at or above
+    which they are complete (and outweigh the word rules)."""
+    unfinished_log10: float = within(-5.0, -12.0, "complete_log10")
+    """...and below which they wait ``max_ms`` (between the two the wait rises smoothly)."""
+    unsure_word_p: float = within(0.2, 0.0, 1.0)
+    """The recognizer's probability of the last word below which the words may be misheard:
+    the wait is then at most ``unsure_ms``. 0 turns this off; Whisper gives the
     probability with greedy decoding (``stt.beam_size = 1``, the default) only."""
-    unfinished_log10: float = within(-8.0, -12.0, "complete_log10")
-    """...and below which they are unfinished (between the two: unsure)."""
 
 
 @dataclass(frozen=True)

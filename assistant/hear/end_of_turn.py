@@ -1,25 +1,27 @@
 """When the user has finished: the end-of-turn decision, pure and clock-free.
 
 At each pause the detector is told what the user said so far (the transcript at the
-pause, the language model's probability that the turn ends after those words, whether
-they are an instant-reply phrase) and how long the silence has lasted; it commits the
-turn early when the words are complete and waits up to a maximum when they are not:
+pause, the language model's probability that the words end a sentence, the recognizer's
+confidence in the last word, whether they are an instant-reply phrase) and how long the
+silence has lasted. The wait grows smoothly as the model's probability falls:
 
-- words that end on a word that needs a continuation ("of", "and", "the", "um") or
-  trail off ("...", ",") are unfinished: wait ``max_ms``;
-- an instant-reply phrase is complete (checked first: "thank you" ends on a pronoun);
-- otherwise the model decides: its end-of-turn probability (on the words without
-  Whisper's punctuation, which Whisper adds to fragments too) at or above
-  ``complete_log10`` is complete, below ``unfinished_log10`` unfinished, in between unsure;
-  words the recognizer may have completed with a made-up word (no end mark from Whisper, a
-  made-up object "for it", a last word it was unsure of) need ``bare_complete_log10``;
-- complete words that ask or request something (a question, "tell me...", "set a
-  timer...") end the turn after ``complete_ms``; a complete statement waits
-  ``statement_ms``, since someone telling a story ends sentences without being done.
+- the model is the core: its probability that a sentence ends right after the words
+  (its end-of-turn token, or ".", "?", "!", read from one set of logits on the words
+  without the recognizer's punctuation) at or above ``complete_log10`` ends the turn
+  after ``complete_ms``; below ``unfinished_log10`` the words wait ``max_ms``; in
+  between the wait rises along a square-root curve;
+- words that cannot end a sentence in any reading (an article, a conjunction, a filler:
+  "the", "and", "um") or that trail off ("...", ",") wait ``max_ms``, unless the model
+  is confident they are complete;
+- when the recognizer was unsure of the last word, or the model cannot read the words at
+  all (a language it does not know), the silence decides alone: at most ``unsure_ms``,
+  about a fixed endpoint, never the maximum for words that may be misheard;
+- an instant-reply phrase is complete.
 
 ``fixed`` mode keeps the plain silence endpoint: the detector never commits early.
 Like :class:`~assistant.hear.vad.Endpointer`, it is fed numbers and returns decisions, so its
-tests are lists in, decisions out.
+tests are lists in, decisions out. The thresholds were tuned on the tuning half of the
+split turn corpus (docs/tuning.md) and are reported on its test half.
 """
 
 from __future__ import annotations
@@ -32,47 +34,15 @@ from enum import Enum
 from assistant.config import Config, TurnConfig, check_section
 from assistant.events import TurnSignals
 
-CONTINUATIONS = frozenset(
-    "a an the of to for with and or but nor about in on at from by into onto than as "
-    "my your his her their our its this these those some any every no "
-    "is are was were be been am do does did can could would should will shall may might must "
-    "um uh er erm hmm ah like so because if then that which who whose whom what where when how why "
-    "very really just i we they he she it's i'm you're we're they're let's".split()
-)
-"""Last words after which a sentence is not over ("what is the capital of …")."""
-
-REQUEST_STARTS = frozenset(
-    "what who whom whose where when why how which is are was were am do does did can could would will "
-    "should shall may might have has isn't aren't don't doesn't didn't can't won't "
-    "tell set remind give play turn show stop start call open find make help read say let please "
-    "explain describe define translate count check wake put add cancel pause resume repeat name list "
-    "hello hi hey thanks thank goodbye bye".split()
-)
-"""First words of a sentence that asks or requests something of the assistant."""
-QUESTION_WORDS = frozenset("what who whom whose where when why how which".split())
-"""...of which these also start statements ("when it rained, we waited")."""
-
-ASKING_SECOND_WORDS = frozenset(
-    "is are was were am do does did can could would will should shall may might have has "
-    "isn't aren't wasn't don't doesn't didn't can't won't many much far long old big often".split()
-)
-"""Second words that make a sentence with a question word a question, with or without its
-"?" ("how many days are in a week.", "what is..."; "when it rained, ..." is not one)."""
-
-WHO_WORDS = frozenset("who whom whose".split())
-"""A sentence that opens with one of these asks ("who painted the Mona Lisa."): a statement
-does not begin so."""
-WHAT_WORDS = frozenset("what which".split())
-SUBJECTS = frozenset("i you we they he she it this that there".split())
-"""After "what"/"which", these begin a clause ("what I like is tea"), anything else a
-question ("what happened", "which bus goes to town")."""
-QUESTION_TAIL_WORDS = 4
-"""A sentence this short after a question is the rest of it, split by Whisper at a pause
-("What is the best way to? Learn French.")."""
-MADE_UP_OBJECTS = frozenset("it them this that".split())
-PREPOSITIONS = frozenset("for about with to of on in at from into".split())
-"""Whisper ends a fragment that stops on a preposition with a made-up object ("Set a timer
-for it.", "Can you give me a recipe for it?"): the words need a surer model then."""
+CANNOT_END = {
+    "en": frozenset("a an the and or but nor um uh er erm hmm ah my your his her their our".split()),
+}
+"""Per language, last words after which no sentence is over in any reading: articles,
+conjunctions, fillers, possessive determiners. Prepositions, auxiliaries and pronouns are
+not here: English strands them in complete questions ("What is it for?", "Can you?")."""
+WAIT_CURVE = 0.5
+"""Between the thresholds the wait is ``complete_ms + x ** WAIT_CURVE * (max_ms - complete_ms)``,
+``x`` the model's log10 probability's place from ``complete_log10`` (0) to ``unfinished_log10`` (1)."""
 
 _WORD = re.compile(r"[\w']+")
 _TRAILING_OFF = re.compile(r"(\.\.\.|…|,|-|—|:)\s*$")
@@ -129,9 +99,9 @@ def last_word(transcript: str) -> str:
 # ------------------------------------------------------------ what the words say
 
 
-def ends_on_a_word_that_cannot_end(transcript: str) -> bool:
-    """The last word needs a continuation ("of", "and", "the", "um")."""
-    return last_word(transcript) in CONTINUATIONS
+def ends_on_a_word_that_cannot_end(transcript: str, language: str = "en") -> bool:
+    """The last word is one after which no sentence ends ("the", "and", "um")."""
+    return last_word(transcript) in CANNOT_END.get(language, frozenset())
 
 
 def trails_off(transcript: str) -> bool:
@@ -144,114 +114,40 @@ def has_an_end_mark(text: str) -> bool:
     return _END_MARK.search(text) is not None
 
 
-def ends_with_a_question_mark(text: str) -> bool:
-    return text.endswith("?")
-
-
-def says_please(text: str) -> bool:
-    return "please" in text.lower()
-
-
-def is_unpunctuated(text: str) -> bool:
-    """No end mark or comma anywhere (a recognizer that does not punctuate)."""
-    return re.search(r"[.!?,]", text) is None
-
-
-def opens_with_a_request_word(words: list[str]) -> bool:
-    """The sentence's first word may ask or request something (:data:`REQUEST_STARTS`)."""
-    return bool(words) and words[0] in REQUEST_STARTS
-
-
-def opens_with_a_question_word(words: list[str]) -> bool:
-    """The first word is a question word ("what", "when", "how"...), which starts statements
-    too ("when it rained, ...")."""
-    return bool(words) and words[0] in QUESTION_WORDS
-
-
-def opens_with_who(words: list[str]) -> bool:
-    """The first word is "who", "whom" or "whose": no statement begins so."""
-    return bool(words) and words[0] in WHO_WORDS
-
-
-def opens_with_what_and_no_subject(words: list[str]) -> bool:
-    """The sentence opens with "what" or "which" and then anything but a subject: a question
-    ("what happened"), not a clause ("what I like is tea")."""
-    return len(words) > 1 and words[0] in WHAT_WORDS and words[1] not in SUBJECTS
-
-
-def second_word_asks(words: list[str]) -> bool:
-    """The word after the first makes a question word ask ("how many", "what is")."""
-    return len(words) > 1 and words[1] in ASKING_SECOND_WORDS
-
-
-def is_the_short_rest_of_a_question(sentences: list[str]) -> bool:
-    """The last sentence is short, ends with a mark and follows a question: the rest of
-    the question, split by Whisper at a pause ("What is the best way to? Learn French.")."""
-    if len(sentences) < 2:
-        return False
-    before, last = sentences[-2], sentences[-1]
-    return (ends_with_a_question_mark(before) and has_an_end_mark(last)
-            and len(_WORD.findall(last)) <= QUESTION_TAIL_WORDS)
-
-
-def asks(transcript: str) -> bool:
-    """The last sentence is a question or a request (not a statement), or a short rest of
-    the question before it."""
-    text = transcript.strip()
-    if ends_with_a_question_mark(text) or says_please(text):
-        return True
-    sentences = re.split(r"(?<=[.!?])\s+", text)
-    return sentence_asks(sentences[-1], text) or is_the_short_rest_of_a_question(sentences)
-
-
-def sentence_asks(sentence: str, text: str) -> bool:
-    """``sentence`` (the last of ``text``) asks or requests something, whatever its mark."""
-    words = _WORD.findall(sentence.lower())
-    if not opens_with_a_request_word(words):
-        return False
-    if opens_with_who(words) or opens_with_what_and_no_subject(words):
-        return True
-    if not opens_with_a_question_word(words) or second_word_asks(words):
-        return True
-    # Otherwise, with punctuation (Whisper), a question ends with "?": "when the rain stopped, we..." does not ask.
-    return is_unpunctuated(text)
-
-
-def ends_on_a_made_up_object(transcript: str) -> bool:
-    """The words end on a preposition and a pronoun Whisper may have made up ("for it")."""
-    words = _WORD.findall(transcript.lower())
-    return len(words) >= 3 and words[-1] in MADE_UP_OBJECTS and words[-2] in PREPOSITIONS
-
-
 # ------------------------------------------------------------ what the recognizer and the model say
 
 
 def recognizer_was_unsure_of_the_last_word(signals: TurnSignals, config: TurnConfig) -> bool:
-    """The recognizer gave its last word a probability below ``unsure_word_p``."""
+    """The recognizer gave its last word a probability below ``unsure_word_p``: the words
+    may be misheard, and what they seem to say should not stretch the wait."""
     return signals.last_word_p is not None and signals.last_word_p < config.unsure_word_p
 
 
-def punctuating_recognizer_left_no_end_mark(signals: TurnSignals, text: str) -> bool:
-    """A recognizer that writes end marks (Whisper) wrote none: the words may be a fragment."""
-    return signals.punctuated and not has_an_end_mark(text)
+def model_cannot_judge(signals: TurnSignals) -> bool:
+    """No probability from the model, and none coming: it does not read these words (a
+    language it does not know) or there is no model."""
+    return signals.end_of_turn is None and not signals.awaiting_model
 
 
-def recognizer_may_have_made_up_words(signals: TurnSignals, text: str, config: TurnConfig) -> bool:
-    """The recognizer may have completed a fragment with a made-up word: the model must
-    be surer (``bare_complete_log10``) before the words count as complete."""
-    return (punctuating_recognizer_left_no_end_mark(signals, text) or ends_on_a_made_up_object(text)
-            or recognizer_was_unsure_of_the_last_word(signals, config))
-
-
-def model_is_confident(log10: float, config: TurnConfig, words_may_be_made_up: bool) -> bool:
-    """The model's end-of-turn probability (log10) reaches the threshold for complete words
-    (the higher one when ``words_may_be_made_up``)."""
-    return log10 >= (config.bare_complete_log10 if words_may_be_made_up else config.complete_log10)
+def model_is_confident(log10: float, config: TurnConfig) -> bool:
+    """The model's probability (log10) that the words end a sentence reaches ``complete_log10``."""
+    return log10 >= config.complete_log10
 
 
 def model_expects_more(log10: float, config: TurnConfig) -> bool:
-    """The model's end-of-turn probability (log10) is below the unfinished threshold."""
+    """The model's probability (log10) is below ``unfinished_log10``."""
     return log10 < config.unfinished_log10
+
+
+def model_wait_ms(log10: float, config: TurnConfig) -> float:
+    """The silence the model's probability asks for: ``complete_ms`` when it is confident,
+    ``max_ms`` when it expects more, rising along :data:`WAIT_CURVE` in between."""
+    if model_is_confident(log10, config):
+        return float(config.complete_ms)
+    if model_expects_more(log10, config):
+        return float(config.max_ms)
+    x = (config.complete_log10 - log10) / (config.complete_log10 - config.unfinished_log10)
+    return config.complete_ms + x**WAIT_CURVE * (config.max_ms - config.complete_ms)
 
 
 # ------------------------------------------------------------ the judgement
@@ -267,37 +163,24 @@ def judge(signals: TurnSignals | None, config: TurnConfig, fixed_ms: float = 300
     text = signals.transcript.strip()
     if not text:
         return Judgement(TurnCall.UNFINISHED, config.max_ms, "no words transcribed")
-    if not words:
-        return _by_model(signals, config, "?")
-    if signals.instant:
+    if signals.instant and words:
         return Judgement(TurnCall.COMPLETE, config.complete_ms, "an instant-reply phrase")
-    if ends_on_a_word_that_cannot_end(text):
-        return Judgement(TurnCall.UNFINISHED, config.max_ms, f"ends with '{last_word(text)}'")
-    if trails_off(text):
-        return Judgement(TurnCall.UNFINISHED, config.max_ms, "trails off")
-    return _by_model(signals, config, text)
-
-
-def _by_model(signals: TurnSignals, config: TurnConfig, text: str) -> Judgement:
-    if signals.end_of_turn is None:
-        if signals.awaiting_model:
-            return Judgement(TurnCall.UNSURE, config.max_ms, "waiting for the model")
-        return _complete(config, text, "whole words")
+    if signals.awaiting_model:
+        return Judgement(TurnCall.UNSURE, config.max_ms, "waiting for the model")
+    if model_cannot_judge(signals):
+        return Judgement(TurnCall.UNSURE, config.unsure_ms, "silence alone (the model cannot read the words)")
     log10 = math.log10(max(signals.end_of_turn, 1e-12))
-    about = f"end of turn 10^{log10:.1f}"
-    if recognizer_was_unsure_of_the_last_word(signals, config):
-        about += f", last word recognized at p {signals.last_word_p:.2f}"
-    if model_is_confident(log10, config, recognizer_may_have_made_up_words(signals, text, config)):
-        return _complete(config, text, about)
-    if model_expects_more(log10, config):
-        return Judgement(TurnCall.UNFINISHED, config.max_ms, about)
-    return Judgement(TurnCall.UNSURE, config.unsure_ms, about)
-
-
-def _complete(config: TurnConfig, text: str, reason: str) -> Judgement:
-    if asks(text):
-        return Judgement(TurnCall.COMPLETE, config.complete_ms, reason)
-    return Judgement(TurnCall.COMPLETE, max(config.complete_ms, config.statement_ms), f"{reason}, a statement")
+    about = f"end of sentence 10^{log10:.1f}"
+    if words and not model_is_confident(log10, config):
+        if ends_on_a_word_that_cannot_end(text):
+            return Judgement(TurnCall.UNFINISHED, config.max_ms, f"{about}, ends with '{last_word(text)}'")
+        if trails_off(text):
+            return Judgement(TurnCall.UNFINISHED, config.max_ms, f"{about}, trails off")
+    wait = model_wait_ms(log10, config)
+    if recognizer_was_unsure_of_the_last_word(signals, config) and wait > config.unsure_ms:
+        return Judgement(TurnCall.UNSURE, config.unsure_ms, f"{about}, last word recognized at p {signals.last_word_p:.2f}")
+    call = TurnCall.COMPLETE if wait <= config.complete_ms else TurnCall.UNFINISHED if wait >= config.max_ms else TurnCall.UNSURE
+    return Judgement(call, wait, about)
 
 
 class TurnDetector:

@@ -112,8 +112,9 @@ class Llm(Protocol):
         """Decode on every core (``on``) or on the decoding threads only."""
 
     def end_of_turn(self, user: str, reply_to: str | None = None) -> float | None:
-        """The model's probability that the user's turn ends after ``user`` (None: not known);
-        ``reply_to``: the words the reply will answer, when they differ (Whisper's punctuation)."""
+        """The model's probability that a sentence ends right after ``user`` (None: not
+        known, or the model cannot read the words); ``reply_to``: the words the reply will
+        answer, when they differ (Whisper's punctuation)."""
 
     @property
     def on_cpu(self) -> bool:

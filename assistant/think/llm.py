@@ -100,6 +100,8 @@ class LlamaLlm:
         self.build_note = self.native.note
         self.history = History(config.history_tokens, self.count_tokens, examples=examples_for(config, path))
         self._lock = threading.Lock()
+        self._ends: list[int] | None = None
+        """The tokens that end a sentence (see :meth:`_sentence_ends`)."""
         self.warm()
 
     def _token_text(self, token: int) -> str:
@@ -298,8 +300,10 @@ class LlamaLlm:
             self._lock.release()
 
     def end_of_turn(self, user: str, reply_to: str | None = None) -> float | None:
-        """The model's probability that the user's turn ends after ``user``: its chance of
-        the end-of-turn token right after the words. It comes from evaluating the prompt of
+        """The model's probability that a sentence ends right after ``user`` (the words
+        without their final punctuation): its chance of the end-of-turn token or of ".",
+        "?" or "!" next, from one set of logits. None when the model cannot read the words
+        (a script its vocabulary falls apart on, see :meth:`_reads`). It comes from evaluating the prompt of
         the reply to ``reply_to`` (default ``user``: the same words, here with Whisper's
         punctuation) in one batch, with the logits of the last token of ``user`` kept as
         well as the last one's, when the one prompt starts with the other's words: the
@@ -319,6 +323,8 @@ class LlamaLlm:
             if not ends or len(prompt) + self.config.max_tokens > self.config.n_ctx:
                 return None
             words = prompt[: ends[-1]]
+            if not self._reads(user):
+                return None
             keep = min(common_prefix(self._cached_tokens(), words), len(words) - 1)
             llama.n_tokens = keep
             reply_prompt = prompt
@@ -333,7 +339,27 @@ class LlamaLlm:
                 row = self._eval_keeping_logits(rest, len(words) - 1 - keep)
             logits = np.ctypeslib.as_array(row, shape=(llama.n_vocab(),)).astype(np.float64)
             probabilities = np.exp(logits - logits.max())
-            return float(probabilities[prompt[ends[-1]]] / probabilities.sum())
+            probabilities /= probabilities.sum()
+            return float(probabilities[prompt[ends[-1]]] + probabilities[self._sentence_ends()].sum())
+
+    def _reads(self, text: str) -> bool:
+        """Whether the model's vocabulary reads ``text`` as words: at most one token per
+        character. A script it was not trained on (Hangul for SmolLM2) falls apart into
+        byte tokens, and what the model says of those is noise."""
+        tokens = self._llama.tokenize(text.encode("utf-8"), add_bos=False, special=False)
+        return len(tokens) <= max(1, len(text.replace(" ", "")))
+
+    def _sentence_ends(self) -> list[int]:
+        """Tokens that end a sentence right after a word: the words are complete when the
+        model would write one next as surely as when it would end the turn."""
+        if self._ends is None:
+            found = set()
+            for mark in (".", "?", "!"):
+                tokens = self._llama.tokenize(mark.encode(), add_bos=False, special=False)
+                if len(tokens) == 1:
+                    found.add(tokens[0])
+            self._ends = sorted(found)
+        return self._ends
 
     def _eval_keeping_logits(self, tokens: list[int], index: int):
         """Evaluate ``tokens`` after the cached ones in one batch (as ``Llama.eval``

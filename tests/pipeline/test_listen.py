@@ -72,7 +72,7 @@ def test_the_detector_ends_the_turn_when_complete_words_arrive():
     detected = _feed(segmenter, "..########.....")  # speech, then 5 frames of silence: a pause, no words yet
     pause = next(h for _, h in detected if h.event is E.EARLY_SILENCE).pause
     assert not any(h.event is E.ENDPOINT for _, h in detected)
-    ended = segmenter.note_words(pause, TurnSignals("What time is it?", end_of_turn=0.2))
+    ended = segmenter.note_words(pause, TurnSignals("What time is it?", end_of_turn=0.8))
     assert [h.event for h in ended] == [E.ENDPOINT]  # 160 ms of silence so far: enough, at once
     endpoint = ended[0]
     assert endpoint.decision.call is TurnCall.COMPLETE and endpoint.decision.silence_ms == 5 * FRAME_S * 1000
@@ -89,12 +89,12 @@ def test_unfinished_words_hold_the_turn_through_a_long_pause():
     detected = _feed(segmenter, "." * 30 + "#####", start=12)  # a 1 s thinking pause, then more words
     assert not any(h.event is E.ENDPOINT for _, h in detected)
     assert any(h.event is E.SPEECH_RESUMED for _, h in detected)
-    stale = segmenter.note_words(pause, TurnSignals("What is the capital of France?", end_of_turn=0.3))
+    stale = segmenter.note_words(pause, TurnSignals("What is the capital of France?", end_of_turn=0.8))
     assert stale == []  # words of a pause that is over change nothing
 
 
 def test_with_no_transcript_the_turn_ends_at_the_longest_wait():
-    turn = TurnConfig(max_ms=640, statement_ms=500, unsure_ms=500)
+    turn = TurnConfig(max_ms=640, unsure_ms=500)
     segmenter = _segmenter(turn)
     detected = _feed(segmenter, "..########" + "." * 25)
     endpoints = [(i, h) for i, h in detected if h.event is E.ENDPOINT]

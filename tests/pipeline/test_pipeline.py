@@ -207,8 +207,7 @@ def test_a_thinking_pause_is_not_the_end_of_the_turn_but_complete_words_end_it_s
 def test_unfinished_words_are_answered_after_the_longest_wait(make_engine):
     from dataclasses import replace
 
-    config = replace(Config(vad=VadConfig(min_speech_ms=64)), turn=replace(Config().turn, max_ms=900, unsure_ms=900,
-                                                                            statement_ms=700))
+    config = replace(Config(vad=VadConfig(min_speech_ms=64)), turn=replace(Config().turn, max_ms=900, unsure_ms=700))
     stt = FakeStt(transcripts=["can you tell me, um"])
     engine, rec, parts = make_engine(stt=stt, config=config)
     engine.listen(PacedWavSource(_speech(0.6, tail=1.5), 16000, 512, realtime=True))
