@@ -1,6 +1,6 @@
 import os
 
-from assistant.machine import netns
+from assistant.offline import netns
 
 netns.enter_if_asked()  # before any import starts a thread (see netns)
 

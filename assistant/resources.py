@@ -1,6 +1,9 @@
 """Where files are, and how they are written: one place that knows a source checkout, an
 installed wheel and a PyInstaller bundle (``sys._MEIPASS``) apart, the user's config, data
-and cache folders, and files replaced whole or not at all.
+and cache folders, how this program is started again as a child process (the native build
+probe, the network namespace check and the kiosk's supervised app: the frozen app itself,
+or ``python -m assistant`` with this package first on ``PYTHONPATH``), and files replaced
+whole or not at all.
 
 Atomic writes: the new content goes to a temporary file next to the target, is flushed to
 the disk (fsync), and is then renamed over the target, which the OS does atomically; on
@@ -18,6 +21,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Mapping
 from typing import BinaryIO, Iterator
 
 from platformdirs import user_cache_dir, user_config_dir, user_data_dir
@@ -96,6 +100,23 @@ def distribution_version(name: str) -> str | None:
         return importlib.metadata.version(name)
     except importlib.metadata.PackageNotFoundError:
         return None
+
+
+# ---------------------------------------------------------------- this program, started again
+
+
+def own_command() -> list[str]:
+    """How to start this program again (a frozen bundle, or ``python -m assistant``)."""
+    return [sys.executable] if getattr(sys, "frozen", False) else [sys.executable, "-m", "assistant"]
+
+
+def child_env(variables: Mapping[str, str] | None = None, env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``env`` (default: this process's environment) with ``variables`` set, and this
+    package first on ``PYTHONPATH``."""
+    merged = dict(os.environ if env is None else env)
+    merged.update(variables or {})
+    merged["PYTHONPATH"] = os.pathsep.join(p for p in (str(PACKAGE_DIR.parent), merged.get("PYTHONPATH")) if p)
+    return merged
 
 
 # ---------------------------------------------------------------- atomic writes

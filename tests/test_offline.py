@@ -19,7 +19,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from assistant.machine import netns
+from assistant.offline import netns
 from assistant import offline
 from assistant.speak.sinks import NullSink
 from assistant.config import Config, from_mapping
@@ -34,7 +34,7 @@ REPO = Path(__file__).resolve().parent.parent
 NATIVE = textwrap.dedent('''
     import ctypes, errno, json, os, socket, struct, sys
     from assistant import offline
-    from assistant.machine import netns
+    from assistant.offline import netns
     from assistant.config import Config, from_mapping
 
     netns.enter_if_asked()  # what assistant/__main__.py does first

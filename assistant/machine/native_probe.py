@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Iterator
 
 from assistant import resources
-from assistant.machine import child_process
 from assistant.resources import cache_dir
 
 log = logging.getLogger(__name__)
@@ -194,8 +193,8 @@ def crashed(returncode: int) -> bool:
 
 def _run_child(model: Path, extra_bufts: bool, command: list[str] | None = None) -> subprocess.CompletedProcess:
     """This program again (the child sees :data:`PROBE_ENV` and runs :func:`run_child`)."""
-    env = child_process.child_env({PROBE_ENV: str(model), EXTRA_ENV: "1" if extra_bufts else "0"})
-    return subprocess.run(command or child_process.own_command(), env=env, stdin=subprocess.DEVNULL,
+    env = resources.child_env({PROBE_ENV: str(model), EXTRA_ENV: "1" if extra_bufts else "0"})
+    return subprocess.run(command or resources.own_command(), env=env, stdin=subprocess.DEVNULL,
                           capture_output=True, text=True, timeout=PROBE_TIMEOUT_S)
 
 

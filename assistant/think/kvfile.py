@@ -8,11 +8,15 @@ and rebuilt by the caller; nothing in it is ever executed (no pickle).
 
 from __future__ import annotations
 
+import ctypes
 import json
+import logging
 import struct
 from pathlib import Path
 
 from assistant import resources
+
+log = logging.getLogger(__name__)
 
 MAGIC = b"ASSISTANT-KV 1\n"
 _LENGTH = struct.Struct("<I")
@@ -50,3 +54,40 @@ def read(path: Path, key: str) -> bytes:
     if len(kv) != size:
         raise ValueError(f"truncated: {len(kv)} of {size} KV bytes")
     return kv
+
+
+def restore(llama, path: Path, key: str, prefix: list[int]) -> bool:
+    """Load the KV state saved in ``path`` for ``key`` into ``llama`` (a ``llama_cpp.Llama``)
+    as the cells of ``prefix``. A corrupt, foreign or stale file is deleted (it is rebuilt),
+    never executed, and never a crash."""
+    import llama_cpp
+
+    try:
+        kv = read(path, key)
+        buffer = (ctypes.c_uint8 * len(kv)).from_buffer_copy(kv)
+        llama.reset()
+        if llama_cpp.llama_state_seq_set_data(llama._ctx.ctx, buffer, len(kv), 0) != len(kv):
+            raise ValueError("llama.cpp refused the saved KV state")
+    except (OSError, ValueError) as exc:
+        log.warning("prompt cache %s unusable (%s); rebuilding it", path.name, exc)
+        path.unlink(missing_ok=True)
+        llama.reset()
+        return False
+    llama.input_ids[: len(prefix)] = prefix
+    llama.n_tokens = len(prefix)
+    return True
+
+
+def save(llama, path: Path, key: str) -> None:
+    """Save ``llama``'s KV state (sequence 0) to ``path`` for ``key``; a failure to write
+    only costs the prompt's evaluation at the next start."""
+    import llama_cpp
+
+    ctx = llama._ctx.ctx
+    size = llama_cpp.llama_state_seq_get_size(ctx, 0)
+    buffer = (ctypes.c_uint8 * size)()
+    llama_cpp.llama_state_seq_get_data(ctx, buffer, size, 0)
+    try:
+        write(path, key, bytes(buffer))
+    except OSError as exc:
+        log.warning("could not save the prompt cache: %s", exc)

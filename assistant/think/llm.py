@@ -170,48 +170,16 @@ class LlamaLlm:
         return cache_dir() / "prompt-cache" / f"{self.path.stem}-{digest}.kv"
 
     def _restore_prefix(self, prefix: list[int]) -> bool:
-        """Load the saved KV cells of ``prefix``; any problem means rebuild, never a crash.
-        The file is data only (see :mod:`assistant.think.kvfile`): nothing in it is executed."""
+        """Load the saved KV cells of ``prefix``; any problem means rebuild, never a crash."""
         key = self._cache_key(prefix)
         path = self._cache_file(key)
-        if path is None or not path.is_file():
-            return False
-        import ctypes
-
-        import llama_cpp
-
-        try:
-            kv = kvfile.read(path, key)
-            buffer = (ctypes.c_uint8 * len(kv)).from_buffer_copy(kv)
-            self._llama.reset()
-            if llama_cpp.llama_state_seq_set_data(self._llama._ctx.ctx, buffer, len(kv), 0) != len(kv):
-                raise ValueError("llama.cpp refused the saved KV state")
-        except (OSError, ValueError) as exc:  # a corrupt, foreign or stale file is rebuilt
-            log.warning("prompt cache %s unusable (%s); rebuilding it", path.name, exc)
-            path.unlink(missing_ok=True)
-            self._llama.reset()
-            return False
-        self._llama.input_ids[: len(prefix)] = prefix
-        self._llama.n_tokens = len(prefix)
-        return True
+        return path is not None and path.is_file() and kvfile.restore(self._llama, path, key, prefix)
 
     def _save_prefix(self, prefix: list[int]) -> None:
         key = self._cache_key(prefix)
         path = self._cache_file(key)
-        if path is None:
-            return
-        import ctypes
-
-        import llama_cpp
-
-        ctx = self._llama._ctx.ctx
-        size = llama_cpp.llama_state_seq_get_size(ctx, 0)
-        buffer = (ctypes.c_uint8 * size)()
-        llama_cpp.llama_state_seq_get_data(ctx, buffer, size, 0)
-        try:
-            kvfile.write(path, key, bytes(buffer))
-        except OSError as exc:
-            log.warning("could not save the prompt cache: %s", exc)
+        if path is not None:
+            kvfile.save(self._llama, path, key)
 
     def _generate(self, messages, stats: GenerationStats, max_tokens: int) -> Iterator[str]:
         tokens, stop = self._render(messages)

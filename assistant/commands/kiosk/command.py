@@ -12,7 +12,7 @@ from pathlib import Path
 
 from assistant.pipeline import heartbeat
 from assistant.commands import launcher
-from assistant.machine import child_process
+from assistant import resources
 from assistant import offline
 from assistant.config import Config
 from assistant.pipeline.kiosk.logs import log_to_file
@@ -78,7 +78,7 @@ def run_app(config: Config, supervised: bool = False) -> int:
 
 def child_command(argv: list[str], in_kiosk_command: bool) -> list[str]:
     """How the supervisor starts the app: this program again, as ``kiosk --app``."""
-    return [*child_process.own_command(), *argv, *([] if in_kiosk_command else ["kiosk"]), "--app"]
+    return [*resources.own_command(), *argv, *([] if in_kiosk_command else ["kiosk"]), "--app"]
 
 
 def supervise(config: Config, argv: list[str], in_kiosk_command: bool, network: offline.Guarantee) -> int:
@@ -90,7 +90,7 @@ def supervise(config: Config, argv: list[str], in_kiosk_command: bool, network: 
     k = config.kiosk
     supervisor = ProcessSupervisor(child_command(argv, in_kiosk_command),
                                    RestartPolicy(k.restart_backoff_s, k.restart_backoff_max_s, k.gui_timeout_s),
-                                   env=child_process.child_env())
+                                   env=resources.child_env())
     for sig in (signal.SIGTERM, signal.SIGINT, getattr(signal, "SIGHUP", None)):
         if sig is not None:
             signal.signal(sig, lambda *_: supervisor.request_stop())

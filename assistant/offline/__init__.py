@@ -4,7 +4,7 @@
 
 - **Network namespace** (Linux, where unprivileged user namespaces are allowed): the
   process runs in a namespace of its own with no interface but loopback (see
-  :mod:`assistant.machine.netns`). Nothing in it can reach a network, Python or native code, and
+  :mod:`assistant.offline.netns`). Nothing in it can reach a network, Python or native code, and
   neither can any child process.
 - **Audit hook** (Windows, macOS, Linux without user namespaces, or a remote LLM server on
   the network that the administrator allowed): a Python audit hook refuses every socket
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 from urllib.parse import urlparse
 
-from assistant.machine import netns
+from assistant.offline import netns
 from assistant.config import Config
 
 log = logging.getLogger(__name__)

@@ -25,8 +25,8 @@ import socket
 import struct
 import sys
 
-from assistant.machine import child_process
-from assistant.machine.child_process import own_command
+from assistant import resources
+from assistant.resources import own_command
 
 ENV = "ASSISTANT_NETNS"
 ASK = "enter"
@@ -138,7 +138,7 @@ def enter_if_asked() -> None:
 def child_env(env: dict[str, str] | None = None, ask: str = ASK) -> dict[str, str]:
     """An environment for this program started again, asking it to isolate itself (and
     able to import this package from any working folder)."""
-    return child_process.child_env({ENV: ask}, env)
+    return resources.child_env({ENV: ask}, env)
 
 
 def relaunch_isolated(argv: list[str]) -> None:
