@@ -43,6 +43,8 @@ class EventType(str, Enum):
     """data: TurnResult"""
     ERROR = "error"
     """data: str, a message for the user; the engine stays usable"""
+    DEVICE = "device"
+    """data: :class:`~assistant.sound.DeviceStatus`, a speaker or microphone lost or back"""
 
 
 @dataclass(frozen=True)

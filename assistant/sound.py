@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Protocol
 
@@ -133,6 +134,49 @@ class AudioOut(Protocol):
 
     def close(self) -> None: ...
 
+
+
+# ---------------------------------------------------------------- devices
+
+
+@dataclass(frozen=True)
+class DeviceStatus:
+    """What an audio device is doing, for the status line: working, or lost and why.
+    The data of an :attr:`~assistant.events.EventType.DEVICE` event."""
+
+    device: str
+    """``speaker`` or ``microphone``."""
+    working: bool
+    text: str
+    """One line for the user: "the speaker stopped (...); replies are shown until it is back"."""
+
+
+class AudioDevice(Protocol):
+    """A speaker or microphone with a thread of its own, as the watchdog sees it
+    (:class:`~assistant.pipeline.watchdog.AudioWatch`). It reopens a lost device itself;
+    the watchdog reports what it says and restarts a thread that died or hangs."""
+
+    kind: str
+    """``speaker`` or ``microphone``."""
+    losses: int
+    """Times it was lost so far (a loss and its return between two looks still counts)."""
+    last_loss: DeviceStatus | None
+    """What it said the last time it was lost."""
+
+    @property
+    def alive(self) -> bool:
+        """Its audio thread runs."""
+
+    def stuck_for(self, now: float) -> float:
+        """Seconds one call into the device (a block written, a stream opened) has blocked; 0 outside one."""
+
+    def status(self) -> DeviceStatus: ...
+
+    def restart(self, reason: str) -> None:
+        """A fresh thread and stream: the old thread died or hangs in the driver."""
+
+    def take_dropped(self) -> int:
+        """Frames dropped since last asked (the engine fell behind the microphone)."""
 
 
 # ---------------------------------------------------------------- audible

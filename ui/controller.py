@@ -12,7 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt, Signal
 
 from assistant import config as config_mod
-from assistant.sound import AudioError, AudioOut
+from assistant.sound import AudioError, AudioOut, DeviceStatus
 from assistant.config import Config
 from assistant.events import Event, EventType
 from assistant.machine.devices import check_device
@@ -228,11 +228,23 @@ class Controller(EngineHost):
             self.engine.stop_listening()
 
     def _on_event(self, generation: int, event: Event) -> None:
+        if generation == self.generation and event.type is EventType.DEVICE:
+            self._on_device(event.data)
         if generation != self.generation or event.type is not EventType.TURN_END:
             return
         if self._detach_pending and self._gate is not None and self.engine is not None and not self.engine.busy:
             self._detach_pending = False
             self.worker.submit("closing the microphone", self._detach, self._gate)
+
+    def _on_device(self, status: DeviceStatus) -> None:
+        """A speaker or microphone was lost, or is back: the banner says so (the engine
+        opens it again by itself)."""
+        problem = None if status.working else status.text[:1].upper() + status.text[1:] + "."
+        if status.device == "speaker":
+            self.speaker_problem = problem
+        else:
+            self.mic_problem = problem
+        self.audio_checked.emit(self.mic_problem, self.speaker_problem)
 
     # ------------------------------------------------------------ settings
 

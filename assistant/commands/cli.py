@@ -54,6 +54,8 @@ class TurnPrinter:
     def __call__(self, event: Event) -> None:
         if event.type is EventType.ERROR:
             print(f"note: {event.data}", file=sys.stderr)
+        elif event.type is EventType.DEVICE:
+            print(f"note: {event.data.text}", file=sys.stderr)
         if event.type is not EventType.TURN_END:
             return
         result: TurnResult = event.data

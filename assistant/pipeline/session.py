@@ -19,6 +19,7 @@ from assistant.think import llm as local_llm
 from assistant.think.conversation import Llm
 from assistant.machine.models import ModelError, find_llm, find_silero_vad
 from assistant.pipeline import Engine
+from assistant.pipeline.watchdog import watch_audio
 from assistant.machine.planner import plan_for
 from assistant.think.replies import InstantReplies, Replies
 from assistant.think.skills import Skills
@@ -109,9 +110,10 @@ def build_engine(
     echo: SpeakerEcho | None = None,
     skills: Skills | None = None,
 ) -> Engine:
-    """An engine on the loaded models; ``echo`` shares an echo canceller that has already
-    learnt the room (default: the engine makes its own)."""
-    return Engine(
+    """An engine on the loaded models, its audio devices watched (:func:`watch_audio`);
+    ``echo`` shares an echo canceller that has already learnt the room (default: the
+    engine makes its own)."""
+    engine = Engine(
         config,
         stt=engines.stt,
         llm=engines.llm,
@@ -123,6 +125,8 @@ def build_engine(
         on_event=on_event,
         echo=echo,
     )
+    watch_audio(engine)
+    return engine
 
 
 def make_replies(config: Config, tts: Tts, output_rate: int) -> Replies | None:

@@ -14,6 +14,12 @@
 Giving up ends the process with :data:`RESTART_EXIT_CODE`, for the parent process
 (:mod:`assistant.commands.kiosk.restarter`) to start it again at once; so does a run of engine
 restarts in a short while (the process itself is sick).
+
+:class:`AudioWatch` watches the audio threads (the speaker's writer, the microphone) of
+every engine, whatever runs it: what a device says of itself (lost, back) becomes an
+:attr:`~assistant.events.EventType.DEVICE` event the screen shows, the log, and an error
+of the turn whose reply the speaker cut short; a thread that died or hangs in the driver
+is restarted; the frames the microphone dropped are counted in the turn they belong to.
 """
 
 from __future__ import annotations
@@ -26,8 +32,10 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Callable
 
-from assistant.events import Event
+from assistant.events import Event, EventType
+from assistant.machine import devices
 from assistant.pipeline import Engine, Stage
+from assistant.sound import AudioDevice, DeviceStatus
 
 log = logging.getLogger(__name__)
 
@@ -175,3 +183,114 @@ def _retire(engine: Engine, quiet_s: float = 3.0) -> None:
     threading.Thread(target=run, name="engine-retire", daemon=True).start()
     if not quiet.wait(quiet_s):
         log.warning("the old engine did not stop within %.0f s; left behind", quiet_s)
+
+
+# ------------------------------------------------------------------ audio threads
+
+STALL_S = 1.0
+"""A call into an audio device (a 20 ms block written, a stream opened) blocked this long hangs."""
+DROPS_HELD_S = 2.0
+"""Microphone frames dropped while no turn runs go to a turn that begins within this time
+(the speech they held starts the turn only once the listener caught up)."""
+_checking = threading.Lock()
+"""One look at the devices at a time: two engines' watches (a kiosk renewing its engine)
+must not both restart the same hung thread."""
+
+
+class AudioWatch:
+    """Looks at every open audio device for ``engine`` (:meth:`check`, from a thread of its
+    own that :meth:`start` begins and that ends with the engine's stages)."""
+
+    def __init__(self, engine: Engine, *, interval_s: float = 0.1, stall_s: float = STALL_S,
+                 devices_open: Callable[[], list[AudioDevice]] = devices.open_devices,
+                 clock: Callable[[], float] = time.perf_counter):
+        self.engine = engine
+        self.interval_s = interval_s
+        self.stall_s = stall_s
+        self._devices = devices_open
+        self._clock = clock
+        self._told: dict[int, tuple[DeviceStatus | None, int]] = {}
+        """Of each device (by id): the status last reported, and its losses counted then."""
+        self._held = (0, 0.0)
+        """Dropped frames not yet counted in a turn, and when the last of them was dropped."""
+        self._thread = threading.Thread(target=self._run, name="audio-watch", daemon=True)
+
+    def start(self) -> "AudioWatch":
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        time.sleep(self.interval_s)
+        while any(stage.alive for stage in self.engine.stages):  # the engine was closed, or is dead
+            try:
+                self.check()
+            except Exception:  # the watch must go on
+                log.exception("watching the audio devices failed")
+            time.sleep(self.interval_s)
+
+    def check(self) -> list[DeviceStatus]:
+        """One look at each device: restart a dead or hung thread, report what changed
+        (returned), count dropped frames."""
+        reported = []
+        with _checking:
+            now = self._clock()
+            open_now = self._devices()
+            for device in open_now:
+                stuck = device.stuck_for(now)
+                if not device.alive:
+                    device.restart(f"the {device.kind} thread died")
+                elif stuck > self.stall_s:
+                    device.restart(f"the {device.kind} hangs in its driver ({stuck:.1f} s in one call)")
+                reported += self._news(device)
+                self._count_dropped(device.take_dropped(), now)
+            still_open = {id(device) for device in open_now}
+            self._told = {key: told for key, told in self._told.items() if key in still_open}
+        for status in reported:
+            self._report(status)
+        return reported
+
+    def _news(self, device: AudioDevice) -> list[DeviceStatus]:
+        """What changed since the last look: a loss (even one already over), a return."""
+        key = id(device)
+        told, seen = self._told.get(key, (None, 0))
+        news = []
+        if device.losses > seen and device.last_loss is not None and device.last_loss != told:
+            news.append(device.last_loss)
+            told = device.last_loss
+        status = device.status()
+        if status != told and (told is not None or not status.working):  # a device that opens working is no news
+            news.append(status)
+            told = status
+        self._told[key] = (told, device.losses)
+        return news
+
+    def _report(self, status: DeviceStatus) -> None:
+        engine = self.engine
+        turn = engine.turns.current
+        (log.warning if status.working else log.error)("%s", status.text)
+        engine.bus.emit(EventType.DEVICE, turn or 0, status)
+        if status.device == "speaker" and not status.working and turn is not None:
+            engine.turns.error(turn, status.text)  # the reply it cut short is shown, not heard
+
+    def _count_dropped(self, count: int, now: float) -> None:
+        held, since = self._held
+        if count:
+            held, since = held + count, now
+        if not held:
+            return
+        turn = self.engine.turns.current
+        if turn is not None:
+            try:
+                self.engine.turns.timeline(turn).add("frames_dropped", held)
+            except KeyError:  # the turn is already forgotten
+                pass
+            held = 0
+        elif now - since > DROPS_HELD_S:
+            held = 0
+        self._held = (held, since)
+
+
+
+def watch_audio(engine: Engine) -> AudioWatch:
+    """Watch the audio devices for ``engine`` until it closes."""
+    return AudioWatch(engine).start()

@@ -1,6 +1,7 @@
 """The microphone, with faults injected through a fake sounddevice: a stream that goes
 silent without an error is opened again after 2 s, and reported lost if that brings
-nothing either. Recovery times are measured and printed (``-s``)."""
+nothing either (then opened again until it delivers); a listener that falls behind loses
+the oldest audio, not the newest. Recovery times are measured and printed (``-s``)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from assistant.hear import microphone
+from assistant.machine import devices
 from assistant.sound import AudioError
 from assistant.hear.microphone import MicSource
 
@@ -71,8 +72,8 @@ class FakeStream:
 def fake_sd(monkeypatch):
     def install(frames_per_open, adc_age_s=None):
         sd = FakeSoundDevice(frames_per_open, adc_age_s)
-        monkeypatch.setattr(microphone, "import_sounddevice", lambda: sd)
-        monkeypatch.setattr(microphone, "check_device", lambda kind, device=None: "fake microphone")
+        monkeypatch.setattr(devices, "import_sounddevice", lambda: sd)
+        monkeypatch.setattr(devices, "check_device", lambda kind, device=None: "fake microphone")
         return sd
 
     return install
@@ -102,14 +103,71 @@ def test_a_microphone_that_goes_silent_is_opened_again(fake_sd):
     assert gap >= 0.5
 
 
-def test_a_microphone_silent_after_reopening_is_reported(fake_sd):
-    sd = fake_sd([5, 0])
+class StatusLog:
+    """Every status a source reports, as it changes, with when (perf_counter)."""
+
+    def __init__(self, source: MicSource):
+        self.source, self.seen, self._stop = source, [], threading.Event()
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def _run(self):
+        while not self._stop.is_set():
+            status = self.source.status()
+            if not self.seen or self.seen[-1][1] != status:
+                self.seen.append((time.perf_counter(), status))
+            time.sleep(0.005)
+
+    def stop(self):
+        self._stop.set()
+
+
+def test_a_microphone_silent_after_reopening_is_reported_lost_and_opened_again(fake_sd):
+    sd = fake_sd([5, 0, 10])
     source = MicSource(RATE, FRAME, silent_s=0.5)
-    arrivals, error = take(source)
-    assert len(arrivals) == 5 and isinstance(error, AudioError)
-    assert "delivers no sound" in str(error) and "\n" not in str(error)
-    assert sd.opened == 2
-    print(f"\nsilent microphone: reported {time.perf_counter() - arrivals[-1]:.2f} s after the last frame")
+    statuses = StatusLog(source)
+    arrivals, error = take(source, limit=15)
+    statuses.stop()
+    assert len(arrivals) == 15 and error is None
+    assert [s.working for _, s in statuses.seen] == [True, False, True]
+    (_, first), (lost_at, lost), (back_at, back) = statuses.seen
+    assert "delivers no sound" in lost.text and "\n" not in lost.text and "is back" in back.text
+    assert sd.opened == 3
+    print(f"\nsilent microphone: reported lost {lost_at - arrivals[4]:.2f} s after its last frame, "
+          f"frames again {arrivals[5] - lost_at:.2f} s after that")
+
+
+def test_a_microphone_that_cannot_be_opened_at_the_start_is_an_error(fake_sd, monkeypatch):
+    sd = fake_sd([])
+
+    def refuse(**_kwargs):
+        raise sd.PortAudioError("Device unavailable")
+
+    monkeypatch.setattr(sd, "InputStream", refuse)
+    arrivals, error = take(MicSource(RATE, FRAME))
+    assert arrivals == [] and isinstance(error, AudioError) and "cannot open the microphone" in str(error)
+
+
+def test_a_listener_that_falls_behind_loses_the_oldest_frames(fake_sd, caplog):
+    from assistant.pipeline.waiting import wait_until
+
+    sd = fake_sd([200])
+    source = MicSource(RATE, FRAME, queued_s=0.2)  # 6 frames
+    kept = source._frames.maxlen
+    frames = source.frames()
+    next(frames)
+    assert wait_until(lambda: len(sd.callbacks) >= 61, timeout=10)  # the listener stalls for 60 frames
+    time.sleep(0.01)
+    stall_over = time.perf_counter()
+    late = [stall_over - captured for _, captured in (next(frames) for _ in range(kept))]
+    now = [time.perf_counter() - next(frames)[1] for _ in range(3)]
+    source.stop()
+    frames.close()
+    assert source.dropped >= 60 - kept - 1 and source.take_dropped() == source.dropped and source.take_dropped() == 0
+    assert max(late) < (kept + 1) * FRAME / RATE / 4 + 0.5, "the frames kept are the newest"
+    assert max(now) < 0.2, "after the stall the frames are fresh"
+    assert any("dropped the oldest" in r.getMessage() for r in caplog.records)
+    print(f"\nlistener stalled for 60 frames: {source.dropped} dropped, the oldest kept was {max(late) * 1000:.0f} ms "
+          f"old, then {max(now) * 1000:.0f} ms")
 
 
 def test_at_the_defaults_a_silent_microphone_is_reopened_after_2_s(fake_sd):
@@ -160,15 +218,17 @@ def test_the_kiosk_reports_a_microphone_that_stays_silent_and_opens_it_again(fak
                            open_source=lambda: MicSource(RATE, FRAME))
     assert wait_until(lambda: sd.opened == 1 and k.session.status is KioskStatus.READY)
     assert wait_until(lambda: k.session._source is not None and k.session._source.live, timeout=5)
-    went_silent = k.session._source.last_frame
+    source = k.session._source
+    went_silent = source.last_frame
     assert wait_until(lambda: k.session.status is KioskStatus.NO_MICROPHONE, timeout=10)
     reported = time.perf_counter()
     assert "delivers no sound" in k.statuses[-1][1]
     assert wait_until(lambda: k.session.status is KioskStatus.READY, timeout=10)
     back = time.perf_counter()
     print(f"\nsilent microphone in the kiosk: reopened after 2 s, reported lost {reported - went_silent:.1f} s "
-          f"after its last frame, listening again {back - went_silent:.1f} s after it (retry wait 0.5 s here)")
+          f"after its last frame, listening again {back - went_silent:.1f} s after it (the microphone reopens itself)")
     assert sd.opened == 3 and reported - went_silent >= 4.0  # 2 s silent, reopened, 2 s silent again
+    assert k.session._source is source, "the microphone healed itself: the kiosk did not replace it"
 
 
 class StuckInTheDriver:

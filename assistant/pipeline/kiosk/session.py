@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from assistant.sound import AudioIn, AudioOut
+from assistant.sound import AudioIn, AudioOut, DeviceStatus
 from assistant.config import Config
 from assistant.events import Event, EventType, State
 from assistant.think.conversation import Llm
@@ -53,7 +53,8 @@ class KioskStatus(str, Enum):
 
 
 class _WatchedSource:
-    """An audio input that notes when it delivers and when it ends."""
+    """An audio input that notes when it delivers and when it ends, and what it says of
+    itself (a :class:`~assistant.hear.microphone.MicSource` reopens a lost device on its own)."""
 
     def __init__(self, source: AudioIn, clock: Callable[[], float]):
         self.source = source
@@ -69,6 +70,7 @@ class _WatchedSource:
         self.error = ""
         """Why the source ended by itself, if it said."""
         self.ended = threading.Event()
+        self._losses_seen = 0
 
     def frames(self) -> Iterator[tuple[np.ndarray, float]]:
         try:
@@ -85,6 +87,26 @@ class _WatchedSource:
     def stop(self) -> None:
         self.stopped = True
         self.source.stop()
+
+    def status(self) -> DeviceStatus | None:
+        """What the device says of itself (None: a source that does not say)."""
+        status = getattr(self.source, "status", None)
+        return status() if callable(status) else None
+
+    def new_loss(self) -> DeviceStatus | None:
+        """What the device said when lost, if it was lost since the last call (and maybe is back)."""
+        losses = getattr(self.source, "losses", 0)
+        if losses <= self._losses_seen:
+            return None
+        self._losses_seen = losses
+        return getattr(self.source, "last_loss", None)
+
+    def quiet_for(self, now: float) -> float:
+        """Seconds without a sign of life: a frame, or (a source that looks after its
+        device) a look for one. Long means stuck inside the audio driver."""
+        heartbeat = getattr(self.source, "heartbeat", None)
+        seen = self.last_frame if heartbeat is None else max(self.last_frame, self.clock() - (time.perf_counter() - heartbeat))
+        return now - seen
 
 
 def engine_factory(
@@ -278,13 +300,17 @@ class KioskSession:
 
     def _keep_listening(self, engine, now: float) -> None:
         source = self._source
-        silent = source is not None and not source.stopped and now - source.last_frame > MIC_SILENT_S
+        silent = source is not None and not source.stopped and source.quiet_for(now) > MIC_SILENT_S
+        loss = source.new_loss() if source is not None else None
+        device = loss or (source.status() if source is not None else None)
         if source is not None and (source.ended.is_set() or silent) and not source.stopped:
             self._source = None
             self._mic_failed((source.error or "the microphone stopped") if source.ended.is_set() else
                              f"the microphone sent nothing for {now - source.last_frame:.0f} s")
             source.stop()
             engine.stop_listening()
+        elif device is not None and not device.working:  # lost: it is opened again as soon as it is back
+            self._set_status(KioskStatus.NO_MICROPHONE, device.text)
         elif source is not None and source.live and self.status is KioskStatus.NO_MICROPHONE:
             self._mic_retry_s = MIC_RETRY_S
             self._set_status(KioskStatus.READY)
