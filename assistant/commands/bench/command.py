@@ -47,9 +47,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
     run.add_argument("--repeat", type=_count, default=1, help="passes over the corpus (default 1)")
     run.add_argument("--turns", type=_count, default=8,
                      help="turns of the conversation run, where the history grows (default 8; 0 skips it)")
-    run.add_argument("--turn-taking", choices=["full", "small", "off"], default="full",
+    run.add_argument("--turn-taking", choices=["full", "small", "split", "off"], default="full",
                      help="the turn-taking corpus (pauses mid-sentence, trailing 'um', noise, a 60 s monologue): "
-                          "its signals replayed and every take run in real time (default full; small: a few takes)")
+                          "its signals replayed and every take run in real time (default full; small: a few takes; "
+                          "split: the corpus split into a tuning and a test half by voice and sentence, English and "
+                          "Korean, both halves replayed and the test half run in real time)")
     run.add_argument("--sizes", help="time model sizes instead: a comma-separated list such as "
                      "embedded,0.5b,1.5b,3b:q8_0 (synthetic models of real shapes), with heard latencies "
                      "from --questions spoken questions each (default 4); writes sizes.json and sizes.png")
@@ -103,7 +105,38 @@ def run_quality_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _split_turn_taking(models, config, replies, args: argparse.Namespace) -> dict:
+    from assistant.commands.bench.signals import records_json
+    from assistant.commands.bench.split_report import (
+        format_halves,
+        format_real_time,
+        korean_engines,
+        real_time_halves,
+        replay_halves,
+        score_halves,
+    )
+    from assistant.commands.bench.turn_split import make_split_corpus
+
+    takes = make_split_corpus(models.tts)
+    engines = {"en": (models, config, replies), "ko": korean_engines(config)}
+    print(f"replaying the pauses of {len(takes)} takes, both halves…", file=sys.stderr)
+    records = replay_halves(takes, engines)
+    scores = score_halves(records, {language: engine[1] for language, engine in engines.items()})
+    print(format_halves(scores))
+    print("running the test half in real time…", file=sys.stderr)
+    real_time = real_time_halves(takes, engines, progress=lambda name: print(f"  {name}", file=sys.stderr))
+    print(format_real_time(real_time))
+    return {
+        "mode": config.turn.mode,
+        "replayed": scores,
+        "real_time": real_time,
+        "pauses": {half: {lang: records_json(rows) for lang, rows in by.items()} for half, by in records.items()},
+    }
+
+
 def _turn_taking(models, config, replies, args: argparse.Namespace) -> dict:
+    if args.turn_taking == "split":
+        return _split_turn_taking(models, config, replies, args)
     from assistant.commands.bench.signals import compare, records_json, replay
     from assistant.commands.bench.turn_corpus import make_turn_corpus
     from assistant.commands.bench.turn_taking import run_turn_taking, summarize_turn_taking

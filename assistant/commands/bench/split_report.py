@@ -81,3 +81,51 @@ def format_halves(scores: dict[str, dict[str, dict[str, Any]]]) -> str:
                          f"{s['other_cut_off']:>3} of {s['other_pauses']:<8} {s['finished_turns']:>8}  "
                          f"{s['wait_median_ms'] or 0:>8.0f} ms  {s['wait_p90_ms'] or 0:>5.0f} ms")
     return "\n".join(lines)
+
+
+def korean_engines(config: Config) -> tuple[LoadedModels, Config, Replies | None]:
+    """The Korean models, configuration and instant replies beside an English ``config``."""
+    from assistant.config import with_overrides
+    from assistant.languages import for_language
+    from assistant.pipeline.session import load_models, make_replies
+
+    korean = for_language(with_overrides(config, stt={"language": "ko"}))
+    models = load_models(korean)
+    return models, korean, make_replies(korean, models.tts, korean.audio.output_rate)
+
+
+def real_time_halves(takes: list[TurnTake], engines: Engines, halves: tuple[str, ...] = ("test",),
+                     progress=None) -> dict[str, dict[str, dict[str, Any]]]:
+    """Every take of ``halves`` through the whole pipeline in real time: the heard latency
+    (from the last audible sample of the whole question) of finished turns, and the takes
+    answered before their last word (a cut-off, whatever the latency)."""
+    from assistant.commands.bench.turn_taking import run_turn_taking
+
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for half in halves:
+        for language, (models, config, replies) in engines.items():
+            chosen = [t for t in takes if t.half == half and t.language == language]
+            rows = run_turn_taking(models, config, replies, chosen, progress=progress)
+            paused = [r for r in rows if r["thinking_pauses"]]
+            finished = [r for r in rows if not r["thinking_pauses"] and not r["trailing"]]
+            heard = [r["heard_ms"] for r in finished if r["heard_ms"] is not None]
+            out.setdefault(half, {})[language] = {
+                "thinking_pause_takes": len(paused),
+                "cut_off_in_thinking_pauses": sum(r["premature"] for r in paused),
+                "finished_takes": len(finished),
+                "cut_off_finished": sum(r["premature"] or (r["heard_ms"] or 0) < 0 for r in finished),
+                "heard_median_ms": median(heard),
+                "heard_p90_ms": p90(heard),
+                "unanswered": [r["take"] for r in finished if r["heard_ms"] is None],
+                "takes": rows,
+            }
+    return out
+
+
+def format_real_time(results: dict[str, dict[str, dict[str, Any]]]) -> str:
+    lines = ["half  lang  thinking-pause takes cut off  finished  heard median  heard p90"]
+    for half, by_language in results.items():
+        for language, s in by_language.items():
+            lines.append(f"{half:5} {language:5} {s['cut_off_in_thinking_pauses']:>3} of {s['thinking_pause_takes']:<22} "
+                         f"{s['finished_takes']:>8}  {s['heard_median_ms'] or 0:>9.0f} ms  {s['heard_p90_ms'] or 0:>6.0f} ms")
+    return "\n".join(lines)

@@ -1,0 +1,58 @@
+"""The split turn corpus: its halves share no voice and no sentence, and each is scored
+apart (cut-offs in thinking pauses, the wait after finished turns)."""
+
+from __future__ import annotations
+
+from assistant.commands.bench.signals import PauseRecord
+from assistant.commands.bench.split_report import score_half, score_halves
+from assistant.commands.bench.turn_split import HALVES, KOREAN_VOICES, VOICES, items
+from assistant.config import Config
+
+
+def test_the_halves_share_no_voice_and_no_sentence():
+    assert HALVES == ("test", "tune")  # the test half is reported first
+    for voices in (VOICES, KOREAN_VOICES):
+        assert not {v.name for v in voices["test"]} & {v.name for v in voices["tune"]}
+    said = {half: {part for item in items(half) for part in item.parts} for half in HALVES}
+    assert not said["test"] & said["tune"]
+    whole = {half: {" ".join(item.parts) for item in items(half)} for half in HALVES}
+    assert not whole["test"] & whole["tune"]
+
+
+def test_each_half_holds_every_kind_and_enough_takes():
+    for half in HALVES:
+        kinds = {item.kind for item in items(half)}
+        assert {"complete", "greeting", "stranded", "pause", "um", "korean", "korean-pause"} <= kinds
+        assert len(items(half)) * 2 >= 100  # two voices an item
+        assert any(item.trailing for item in items(half))
+        assert all(0.4 <= gap <= 1.2 for item in items(half) if item.kind == "pause" for gap in item.gaps)
+
+
+def _record(take: str, transcript: str, p: float | None, silence_ms: float, final: bool, thinking: bool = False):
+    return PauseRecord(take, "pause" if thinking else "complete", 1.0, final, False, silence_ms, thinking,
+                       transcript, p, False)
+
+
+def test_a_half_counts_cut_offs_in_thinking_pauses_and_the_waits_of_finished_turns():
+    config = Config()
+    records = [
+        _record("a", "What is the capital of", 1e-7, 900, final=False, thinking=True),  # waits 2 s: not cut
+        _record("a", "What is the capital of Australia?", 0.9, 3000, final=True),
+        _record("b", "Remind me too.", 0.9, 700, final=False, thinking=True),  # misheard: cut off
+        _record("b", "Remind me to call my mother.", 0.9, 3000, final=True),
+        _record("c", "Why is the sky blue?", 1e-3, 3000, final=True),
+    ]
+    score = score_half(records, config)
+    assert score["thinking_pauses"] == 2 and score["thinking_cut_off"] == 1
+    assert score["finished_turns"] == 3 and score["wait_median_ms"] == config.turn.complete_ms
+    assert score["wait_p90_ms"] > config.turn.complete_ms
+    assert any("Remind me too." in line for line in score["cut_off_in"])
+    fixed = score_half(records, config, mode="fixed")
+    assert fixed["thinking_cut_off"] == 2 and fixed["wait_median_ms"] == config.vad.endpoint_ms
+
+
+def test_the_halves_are_scored_test_first():
+    config = Config()
+    records = {"tune": {"en": [_record("a", "Hello.", 0.9, 3000, final=True)]},
+               "test": {"en": [_record("b", "Hi.", 0.9, 3000, final=True)]}}
+    assert list(score_halves(records, {"en": config})) == ["test", "tune"]
