@@ -168,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="assistant", description="Offline voice assistant.")
     add_engine_options(parser, top_level=True)
     parser.add_argument("--self-test", action="store_true", help="check every engine headlessly, print a JSON report")
-    parser.add_argument("--self-test-output", type=Path, help="reply WAV of --self-test (default: a temp dir)")
+    parser.add_argument("--self-test-output", type=Path, help="keep the reply WAV of --self-test here (default: a temporary file, removed after the check)")
     sub = parser.add_subparsers(dest="command")
 
     chat = add_command(sub, "chat", "talk from the terminal: microphone, typed text, or WAV files")

@@ -223,13 +223,17 @@ def check_gui(report: Report) -> dict[str, Any] | None:
 
 
 def run_self_test(config: Config, output: Path | None = None) -> int:
-    """Run every check, print the JSON report on stdout, return the exit status."""
+    """Run every check, print the JSON report on stdout, return the exit status. The
+    reply WAV goes to ``output``, or to a temporary folder removed once it is checked."""
+    if output is None:
+        with tempfile.TemporaryDirectory(prefix="assistant-self-test-") as scratch:
+            return run_self_test(config, Path(scratch) / "reply.wav")
     entry = time.perf_counter()
     report = Report()
     started = process_age_s()
     report.data.update(environment())
     report.data["load_s"] = {}
-    wav = output or Path(tempfile.mkdtemp(prefix="assistant-self-test-")) / "reply.wav"
+    wav = output
 
     def since_start(at: float | None) -> float | None:
         if at is None or started is None:

@@ -53,7 +53,9 @@ def test_self_test_answers_one_turn_into_a_wav(tmp_path: Path):
 
 def test_self_test_fails_with_a_report_when_a_model_is_missing(tmp_path: Path):
     bad = tmp_path / "none.gguf"
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "TMPDIR": str(scratch)}
     done = subprocess.run(
         [sys.executable, "-m", "assistant", "--self-test", "--llm-model", str(bad)],
         capture_output=True, text=True, env=env, timeout=120, cwd=tmp_path,
@@ -63,3 +65,4 @@ def test_self_test_fails_with_a_report_when_a_model_is_missing(tmp_path: Path):
     assert not report["ok"]
     failed = [c for c in report["checks"] if c["status"] == "failed"]
     assert failed[0]["name"] == "models" and "none.gguf" in failed[0]["detail"]
+    assert list(scratch.iterdir()) == [], "the self-test left its temporary folder"
