@@ -131,6 +131,14 @@ class FakeTts:
     fail_on: str | None = None
     spoken: list[str] = field(default_factory=list)
 
+    concurrent = False
+
+    def steady(self, text: str):
+        return self.synthesize(text)
+
+    def voices_for(self, text: str) -> list[str]:
+        return [self.name]
+
     def synthesize(self, text: str):
         self.spoken.append(text)
         if self.fail_on and self.fail_on in text:

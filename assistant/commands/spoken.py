@@ -27,7 +27,7 @@ DEFAULT_QUESTIONS = [
 def speak_question(tts: Tts, text: str, rate: int = 16000, lead_s: float = 0.5, tail_s: float = 1.2) -> np.ndarray:
     """``text`` spoken by ``tts`` at ``rate``, with silence before and after (a turn); the
     same every time where the voice can be steady."""
-    speech = np.concatenate(list(getattr(tts, "steady", tts.synthesize)(text)))
+    speech = np.concatenate(list(tts.steady(text)))
     speech = resample(speech, tts.rate, rate) * 0.8
     return np.concatenate([np.zeros(int(lead_s * rate), np.float32), speech, np.zeros(int(tail_s * rate), np.float32)])
 

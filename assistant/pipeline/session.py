@@ -31,7 +31,7 @@ from assistant.speak.sinks import NullSink, SpeakerSink
 from assistant.hear.stt import Stt, load_stt
 from assistant.speak.tts import Tts, load_tts
 from assistant.hear.vad import SileroVad, Vad
-from assistant.speak.ready import concurrent_synthesis, ready_audio
+from assistant.speak.ready import ready_audio
 from assistant.speak.voices import with_script_voices
 
 log = logging.getLogger(__name__)
@@ -149,7 +149,7 @@ def load_replies(config: RepliesConfig, tts: Tts, output_rate: int,
     """
     from assistant.think import replies
 
-    concurrent = concurrent_synthesis(tts) if background is None else background
+    concurrent = tts.concurrent if background is None else background
     return replies.load_replies(config, ready_audio(tts, output_rate), concurrent)
 
 

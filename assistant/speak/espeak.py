@@ -123,6 +123,12 @@ class EspeakTts:
         if chunks:
             yield np.concatenate(chunks)
 
+    def steady(self, text: str) -> Iterator[np.ndarray]:
+        return self.synthesize(text)  # eSpeak NG has no random variation
+
+    def voices_for(self, text: str) -> list[str]:
+        return [self.name]
+
 
 def library_summary() -> str:
     """Where eSpeak NG comes from, for ``assistant doctor``."""

@@ -60,19 +60,6 @@ class AudioCache:
             log.warning("cannot write reply audio to %s: %s", self.folder, exc)
 
 
-def concurrent_synthesis(tts: Tts) -> bool:
-    """Whether ``tts`` may synthesize on a second thread while the TTS worker uses it.
-
-    Piper's onnxruntime session is safe to run concurrently, and its espeak-ng
-    phonemizer holds the GIL. pyttsx3 is not thread-safe, and an unknown engine is
-    assumed not to be either.
-    """
-    from assistant.speak.tts import PiperTts
-
-    declared = getattr(tts, "concurrent", None)
-    return declared if declared is not None else isinstance(tts, PiperTts)
-
-
 class ReadyAudio:
     """The fixed replies' audio at the output rate: read from the disk cache, or synthesized
     (on a background thread or at once) and cached."""

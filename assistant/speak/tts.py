@@ -35,8 +35,17 @@ class Tts(Protocol):
     voice_id: str
     """Identifies the voice and its settings (keys the reply-audio cache)."""
 
+    concurrent: bool
+    """Whether it may synthesize on a second thread while the TTS worker uses it."""
+
     def synthesize(self, text: str) -> Iterator[np.ndarray]:
         """Mono float32 at ``rate``, one array per sentence."""
+
+    def steady(self, text: str) -> Iterator[np.ndarray]:
+        """As :meth:`synthesize`, without random variation where the engine has it."""
+
+    def voices_for(self, text: str) -> list[str]:
+        """Names of the voices that say ``text``, in order, each once."""
 
 
 LEAD_IN_DBFS = -45.0
@@ -138,6 +147,12 @@ def read_voice_config(path: Path):
 
 
 class PiperTts:
+    """A Piper voice (onnxruntime)."""
+
+    concurrent = True
+    """Piper's onnxruntime session is safe to run concurrently, and its espeak-ng
+    phonemizer holds the GIL."""
+
     def __init__(self, config: TtsConfig, voice_path: Path | None = None):
         try:
             import onnxruntime as ort
@@ -186,6 +201,9 @@ class PiperTts:
                                  noise_scale=0.0, noise_w_scale=0.0)
         yield from self._synthesize(text, steady)
 
+    def voices_for(self, text: str) -> list[str]:
+        return [self.name]
+
     def _synthesize(self, text: str, syn) -> Iterator[np.ndarray]:
         pieces = (chunk.audio_float_array for chunk in self._voice.synthesize(text, syn))
         pcm = next(pieces, None)
@@ -200,6 +218,9 @@ class PiperTts:
 
 class SystemTts:
     """The platform voice through pyttsx3 (espeak-ng on Linux, SAPI5, NSSS)."""
+
+    concurrent = False
+    """pyttsx3 is not thread-safe."""
 
     def __init__(self, config: TtsConfig):
         pyttsx3 = installed("pyttsx3", "pyttsx3", TtsError)
@@ -243,6 +264,12 @@ class SystemTts:
 
         for pcm, rate in self._render(text):
             yield trim_lead_in(resample(pcm, rate, self.rate), self.rate)
+
+    def steady(self, text: str) -> Iterator[np.ndarray]:
+        return self.synthesize(text)  # the system voice has no random variation
+
+    def voices_for(self, text: str) -> list[str]:
+        return [self.name]
 
 
 def load_tts(config: TtsConfig) -> Tts:

@@ -80,9 +80,7 @@ class VoiceSet:
         self.rate = max(default.rate, korean.rate if korean else 0)
         self.name = default.name if korean is None else f"{default.name} + {korean.name}"
         self.voice_id = default.voice_id if korean is None else f"{default.voice_id}|{korean.voice_id}"
-        from assistant.speak.ready import concurrent_synthesis
-
-        self.concurrent = all(concurrent_synthesis(voice) for voice in (default, korean) if voice is not None)
+        self.concurrent = all(voice.concurrent for voice in (default, korean) if voice is not None)
         """Whether synthesis may run on a second thread while the TTS worker speaks."""
 
     def plan(self, text: str) -> list[Spoken]:
@@ -106,7 +104,7 @@ class VoiceSet:
             if voice is None:
                 log.warning("%s (skipped: %r)", NO_KOREAN_VOICE, piece)
                 continue
-            speak = getattr(voice, "steady", voice.synthesize) if steady else voice.synthesize
+            speak = voice.steady if steady else voice.synthesize
             for pcm in speak(piece.strip()):
                 yield resample(pcm, voice.rate, self.rate)
 
@@ -116,9 +114,8 @@ class VoiceSet:
 
 
 def voices_for(tts, text: str) -> list[str]:
-    """The voice names that speak ``text`` with ``tts`` (a plain engine: its own name)."""
-    named = getattr(tts, "voices_for", None)
-    return named(text) if named is not None else [tts.name]
+    """The voice names that speak ``text`` with ``tts``."""
+    return tts.voices_for(text)
 
 
 def load_korean_voice(config):

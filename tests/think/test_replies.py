@@ -14,7 +14,7 @@ import pytest
 from assistant.config import Config, ConfigError, RepliesConfig
 from assistant.pipeline import Engine
 from assistant.pipeline.session import load_replies
-from assistant.speak.ready import AudioCache, concurrent_synthesis
+from assistant.speak.ready import AudioCache
 from assistant.think.replies import InstantReplies, InstantReply, Matcher, default_table, fill, load_table, normalize
 from assistant.pipeline.waiting import wait_until
 
@@ -305,7 +305,7 @@ def test_reply_without_audio_yet_is_spoken_live(user_dirs):
 def test_an_engine_that_is_not_thread_safe_prerenders_before_the_engine_starts(user_dirs):
     tts = BlockingTts()
     tts.release.set()
-    assert not concurrent_synthesis(tts)
+    assert not tts.concurrent
     replies = load_replies(RepliesConfig(), tts, OUTPUT_RATE)  # the default choice
     assert replies.wait_ready(0)
     assert set(tts.threads) == {threading.current_thread().name}

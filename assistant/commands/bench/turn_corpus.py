@@ -125,7 +125,7 @@ def piper_speaker(tts: Tts, steady: bool = True) -> Speaker:
     """Piper, by default without its random variation where it has it (``steady``): a take
     is the same on every machine, and its transcript does not depend on a draw ("Remind me
     to" was heard "Remind me too." in one draw of three, a complete sentence)."""
-    speak = getattr(tts, "steady", tts.synthesize) if steady else tts.synthesize
+    speak = tts.steady if steady else tts.synthesize
 
     def say(text: str) -> np.ndarray:
         pcm = np.concatenate(list(speak(text)))
