@@ -5,7 +5,9 @@ maps what the user may say to a reply text, an action (stop, repeat, louder, qui
 or a text with the time or date filled in. A transcript is normalized (case,
 punctuation, fillers, contractions), scored against every phrase with rapidfuzz, and
 hits only when the whole utterance is close to one phrase and every word said belongs
-to that phrase, so "thanks, and what about tomorrow?" still goes to the LLM.
+to that phrase, so "thanks, and what about tomorrow?" still goes to the LLM. Korean is
+compared letter by letter (jamo, spaces ignored) and must have about as many syllables as
+the phrase, so "감사합리가" (a misheard "감사합니다") hits and "감사한 마음을 어떻게 전해요" does not.
 
 Reply audio is synthesized ahead and kept on disk, one file per voice and text, so a
 hit plays at once and the next start reads it back instead of synthesizing again.
@@ -31,7 +33,7 @@ from typing import Any, Mapping, Protocol
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from assistant.think import korean
+from assistant.think import hangul, korean
 from assistant.config import ConfigError, RepliesConfig
 from assistant.resources import config_dir
 
@@ -43,6 +45,11 @@ FILLER_WORDS = frozenset({"um", "umm", "uh", "uhh", "uhm", "erm", "er", "hmm", "
 """Dropped before matching: hesitations, and "please", which changes no request."""
 WORD_CUTOFF = 75.0
 """Score (0-100) each word said must reach against some word of the matched phrase."""
+KOREAN_CUTOFF = 75.0
+"""Score (0-100) Korean said must reach against a Korean phrase, compared in jamo
+(``replies.score_cutoff`` is for other scripts). Chosen on the tune half of the Korean
+corpus (``tests/data/korean``): phrases the recognizer misheard scored 75 to 96 against
+their own, other sentences' transcripts 67 or less against any phrase."""
 CLOCK_FIELDS = ("time", "date", "weekday", "hour", "minute", "ko_time", "ko_date", "ko_weekday")
 """Placeholders a reply text may use; such replies are filled in when said."""
 
@@ -256,21 +263,41 @@ def fill(text: str, now: datetime) -> str:
 
 
 class Matcher:
-    """Finds the entry whose phrase is close to the whole utterance, or None."""
+    """Finds the entry whose phrase is close to the whole utterance, or None.
+
+    Korean is compared letter by letter (:mod:`assistant.think.hangul`), spaces ignored:
+    a recognizer gets a letter of a syllable wrong ("감사합니다" heard "감사합리가").
+    """
 
     def __init__(self, table: PhraseTable, score_cutoff: float):
         self.score_cutoff = score_cutoff
         self._entries = {phrase: entry for entry in table.entries for phrase in entry.phrases}
-        self._phrases = list(self._entries)
+        self._phrases = [p for p in self._entries if not hangul.has_hangul(p)]
+        self._korean = {hangul.jamo(p): p for p in self._entries if hangul.has_hangul(p)}
 
     def match(self, transcript: str) -> Entry | None:
         said = normalize(transcript)
         if not said:
             return None
+        if hangul.has_hangul(said):
+            return self._match_korean(said)
         best = process.extractOne(said, self._phrases, scorer=fuzz.ratio, score_cutoff=self.score_cutoff)
         if best is None or not self._same_words(said, best[0]):
             return None
         return self._entries[best[0]]
+
+    def _match_korean(self, said: str) -> Entry | None:
+        """The Korean phrase whose letters are within :data:`KOREAN_CUTOFF` of what was said,
+        with about as many syllables: "감사한 마음을 어떻게 전해요" is not "감사합니다"."""
+        best = process.extractOne(hangul.jamo(said), list(self._korean), scorer=fuzz.ratio,
+                                  score_cutoff=KOREAN_CUTOFF)
+        if best is None:
+            return None
+        phrase = self._korean[best[0]]
+        said_length, length = len(hangul.squeeze(said)), len(hangul.squeeze(phrase))
+        if abs(said_length - length) > length // 3:
+            return None
+        return self._entries[phrase]
 
     @staticmethod
     def _same_words(said: str, phrase: str) -> bool:
