@@ -14,7 +14,8 @@ import math
 import operator
 import re
 
-from assistant.think.skills import SkillContext, SkillReply, SkillSetup
+from assistant.think.hangul import has_hangul
+from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_arithmetic
 from assistant.think.skills.text import NUMBER, normalize, spoken_number
 
 NAME = "arithmetic"
@@ -52,6 +53,8 @@ class Arithmetic:
     name = NAME
 
     def match(self, text: str, context: SkillContext) -> SkillReply | None:  # noqa: ARG002 - protocol
+        if has_hangul(text):
+            return korean_arithmetic.match(NAME, text, context)
         said = normalize(text)
         question = _QUESTION.match(said)
         if question is None:

@@ -14,7 +14,8 @@ from datetime import timedelta
 from babel import Locale, UnknownLocaleError, default_locale
 from babel.dates import format_date, format_time
 
-from assistant.think.skills import SkillContext, SkillReply, SkillSetup
+from assistant.think.hangul import has_hangul
+from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_clock
 from assistant.think.skills.text import normalize
 
 log = logging.getLogger(__name__)
@@ -61,6 +62,8 @@ class Clock:
         self.locale = locale
 
     def match(self, text: str, context: SkillContext) -> SkillReply | None:
+        if has_hangul(text):
+            return korean_clock.match(NAME, text, context)
         said = normalize(text)
         days = _DAY_WORD.findall(said)
         if len(days) > 1:

@@ -20,7 +20,8 @@ import re
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from assistant.think.skills import SkillContext, SkillReply, SkillSetup
+from assistant.think.hangul import has_hangul
+from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_timers
 from assistant.think.skills.clock import resolve_locale
 from assistant.think.skills.text import NUMBER, normalize, spoken_number
 from assistant.think.skills.timer_store import Timer, Timers, chime
@@ -106,6 +107,8 @@ class TimerSkill:
         self.timers = Timers(timers_path, self._ring)
 
     def match(self, text: str, context: SkillContext) -> SkillReply | None:
+        if has_hangul(text):
+            return korean_timers.match(self, text, context)
         said = normalize(text)
         if "timer" not in said and "alarm" not in said and "wake me" not in said and not _ASK_BARE.match(said):
             return None
@@ -208,6 +211,9 @@ class TimerSkill:
         return format_time(moment, format="short", locale=self.clock).replace("\u202f", " ").replace("\xa0", " ")
 
     def _ring(self, timer: Timer) -> None:
+        if korean_timers.is_korean(timer):
+            self._setup.announce(SkillReply(NAME, korean_timers.ring_text(timer), sound=chime(self._setup.output_rate)))
+            return
         if timer.kind == "alarm":
             now = self.clock_time(datetime.now().astimezone())
             text = f"It's {now}. Your {timer.label} is ringing." if timer.name else f"It's {now}. This is your alarm."

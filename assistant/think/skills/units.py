@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 import threading
 
-from assistant.think.skills import SkillContext, SkillReply, SkillSetup
+from assistant.think.hangul import has_hangul
+from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_units
 from assistant.think.skills.text import NUMBER, normalize, spoken_number
 
 NAME = "units"
@@ -58,6 +59,8 @@ class Units:
         self.registry.parse_units("meter")
 
     def match(self, text: str, context: SkillContext) -> SkillReply | None:  # noqa: ARG002 - protocol
+        if has_hangul(text):
+            return korean_units.match(NAME, text, context, self.registry)
         said = normalize(text)
         form = next((m for f in _FORMS if (m := f.match(said))), None)
         if form is None:

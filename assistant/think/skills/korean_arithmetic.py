@@ -1,0 +1,69 @@
+"""Arithmetic asked in Korean: "삼 더하기 오는?", "칠 곱하기 팔은 얼마예요", "백 나누기 팔은",
+"이십의 십오 퍼센트는", "구의 제곱은"; numbers Sino-Korean, native or digits, the answer
+read in Sino-Korean ("삼 더하기 오는 팔이에요.").
+
+Guard: the whole utterance is numbers and operators (two or three numbers), then at most
+a question ending: "더하기가 뭐예요" (what is addition) goes elsewhere.
+"""
+
+from __future__ import annotations
+
+import operator
+
+from assistant.think.skills import SkillContext, SkillReply
+from assistant.think.skills.korean_numbers import copula, parse, say, topic
+from assistant.think.skills.korean_pattern import Form, first
+from assistant.think.skills.text import spoken_number
+
+LARGEST = 1e15
+_OP = "더하기:+|플러스:+|빼기:-|마이너스:-|곱하기:*|곱:*|나누기:/"
+_SAID = {"+": "더하기", "-": "빼기", "*": "곱하기", "/": "나누기"}
+_ASK = "[@TOPIC|하면] [얼마|몇|뭐] [@IS|일까|일까요]"
+_READERS = {"n": parse}
+_FORMS = [
+    ("two", f"{{a:n}} op={_OP} {{b:n}} {_ASK}"),
+    ("three", f"{{a:n}} op={_OP} {{b:n}} op2={_OP} {{c:n}} {_ASK}"),
+    ("percent", f"{{a:n}} [의] {{b:n}} 퍼센트|프로 {_ASK}"),
+    ("square", f"{{a:n}} [의] 제곱 {_ASK}"),
+]
+FORMS = [(kind, Form(spec, _READERS)) for kind, spec in _FORMS]
+_APPLY = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
+
+
+def match(name: str, text: str, context: SkillContext) -> SkillReply | None:  # noqa: ARG001 - skill form
+    """The arithmetic skill's answer to Korean ``text``, or None."""
+    hit = first(FORMS, text)
+    if hit is None:
+        return None
+    kind, found = hit
+    v = found.values
+    if kind == "percent":
+        said, value = f"{say(v['a'])}의 {say(v['b'])} 퍼센트", v["a"] * v["b"] / 100
+    elif kind == "square":
+        said, value = f"{say(v['a'])}의 제곱", v["a"] ** 2
+    else:
+        numbers = [v["a"], v["b"]] + ([v["c"]] if kind == "three" else [])
+        ops = [v["op"]] + ([v["op2"]] if kind == "three" else [])
+        said = " ".join([say(numbers[0])] + [f"{_SAID[o]} {say(n)}" for o, n in zip(ops, numbers[1:])])
+        try:
+            value = _evaluate(numbers, ops)
+        except ZeroDivisionError:
+            return SkillReply(name, "영으로는 나눌 수 없어요.")
+    if not abs(value) <= LARGEST:
+        return SkillReply(name, "너무 큰 수라서 말하기 어려워요.")
+    return SkillReply(name, f"{topic(said)} {copula(say(float(spoken_number(value))))}.")
+
+
+def _evaluate(numbers: list[float], ops: list[str]) -> float:
+    """Left to right, times and divide before plus and minus."""
+    terms, signs = [numbers[0]], []
+    for op, number in zip(ops, numbers[1:]):
+        if op in "*/":
+            terms[-1] = _APPLY[op](terms[-1], number)
+        else:
+            terms.append(number)
+            signs.append(op)
+    value = terms[0]
+    for op, term in zip(signs, terms[1:]):
+        value = _APPLY[op](value, term)
+    return value

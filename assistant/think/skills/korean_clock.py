@@ -1,0 +1,60 @@
+"""The time, the date, the day of the week, the year and the month, asked in Korean and
+answered the Korean way ("지금은 오후 세 시 이십오 분이에요.", "내일은 유월 십일일 수요일이에요.").
+
+Guard: the whole utterance must be one of the forms below; "몇 시에 문을 닫아요" (when
+does it close) or "몇 시간 걸려요" (how many hours) go elsewhere.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from assistant.think.korean import WEEKDAYS, date_words, time_words
+from assistant.think.skills import SkillContext, SkillReply
+from assistant.think.skills.korean_numbers import copula, say, topic
+from assistant.think.skills.korean_pattern import Form, first
+
+_DAY = "[day=오늘:0|내일:1|어제:-1|모레:2] [@TOPIC]"
+_FORMS = [
+    ("time", "[지금] 몇_시 [@IS]"),
+    ("time", "[지금] [몇_시] 몇_분 [@IS]"),
+    ("time", "[지금] 시간 [좀] @TELL"),
+    ("time", "지금 시간 [@TOPIC] [몇_시] [@IS]"),
+    ("date", f"{_DAY} [몇_월] 며칠 [@IS|@WAS]"),
+    ("date", f"{_DAY} 날짜 [@TOPIC|좀] [@TELL|뭐예요|뭐야|어떻게_돼요]"),
+    ("weekday", f"{_DAY} 무슨|몇 요일 [@IS|@WAS]"),
+    ("weekday", f"{_DAY} 요일 [@TOPIC|좀] [@TELL|뭐예요|뭐야]"),
+    ("year", "[올해|금년|지금] [@TOPIC] 몇_년 [도] [@IS]"),
+    ("month", "[지금|이번_달] [@TOPIC] 몇_월 [@IS]"),
+]
+FORMS = [(kind, Form(spec, {})) for kind, spec in _FORMS]
+_DAY_SAID = {0: "오늘", 1: "내일", -1: "어제", 2: "모레"}
+
+
+def match(name: str, text: str, context: SkillContext) -> SkillReply | None:
+    """The clock's answer to Korean ``text``, or None."""
+    hit = first(FORMS, text)
+    if hit is None:
+        return None
+    kind, found = hit
+    offset = int(found.values.get("day", 0))
+    when = context.now + timedelta(days=offset)
+    day = topic(_DAY_SAID[offset])
+    past = offset < 0
+    if kind == "time":
+        return SkillReply(name, f"지금은 {copula(time_words(context.now))}.")
+    if kind == "date":
+        return SkillReply(name, f"{day} {_is(date_words(when), past)}.")
+    if kind == "weekday":
+        return SkillReply(name, f"{day} {_is(WEEKDAYS[when.weekday()], past)}.")
+    if kind == "year":
+        return SkillReply(name, f"올해는 {say(context.now.year)} {copula('년')}.")
+    month = date_words(context.now).split()[0]
+    return SkillReply(name, f"지금은 {copula(month)}.")
+
+
+def _is(words: str, past: bool) -> str:
+    """``words`` with "이에요"/"예요", or "이었어요"/"였어요" for yesterday."""
+    if not past:
+        return copula(words)
+    return words + ("이었어요" if copula(words).endswith("이에요") else "였어요")

@@ -1,0 +1,234 @@
+"""Timers and alarms asked in Korean: "십 분 타이머 맞춰 줘", "라면 타이머 삼 분", "한 시간 반
+타이머", "내일 아침 일곱 시에 깨워 주세요", "오후 세 시 반에 알람 맞춰 줘", "타이머 얼마나
+남았어요", "라면 타이머 취소해 줘"; answered in Korean ("십 분 타이머를 맞췄어요.").
+
+They live in the timers skill's store with the English ones. A Korean timer without a
+name is named by its length in Korean ("십 분"), an alarm by its time ("오전 일곱 시"), so
+it rings in Korean ("라면 타이머가 끝났어요.", "오전 일곱 시예요. 알람이 울려요.").
+
+Guard: the whole utterance is one of the forms below, with 타이머, 알람, 깨워 or 남은 시간
+in it: "타이머는 어떻게 써요" (how do I use a timer) or "알람 시계를 사고 싶어요" go elsewhere.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Protocol
+
+from assistant.think import hangul
+from assistant.think.korean import time_words
+from assistant.think.skills import SkillContext, SkillReply
+from assistant.think.skills.korean_numbers import copula, native, obj, parse, say, subject, topic, towards
+from assistant.think.skills.korean_pattern import Form, first
+
+if TYPE_CHECKING:
+    from assistant.think.skills.timer_store import Timer, Timers
+
+
+class TimerSkill(Protocol):
+    """What this module uses of :class:`assistant.think.skills.timers.TimerSkill`."""
+
+    name: str
+    timers: Timers
+
+_DURATION = re.compile(r"(?:(?P<h>[^분초]+?)시간)?(?:(?P<m>[^시초]+?)분)?(?:(?P<s>[^시분]+?)초)?(?P<half>반)?")
+_CLOCK = re.compile(r"(?P<h>.+?)시(?:(?P<m>.+?)분|(?P<half>반))?|(?P<hd>\d{1,2})[:.](?P<md>\d{2})")
+_NOT_NAMES = frozenset({"모든", "모두", "전부", "그", "이", "저", "내", "제", "새", "다른", "지금", "반", "짜리", "오늘",
+                        "내일"})
+"""Words before 타이머 that are no timer's name."""
+
+
+def duration_s(words: str) -> float | None:
+    """Seconds in "한시간반", "삼분삼십초", "10분", "1시간30분"; None when it is no duration."""
+    found = _DURATION.fullmatch(words)
+    if not found or not any(found[k] for k in "hms"):
+        return None
+    total = 0.0
+    for key, size in (("h", 3600), ("m", 60), ("s", 1)):
+        if found[key]:
+            count = parse(found[key], counter=True)
+            if count is None:
+                return None
+            total += count * size
+    if found["half"]:
+        total += 1800 if found["h"] else 30 if found["m"] else 0
+    return total
+
+
+def clock(words: str) -> tuple[int, int] | None:
+    """(hour, minute) of "일곱시", "세시반", "7시30분", "7:30"."""
+    found = _CLOCK.fullmatch(words)
+    if not found:
+        return None
+    if found["hd"]:
+        hour, minute = int(found["hd"]), int(found["md"])
+    else:
+        hour = parse(found["h"], counter=True)
+        minute = 30 if found["half"] else parse(found["m"]) if found["m"] else 0
+        if hour is None or minute is None or hour != int(hour) or minute != int(minute):
+            return None
+    return (int(hour), int(minute)) if 0 <= hour <= 24 and 0 <= minute <= 59 else None
+
+
+def _name(words: str) -> str | None:
+    if not 1 <= len(words) <= 4 or not all(hangul.is_syllable(c) for c in words) or words in _NOT_NAMES:
+        return None
+    return None if duration_s(words) or parse(words, counter=True) is not None else words
+
+
+_READERS = {"d": duration_s, "t": clock, "name": _name}
+_SET = "[좀] [맞춰_줘|맞춰_주세요|맞춰|맞춰줄래|설정|설정해|설정해_줘|설정해_주세요|시작|시작해|시작해_줘|시작해_주세요|" \
+       "켜_줘|켜_주세요|해_줘|해_주세요|부탁해|부탁해요|맞춰_놔|맞춰_놔_줘|맞춰_주실래요]"
+_DAY = "[day=오늘|내일] [half=오전:am|오후:pm|아침:am|저녁:pm|밤:pm|낮:pm|새벽:am]"
+_CANCEL = "취소|취소해|취소해_줘|취소해_주세요|꺼|꺼_줘|꺼_주세요|끄기|끄기|삭제|삭제해_줘|지워|지워_줘|멈춰|멈춰_줘|그만"
+_LEFT = "[얼마나|몇_분|얼마] 남았어|남았어요|남았나요|남았니|남았지|남았죠"
+_FORMS = [
+    ("set", f"[{{name}}] 타이머 [@TOPIC|을|를] {{d}} [짜리|으로|로|동안] {_SET}"),
+    ("set", f"{{d}} [짜리] [{{name}}] 타이머 [을|를] {_SET}"),
+    ("alarm", f"{_DAY} {{t}} [에] 알람 [을|를|좀] {_SET}"),
+    ("alarm", f"알람 [을|를] {_DAY} {{t}} [에|으로|로] {_SET}"),
+    ("alarm", f"{_DAY} {{t}} [에] 깨워_줘|깨워_주세요|깨워|깨워_줄래|깨워_줄래요|깨워줘요"),
+    ("cancel", f"[all=모든|모두|전부] [{{name}}] kind=타이머:timer|알람:alarm [@TOPIC|을|를] [all2=다|모두|전부] {_CANCEL}"),
+    ("left", f"[{{name}}] kind=타이머:timer|알람:alarm [@TOPIC] {_LEFT}"),
+    ("left", "[kind=타이머:timer|알람:alarm] 남은_시간 [@TOPIC] [@TELL|얼마예요|얼마야|@IS]"),
+    ("list", "kind=타이머:timer|알람:alarm [뭐|몇_개] 있어|있어요|있나요|있니"),
+]
+FORMS = [(kind, Form(spec, _READERS)) for kind, spec in _FORMS]
+_KIND_SAID = {"timer": "타이머", "alarm": "알람"}
+
+
+def match(skill: TimerSkill, text: str, context: SkillContext) -> SkillReply | None:
+    """The timers skill's answer to Korean ``text``, or None."""
+    hit = first(FORMS, text)
+    if hit is None:
+        return None
+    kind, found = hit
+    return getattr(_Handler(skill, context), kind)(found.values)
+
+
+class _Handler:
+    def __init__(self, skill: TimerSkill, context: SkillContext):
+        self.skill, self.context, self.store = skill, context, skill.timers
+
+    def set(self, v: dict) -> SkillReply:
+        seconds = v["d"]
+        if not 0 < seconds <= 24 * 3600:
+            return SkillReply(self.skill.name, "타이머는 일 초부터 스물네 시간까지 맞출 수 있어요.")
+        name = v.get("name") or spoken_duration(seconds)
+        again = any(t.kind == "timer" and t.name == name for t in self.store.active())
+        clock_now = self.store.clock
+
+        def start() -> None:
+            self.store.add(name, "timer", clock_now() + seconds, seconds)
+
+        label = f"{name} 타이머"
+        said = f"{obj(label)} {towards(spoken_duration(seconds))}" if "name" in v else obj(label)
+        return SkillReply(self.skill.name, f"{said} {'다시 ' if again else ''}맞췄어요.", effect=start)
+
+    def alarm(self, v: dict) -> SkillReply | None:
+        when = _next_time(self.context.now, v["t"], v.get("half"), v.get("day"))
+        if when is None:
+            return None
+        name = time_words(when)
+        day = "내일" if when.date() != self.context.now.date() else "오늘"
+
+        def start() -> None:
+            self.store.add(name, "alarm", when.timestamp())
+
+        return SkillReply(self.skill.name, f"{day} {name}에 알람을 맞췄어요.", effect=start)
+
+    def cancel(self, v: dict) -> SkillReply:
+        kind = v["kind"]
+        chosen = self._choose(v.get("name"), kind)
+        said_kind = _KIND_SAID[kind]
+        if not chosen:
+            return SkillReply(self.skill.name, f"{subject(_label(v.get('name'), kind))} 없어요.")
+        every = bool(v.get("all") or v.get("all2"))
+        if len(chosen) > 1 and not every:
+            listed = ", ".join(korean_label(t) for t in chosen)
+            return SkillReply(self.skill.name, f"{subject(said_kind)} {native(len(chosen))} 개 있어요: {listed}. "
+                                               "어느 것을 취소할까요?")
+        said = obj(korean_label(chosen[0])) if len(chosen) == 1 else f"{said_kind} {native(len(chosen))} 개를 모두"
+        return SkillReply(self.skill.name, f"{said} 취소했어요.", effect=lambda: self.store.cancel(chosen))
+
+    def left(self, v: dict) -> SkillReply | None:
+        kind = v.get("kind", "timer")
+        chosen = self._choose(v.get("name"), kind)
+        if not chosen:
+            if "kind" not in v:
+                return None  # "남은 시간 알려 줘" with no timer running: not a timer question
+            return SkillReply(self.skill.name, f"{subject(_label(v.get('name'), kind))} 없어요.")
+        return SkillReply(self.skill.name, " ".join(self._left(t) for t in chosen))
+
+    def list(self, v: dict) -> SkillReply:
+        chosen = self._choose(None, v["kind"])
+        if not chosen:
+            return SkillReply(self.skill.name, f"{subject(_label(None, v['kind']))} 없어요.")
+        return SkillReply(self.skill.name, " ".join(self._left(t) for t in chosen))
+
+    def _left(self, timer: Timer) -> str:
+        if timer.kind == "alarm":
+            when = datetime.fromtimestamp(timer.ends_at).astimezone(self.context.now.tzinfo)
+            day = "내일" if when.date() != self.context.now.date() else "오늘"
+            return f"{topic(korean_label(timer))} {day} {time_words(when)}에 울려요."
+        return f"{topic(korean_label(timer))} {spoken_duration(timer.left_s(self.store.clock()))} 남았어요."
+
+    def _choose(self, name: str | None, kind: str) -> list[Timer]:
+        timers = [t for t in self.store.active() if t.kind == kind]
+        if not name:
+            return timers
+        return [t for t in timers if t.name == name] or [t for t in timers if name in t.name]
+
+
+def _label(name: str | None, kind: str) -> str:
+    return f"{name} {_KIND_SAID[kind]}" if name else f"실행 중인 {_KIND_SAID[kind]}"
+
+
+def korean_label(timer: Timer) -> str:
+    """ "라면 타이머", "오전 일곱 시 알람"; an English timer keeps its name ("pasta 타이머")."""
+    return f"{timer.name} {_KIND_SAID[timer.kind]}" if timer.name else _KIND_SAID[timer.kind]
+
+
+def is_korean(timer: Timer) -> bool:
+    """Whether ``timer`` was set in Korean (its name is Hangul), so it rings in Korean."""
+    return hangul.has_hangul(timer.name)
+
+
+def ring_text(timer: Timer, now: datetime | None = None) -> str:
+    """What is said when a Korean timer or alarm goes off (``now``: the time it is)."""
+    if timer.kind == "alarm":
+        return f"{copula(time_words(now or datetime.now()))}. 알람이 울려요."
+    return f"{subject(korean_label(timer))} 끝났어요."
+
+
+def spoken_duration(seconds: float) -> str:
+    """ "한 시간 삼십 분", "이 분 삼십 초", "사십오 초" (seconds left out past ten minutes)."""
+    seconds = round(seconds)
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [f"{native(hours)} 시간"] if hours else []
+    parts += [f"{say(minutes)} 분"] if minutes else []
+    parts += [f"{say(secs)} 초"] if secs and not hours and minutes < 10 else []
+    return " ".join(parts[:2]) if parts else "영 초"
+
+
+def _next_time(now: datetime, hour_minute: tuple[int, int], half: str | None, day: str | None) -> datetime | None:
+    """The next moment the time comes (tomorrow if asked or if it has passed); a bare hour
+    from 1 to 12 is the sooner of its morning and its afternoon."""
+    hour, minute = hour_minute
+    if half == "pm" and hour < 12:
+        hour += 12
+    elif half == "am" and hour == 12:
+        hour = 0
+    if hour >= 24:
+        return None
+    hours = [hour] if half or hour == 0 or hour > 12 else [hour % 12, hour % 12 + 12]
+    start = now + timedelta(days=1) if day == "내일" else now
+    moments = []
+    for h in hours:
+        moment = start.replace(hour=h, minute=minute, second=0, microsecond=0)
+        if day != "내일" and moment <= now:
+            moment += timedelta(days=1)
+        moments.append(moment)
+    return min(moments)
