@@ -229,6 +229,23 @@ def _parse(path: Path, size: int, r: _Reader) -> GgufInfo:
     return GgufInfo(path, size, version, metadata, tensors)
 
 
+def read_vocabulary(path: Path) -> tuple[str, list[str]]:
+    """The tokenizer's kind (``tokenizer.ggml.model``: ``gpt2``, ``llama``…) and its tokens,
+    as the header writes them (:func:`read_gguf` skips them); raises :class:`ModelError`."""
+    info = read_gguf(path)  # the header is whole and readable
+    tokens: list[str] = []
+    with Path(path).open("rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as buf:
+        r = _Reader(buf)
+        r.pos = 16
+        for _ in range(r.unpack("Q")):
+            key, kind = r.string(), r.unpack("I")
+            value = r.value(kind, keep=key == "tokenizer.ggml.tokens")
+            if key == "tokenizer.ggml.tokens":
+                tokens = value
+                break
+    return str(info.metadata.get("tokenizer.ggml.model", "")), tokens
+
+
 _KEPT_TOKENIZER_KEYS = {"tokenizer.ggml.model", "tokenizer.ggml.bos_token_id", "tokenizer.ggml.eos_token_id"}
 
 

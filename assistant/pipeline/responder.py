@@ -25,6 +25,7 @@ from assistant.events import (
     UserText,
 )
 from assistant.think.conversation import GenerationStats, Llm
+from assistant.think.korean_guard import KoreanGuard
 from assistant.think.replies import InstantReply, Replies
 from assistant.think.skills import SkillReply, Skills
 from assistant.timeline import Mark
@@ -57,6 +58,8 @@ class ResponderStage(Stage):
         self.llm = llm
         self.replies = replies
         self.skills = skills
+        self.korean = KoreanGuard(llm.path, config.stt.language)
+        """Korean the model cannot answer gets a notice, never the model's noise."""
         self.transcription = transcription
         self.synthesis = synthesis
         self.playback = playback
@@ -91,6 +94,8 @@ class ResponderStage(Stage):
             hit = self.replies.lookup(message.text)
         if message.pause is not None:
             self._weigh(message, hit is not None)
+        if hit is None:
+            hit = self.korean.notice(message.text)
         if hit is None:
             self._generate(message)
         elif self.turns.is_committed(message.turn_id):
@@ -134,7 +139,7 @@ class ResponderStage(Stage):
             turns.result(turn).skill = hit.skill
             if hit.effect is not None:
                 hit.effect()
-        else:
+        elif hit.source == "cache":
             timeline.set("cache_hit", True)
         if hit.action == "stop":
             turns.finish(turn)

@@ -1,0 +1,95 @@
+"""Korean a model cannot answer is never given to it.
+
+The embedded SmolLM2-135M answers Korean with English noise (its vocabulary has one
+Hangul token). When the loaded GGUF's vocabulary cannot write Korean compactly
+(:func:`assistant.machine.vocab.korean_fit`) and the language is Korean or the words
+said are, the turn gets :data:`CANNOT_ANSWER` instead: in Korean, so the Korean voice
+says it, with what to do. A model on a server (``--llm-url``) and a GGUF that writes
+Korean compactly answer as usual.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from assistant import languages
+from assistant.think import hangul
+
+log = logging.getLogger(__name__)
+
+CANNOT_ANSWER = ("죄송해요, 지금 언어 모델은 한국어로 대답할 수 없어요. "
+                 "설정의 모델 선택에서 엑사원이나 큐웬 같은 한국어 모델을 골라 주세요.")
+"""Said instead of an answer (Hangul only: the Korean voice says all of it)."""
+WHAT_TO_DO = (
+    "{model} cannot answer in Korean ({fit:.1f} tokens a Hangul syllable): Korean questions get a short "
+    "Korean notice instead. Choose a Korean-capable GGUF in the settings (Model) or with --llm-model; "
+    "`assistant doctor --language ko` names the ones for this machine ({models}); or --llm-url for a server"
+)
+
+
+@dataclass(frozen=True)
+class LanguageNotice:
+    """A reply that says the model cannot answer in this language (no action, no effect)."""
+
+    text: str
+    audio: np.ndarray | None = None
+    action = None
+    source = "notice"
+
+    def words(self, last_reply: str) -> str:  # noqa: ARG002 - as the other replies
+        return self.text
+
+    @property
+    def prerecorded(self) -> np.ndarray | None:
+        return self.audio
+
+
+def is_korean(text: str) -> bool:
+    """Whether most letters of ``text`` are Hangul."""
+    letters = [c for c in text if c.isalpha()]
+    return bool(letters) and sum(hangul.has_hangul(c) for c in letters) * 2 >= len(letters)
+
+
+def speaks_korean(model: Path | None) -> bool:
+    """Whether the GGUF at ``model`` can answer in Korean (None, a model on a server: yes)."""
+    if model is None:
+        return True
+    from assistant.machine.models import ModelError
+    from assistant.machine.vocab import korean_fit
+
+    try:
+        fit = korean_fit(model)
+    except (ModelError, OSError) as exc:
+        log.warning("cannot tell whether %s answers in Korean (%s); it is asked anyway", model, exc)
+        return True
+    if not fit.speaks_korean:
+        models = ", ".join(dict.fromkeys(m.model.split(" (")[0] for m in languages.KOREAN_MODELS))
+        log.warning(WHAT_TO_DO.format(model=model.name, fit=fit.tokens_per_syllable, models=models))
+    return fit.speaks_korean
+
+
+class KoreanGuard:
+    """Says :data:`CANNOT_ANSWER` for Korean the loaded model cannot answer."""
+
+    def __init__(self, model: Path | None, language: str):
+        self.model = model
+        self.language = language
+        self._speaks = speaks_korean(model) if language == "ko" else None
+        """Read now for Korean, not in the first turn; else when Korean is first said."""
+
+    @property
+    def speaks(self) -> bool:
+        """Whether the model answers in Korean (asked once)."""
+        if self._speaks is None:
+            self._speaks = speaks_korean(self.model)
+        return self._speaks
+
+    def notice(self, text: str) -> LanguageNotice | None:
+        """The notice for words the model cannot answer, or None (the model answers)."""
+        if self.language != "ko" and not is_korean(text):
+            return None
+        return None if self.speaks else LanguageNotice(CANNOT_ANSWER)

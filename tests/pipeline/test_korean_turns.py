@@ -1,0 +1,117 @@
+"""Korean turns in the engine (fakes for the models): a model that cannot answer Korean is
+never asked, and the Korean notice is said by the Korean voice alone; a Korean-capable
+GGUF and a server still answer; Korean skills and misheard instant replies are said by
+the Korean voice too."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from assistant.config import Config
+from assistant.machine import vocab
+from assistant.machine.models import find_llm
+from assistant.pipeline import Engine
+from assistant.pipeline.session import load_replies
+from assistant.speak.voices import VoiceSet
+from assistant.think.korean_guard import CANNOT_ANSWER, KoreanGuard, is_korean, speaks_korean
+from assistant.think.skills import Skills
+
+from fakes import FakeLlm, FakeStt, FakeTts, FakeVad, Recorder, RecordingSink
+from gguf_vocab import korean_gguf
+
+RATE = 22050
+
+
+@pytest.fixture(autouse=True)
+def user_dirs(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    vocab._fit.cache_clear()
+
+
+def korean_config(language: str = "ko") -> Config:
+    config = Config()
+    return replace(config, stt=replace(config.stt, language=language))
+
+
+def turn(text: str, llm: FakeLlm, language: str = "ko", replies: bool = False, skills: bool = False):
+    """(the turn's result, the English voice, the Korean voice) for typed ``text``."""
+    english, korean = FakeTts(rate=RATE, name="piper (joe)"), FakeTts(rate=RATE, name="espeak-ng (ko)")
+    voices = VoiceSet(english, korean)
+    config = korean_config(language)
+    table = load_replies(config.replies, voices, RATE, background=False) if replies else None
+    loaded = Skills(config.skills) if skills else None
+    recorder = Recorder()
+    engine = Engine(config, stt=FakeStt(), llm=llm, tts=voices, vad=FakeVad(), output=RecordingSink(RATE),
+                    replies=table, skills=loaded, on_event=recorder)
+    try:
+        english.spoken.clear()
+        korean.spoken.clear()
+        engine.submit_text(text)
+        recorder.wait_turns()
+    finally:
+        engine.close()
+        if loaded is not None:
+            loaded.close()
+    return recorder.results[0], english, korean
+
+
+def embedded() -> FakeLlm:
+    """A stand-in with the embedded SmolLM2-135M's file (its vocabulary is what counts)."""
+    return FakeLlm(reply="Hello! The Great Barrier Reef is 10 km.", path=find_llm(None).path)
+
+
+def test_korean_the_embedded_model_cannot_answer_gets_the_korean_notice():
+    llm = embedded()
+    result, english, korean = turn("한국의 수도는 어디예요", llm)
+    assert llm.calls == []                                  # never asked
+    assert (result.source, result.reply) == ("notice", CANNOT_ANSWER)
+    assert result.voices == ["espeak-ng (ko)"]
+    assert english.spoken == [] and " ".join(korean.spoken).replace(" ", "") == CANNOT_ANSWER.replace(" ", "")
+    assert "llm_start" not in result.timeline.marks_ms()
+
+
+def test_the_notice_is_korean_only_and_says_what_to_do():
+    assert is_korean(CANNOT_ANSWER) and not any("a" <= c.lower() <= "z" for c in CANNOT_ANSWER)
+    assert "한국어로 대답할 수 없어요" in CANNOT_ANSWER and "설정" in CANNOT_ANSWER and "엑사원" in CANNOT_ANSWER
+
+
+def test_korean_words_get_the_notice_whatever_the_language_and_english_goes_to_the_model():
+    llm = embedded()
+    result, _english, korean = turn("오늘 날씨가 어때요", llm, language="en")
+    assert result.source == "notice" and korean.spoken and llm.calls == []
+    result, english, korean = turn("What is the capital of France?", llm, language="en")
+    assert result.source == "llm" and llm.calls == ["What is the capital of France?"] and korean.spoken == []
+
+
+def test_a_korean_capable_gguf_and_a_server_still_answer_korean(tmp_path):
+    capable = korean_gguf(tmp_path / "korean.gguf")
+    for path in (capable, None):  # None: a model behind --llm-url
+        llm = FakeLlm(reply="서울이에요.", path=path)
+        result, english, korean = turn("한국의 수도는 어디예요", llm)
+        assert (result.source, result.reply) == ("llm", "서울이에요.") and llm.calls == ["한국의 수도는 어디예요"]
+        assert result.voices == ["espeak-ng (ko)"] and english.spoken == []
+
+
+def test_korean_skills_and_misheard_phrases_are_answered_by_the_korean_voice():
+    llm = embedded()
+    result, english, _korean = turn("삼 더하기 오는", llm, skills=True)
+    assert (result.source, result.skill, result.reply) == ("skill", "arithmetic", "삼 더하기 오는 팔이에요.")
+    assert result.voices == ["espeak-ng (ko)"] and english.spoken == []
+    result, english, _korean = turn("감사합리가", llm, replies=True)
+    assert (result.source, result.reply) == ("cache", "천만에요.") and result.voices == ["espeak-ng (ko)"]
+    assert llm.calls == []
+
+
+def test_the_guard_reads_the_vocabulary_once_for_korean(monkeypatch):
+    assert speaks_korean(None)  # a model on a server is asked
+    calls = []
+    monkeypatch.setattr("assistant.think.korean_guard.speaks_korean", lambda model: calls.append(model) or False)
+    guard = KoreanGuard(find_llm(None).path, "ko")
+    assert guard.notice("안녕") is not None and guard.notice("hello") is not None  # ko: both get it
+    assert len(calls) == 1
+    english = KoreanGuard(find_llm(None).path, "en")
+    assert english.notice("hello") is None and len(calls) == 1  # English never reads it
+    assert english.notice("안녕하세요") is not None and len(calls) == 2
