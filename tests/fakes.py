@@ -18,6 +18,8 @@ from assistant.pipeline.waiting import wait_until
 
 
 class FakeUtterance:
+    last_word_p = None
+
     def __init__(self, stt: "FakeStt"):
         self.stt = stt
         self.samples = 0

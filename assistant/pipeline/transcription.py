@@ -70,7 +70,7 @@ class TranscriptionStage(Stage):
             self._paused, self._fed_at_pause_s = True, self._fed_s
             self._speculated = text if self.speculative and text else None
             answering.words_at_pause(turn, message.pause, text, answer=self.speculative,
-                                     last_word_p=getattr(self._utterance, "last_word_p", None))
+                                     last_word_p=self._utterance.last_word_p if self._utterance else None)
         elif isinstance(message, SpeechResumed):
             if self._paused:
                 self._speculated, self._paused = None, False

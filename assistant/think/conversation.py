@@ -87,6 +87,8 @@ class Llm(Protocol):
     """The settings it runs with; a new ``system_prompt`` applies after :meth:`reset`."""
     path: Path | None
     """The model file, or None for a model on a server."""
+    history: History
+    """The conversation so far, and the example exchanges before it."""
     quantization: str
     """The weights' quantization (``Q4_1``), or '' when not known."""
     build_note: str | None

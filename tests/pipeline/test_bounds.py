@@ -90,6 +90,10 @@ class _Utterance:
         self.owner.windows_s.append(self.samples / RATE)
         return self.inner.transcribe()
 
+    @property
+    def last_word_p(self):
+        return self.inner.last_word_p
+
 
 @pytest.mark.slow
 def test_a_60_s_monologue_reaches_whisper_in_bounded_windows(engines, monologue):

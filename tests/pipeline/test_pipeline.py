@@ -323,6 +323,8 @@ def test_the_llm_pauses_while_the_first_chunk_is_synthesized(make_engine, alone)
 class PartialsUtterance:
     """A streaming recognizer: one more word of the transcript per 0.2 s of audio."""
 
+    last_word_p = None
+
     def __init__(self, stt):
         self.stt, self.samples = stt, 0
 

@@ -96,7 +96,7 @@ def run_quality_bench(args: argparse.Namespace) -> int:
     meta = {"stt": engines.stt.name, "llm": engines.llm.name, "tts": engines.tts.name,
             "questions": len(questions), "question_set": str(args.quality_set or "default"),
             "skills": config.skills.enabled, "instant_replies": replies is not None,
-            "few_shot": bool(getattr(getattr(engines.llm, "history", None), "examples", None))}
+            "few_shot": bool(engines.llm.history.examples)}
     report = build_quality_report(answers, meta)
     path = args.json or args.out / "quality.json"
     write_quality(report, path)
