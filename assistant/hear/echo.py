@@ -266,7 +266,7 @@ class Cleaned:
     kept_db: float
     """Energy the canceller kept of the microphone's (dB; 0 without a canceller)."""
     converged: bool
-    """The canceller has heard enough of the speaker to have learnt the room."""
+    """The canceller has had enough of the speaker's audio to have learnt the room."""
 
 
 FLOOR_RMS = 1e-4
@@ -302,7 +302,7 @@ class EchoFilter:
         self.tail_samples = round(config.echo_tail_ms * played.rate / 1000)
         self.converge_samples = round(config.converge_s * played.rate)
         self._framing = framing
-        self._heard_far = 0
+        self._far_samples = 0
         self.restart()
 
     def restart(self) -> None:
@@ -338,7 +338,7 @@ class EchoFilter:
             far = self.played.read(self._position, self.block)
             if float(np.sqrt(np.mean(far * far))) > FLOOR_RMS:
                 self._last_loud = self._position + self.block
-                self._heard_far += self.block
+                self._far_samples += self.block
             raw = self._delayed(mic)
             cancel = self.canceller is not None and self._position + self.block - self._last_loud <= self.tail_samples
             ran = ran or cancel
@@ -366,7 +366,7 @@ class EchoFilter:
         )
 
     def _converged(self) -> bool:
-        return self.canceller is not None and self._heard_far >= self.converge_samples
+        return self.canceller is not None and self._far_samples >= self.converge_samples
 
 
 class SpeakerEcho:

@@ -249,7 +249,7 @@ def echo_report(engines, config: Config, path: EchoPath, items, records) -> dict
         "turns": {
             "answered": len(turns),
             "interrupted": sum(r.result.interrupted for r in turns),
-            "heard_as_more_than_one_turn": sum(r.result.timeline.counts.get("turns_heard", 1) > 1 for r in turns),
+            "taken_as_more_than_one_turn": sum(r.result.timeline.counts.get("turns_taken", 1) > 1 for r in turns),
             "paused_by_echo": sum(bool(r.result.timeline.counts.get("barge_in_pauses")) for r in turns),
         },
     }

@@ -216,7 +216,7 @@ def _turn_taking_table(turn_taking: dict[str, Any]) -> str:
     if summary["premature_takes"]:
         lines.append(f"  premature: {', '.join(summary['premature_takes'])}")
     if summary["split_turns"]:
-        lines.append(f"  heard as more or fewer than one turn: {', '.join(summary['split_turns'])}")
+        lines.append(f"  taken as more or fewer than one turn: {', '.join(summary['split_turns'])}")
     return "\n".join(lines)
 
 

@@ -46,7 +46,7 @@ def run_streaming(
 
     With ``echo_path`` the take is heard through the room simulation (the reply comes
     back into the microphone) and the run goes on until the input is over, so a turn
-    the echo would start is seen: the answered turn's ``turns_heard`` counts them all.
+    the echo would start is seen: the answered turn's ``turns_taken`` counts them all.
     ``echo``: a canceller that has learnt the room in earlier takes."""
     turns = TurnCollector()
     engine = build_engine(config, engines, take.sink, replies=replies, skills=skills, on_event=turns, echo=echo)
@@ -69,7 +69,7 @@ def run_streaming(
         take.close()
     answered = [r for r in turns.results if not r.interrupted]
     if len(turns.results) > 1:
-        log.warning("the take was heard as %d turns; the first answered one is kept", len(turns.results))
+        log.warning("the take was taken as %d turns; the first answered one is kept", len(turns.results))
     if answered and echo_path is not None:
-        answered[0].timeline.set("turns_heard", len(turns.results))
+        answered[0].timeline.set("turns_taken", len(turns.results))
     return answered[0] if answered else None

@@ -1,7 +1,7 @@
 """The turn-taking run: every take of the turn-taking corpus through the real pipeline,
 in real time, and what a listener would judge of it.
 
-Per take: the turns it was heard as, when each was committed relative to the end of the
+Per take: the turns it was taken as, when each was committed relative to the end of the
 user's last word (negative: the user was not done), the end-of-turn decision the
 pipeline gave, and the heard latency off the same-clock WAVs. The summary gives the
 premature commits in thinking pauses, the wait on finished turns, and how the long

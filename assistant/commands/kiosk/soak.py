@@ -258,7 +258,7 @@ def _one_turn(session, answers: _Answers, timeout_s: float, whole: bool = False)
     if whole and any(r.interrupted for r in answers.results):
         return "the reply was interrupted"
     if whole and len(answers.results) > 1:
-        return f"heard as {len(answers.results)} turns (the echo was taken for a visitor)"
+        return f"taken as {len(answers.results)} turns (the echo was taken for a visitor)"
     result = next(r for r in answers.results if not r.interrupted)
     if not result.transcript:
         return "nothing was understood"
