@@ -1,0 +1,229 @@
+"""The Korean test corpus: what a Korean recognizer makes of eSpeak NG's ko voice.
+
+Each sentence of ``tests/data/korean/corpus.toml`` is said by the voices of its half
+(``espeak-ng -v VOICE -s RATE -p PITCH``, 0.5 s of silence before and 1.2 s after, at
+16 kHz), transcribed by the app's Korean recognizer, and written to
+``tests/data/korean/heard-<half>[-<engine>].tsv`` (voice, sentence, what was heard), so
+the tests run the instant replies and the skills on real recognizer output without
+synthesizing or recognizing anything. Both programs are deterministic: running this
+again writes the same files on the same machine.
+
+    python -m tools.korean_corpus [--half tune|heldout] [--engine whisper|vosk]
+    python -m tools.korean_corpus --score [--half heldout] [--engine whisper]   # the figures
+
+``answer`` is what the engine's responder does with a transcript before the language
+model: the skills, then the instant-reply table (see ``pipeline/responder.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "tests" / "data" / "korean" / "corpus.toml"
+HALVES = ("tune", "heldout")
+BEFORE_S, AFTER_S = 0.5, 1.2
+
+
+@dataclass(frozen=True)
+class Sentence:
+    half: str
+    text: str
+    answer: str
+    """``reply``, a skill's name, or ``llm``."""
+    says: str = ""
+    before: str = ""
+
+
+@dataclass(frozen=True)
+class Voice:
+    name: str
+    rate: int
+    pitch: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}-s{self.rate}-p{self.pitch}"
+
+
+def load(path: Path = CORPUS) -> tuple[dict, list[Sentence], dict[str, list[Voice]]]:
+    """(the file's values, its sentences, each half's voices)."""
+    values = tomllib.loads(path.read_text(encoding="utf-8"))
+    sentences = [Sentence(group["split"], **item) for group in values["sentence"] for item in group["items"]]
+    voices = {half: [Voice(*v) for v in values["voices"][half]] for half in HALVES}
+    return values, sentences, voices
+
+
+def heard_path(half: str, engine: str = "whisper") -> Path:
+    suffix = "" if engine == "whisper" else f"-{engine}"
+    return CORPUS.parent / f"heard-{half}{suffix}.tsv"
+
+
+def read_heard(half: str, engine: str = "whisper") -> list[tuple[str, str, str]]:
+    """(voice, sentence, what was heard) rows of a half."""
+    rows = []
+    for line in heard_path(half, engine).read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            voice, text, heard = (line.split("\t") + ["", ""])[:3]
+            rows.append((voice, text, heard))
+    return rows
+
+
+@dataclass(frozen=True)
+class Answer:
+    """Who answered a transcript before the language model, and what they said."""
+
+    source: str
+    """``skill``, ``cache`` (the instant-reply table) or ``llm`` (neither)."""
+    who: str = ""
+    """The skill's name."""
+    text: str = ""
+    action: str | None = None
+
+
+class Answerer:
+    """The skills and the instant-reply table on a fixed clock, timers in memory."""
+
+    def __init__(self, now: datetime):
+        from assistant.config import RepliesConfig, SkillsConfig
+        from assistant.think.replies import Matcher, default_table
+        from assistant.think.skills import SkillContext, Skills
+
+        self.context = SkillContext(now=now)
+        self.skills = Skills(SkillsConfig())
+        self.skills.timers.clock = now.timestamp
+        self.matcher = Matcher(default_table(), RepliesConfig().score_cutoff)
+
+    def answer(self, transcript: str, before: str = "") -> Answer:
+        from assistant.think.replies import fill
+
+        timers = self.skills.timers
+        timers.cancel(timers.active())
+        if before:
+            first = self.skills.match(before, self.context)
+            if first is not None and first.effect is not None:
+                first.effect()
+        hit = self.skills.match(transcript, self.context)
+        if hit is not None:
+            return Answer("skill", hit.skill, hit.text, hit.action)
+        entry = self.matcher.match(transcript)
+        if entry is not None:
+            return Answer("cache", "", fill(entry.text, self.context.now), entry.action)
+        return Answer("llm")
+
+    def close(self) -> None:
+        self.skills.close()
+
+
+def right(sentence: Sentence, got: Answer) -> bool:
+    """Whether ``got`` is what ``sentence`` must get (see corpus.toml's header)."""
+    if sentence.answer == "llm":
+        return got.source == "llm"
+    if sentence.answer == "reply":
+        return got.source in ("cache", "skill") and got.text == sentence.says
+    if sentence.answer == "clock" and got.source == "cache":  # the table tells the time too
+        return sentence.says in got.text
+    return got.source == "skill" and got.who == sentence.answer and sentence.says in got.text
+
+
+def score(half: str, engine: str = "whisper") -> list[tuple[str, Sentence, str, Answer]]:
+    """(voice, sentence, heard, answer) for every recording of ``half``; ``engine`` ``typed``:
+    each sentence once, as written."""
+    values, sentences, _voices = load()
+    by_text = {s.text: s for s in sentences if s.half == half}
+    heard = [("typed", s.text, s.text) for s in by_text.values()] if engine == "typed" else read_heard(half, engine)
+    answerer = Answerer(datetime.fromisoformat(values["now"]))
+    try:
+        return [(voice, by_text[text], said, answerer.answer(said, by_text[text].before)) for voice, text, said in heard]
+    finally:
+        answerer.close()
+
+
+def figures(rows: list[tuple[str, Sentence, str, Answer]]) -> dict[str, str]:
+    """Share found per kind of answer, and how many questions were taken from the model."""
+    out = {}
+    kinds = sorted({s.answer for _v, s, _h, _a in rows}, key=lambda k: (k == "llm", k))
+    for kind in kinds:
+        mine = [(s, a) for _v, s, _h, a in rows if s.answer == kind]
+        good = sum(right(s, a) for s, a in mine)
+        out[kind] = f"{good}/{len(mine)}"
+    asked = [(s, a) for _v, s, _h, a in rows if s.answer != "llm"]
+    out["found (replies and skills)"] = f"{sum(right(s, a) for s, a in asked)}/{len(asked)}"
+    out["wrong answers"] = str(sum(a.source != "llm" and not right(s, a) for _v, s, _h, a in rows))
+    return out
+
+
+def synthesize(voice: Voice, text: str, rate: int = 16000) -> np.ndarray:
+    """``text`` said by eSpeak NG (the command), padded with silence, at ``rate``."""
+    from assistant.sound import load_wav
+
+    if shutil.which("espeak-ng") is None:
+        raise SystemExit("espeak-ng is not installed (apt install espeak-ng)")
+    with tempfile.TemporaryDirectory() as folder:
+        wav = Path(folder) / "said.wav"
+        subprocess.run(["espeak-ng", "-v", voice.name, "-s", str(voice.rate), "-p", str(voice.pitch),
+                        "-w", str(wav), text], check=True, capture_output=True)
+        pcm = load_wav(wav, rate)
+    silence = np.zeros(int(BEFORE_S * rate), np.float32)
+    return np.concatenate([silence, pcm, np.zeros(int(AFTER_S * rate), np.float32)])
+
+
+def write_wav(path: Path, pcm: np.ndarray, rate: int = 16000) -> None:
+    import soundfile as sf
+
+    sf.write(path, pcm, rate, subtype="PCM_16")
+
+
+def transcribe(stt, pcm: np.ndarray) -> str:
+    utterance = stt.utterance()
+    for start in range(0, pcm.size, 512):
+        utterance.feed(pcm[start:start + 512])
+    return utterance.transcribe()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--half", choices=HALVES, action="append", help="default: both")
+    parser.add_argument("--engine", choices=("whisper", "vosk", "typed"), default="whisper",
+                        help="the recognizer (typed: --score on the sentences as written)")
+    parser.add_argument("--score", action="store_true", help="answer the recorded transcripts; print the figures")
+    parser.add_argument("--list", action="store_true", help="with --score: every transcript and its answer")
+    args = parser.parse_args(argv)
+    if args.score:
+        for half in args.half or HALVES:
+            rows = score(half, args.engine)
+            if args.list:
+                for voice, sentence, heard, got in rows:
+                    mark = "ok" if right(sentence, got) else "--"
+                    print(f"{mark} {voice} {sentence.answer:10s} {sentence.text} | {heard} | {got.who or got.source}: {got.text}")
+            print(half, args.engine, figures(rows))
+        return 0
+    from assistant.config import SttConfig
+    from assistant.hear.stt import load_stt
+
+    stt = load_stt(SttConfig(language="ko", engine=args.engine))
+    _values, sentences, voices = load()
+    for half in args.half or HALVES:
+        texts = list(dict.fromkeys(s.text for s in sentences if s.half == half))
+        lines = [f"# {half} half, heard by {args.engine} (python -m tools.korean_corpus): voice, said, heard"]
+        for voice in voices[half]:
+            for text in texts:
+                heard = " ".join(transcribe(stt, synthesize(voice, text)).split())
+                lines.append(f"{voice.label}\t{text}\t{heard}")
+                print(lines[-1], file=sys.stderr, flush=True)
+        heard_path(half, args.engine).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
