@@ -21,6 +21,7 @@ log = logging.getLogger(__name__)
 RETIRED = {
     "turn.statement_ms": "a complete statement ends the turn like a question",
     "turn.bare_complete_log10": "the model reads the words without punctuation and weighs every end mark",
+    "echo.converge_s": "the canceller is ready once its echo reduction reaches echo.ready_erle_db",
 }
 """Keys an earlier version wrote, read and dropped so that a saved file still loads."""
 

@@ -89,7 +89,7 @@ class EchoConfig:
     table: ClassVar[str] = "echo"
 
     canceller: str = choice("auto", "speex", "webrtc", "off")
-    """``speex`` (speexdsp, package ``pyaec``), ``webrtc`` (AEC3, package ``livekit``),
+    """``speex`` (speexdsp, package ``pyaec``), ``webrtc`` (AEC3, package ``pywebrtc-audio`` or ``livekit``),
     ``off``, or ``auto``: the first of speex and webrtc that can run. Without one the
     assistant listens half duplex: only "stop" is heard while it speaks."""
     tail_ms: int = within(192, 32, 1000, "ms")
@@ -104,10 +104,17 @@ class EchoConfig:
     stream_delay_ms: int = within(0, 0, 500, "ms")
     """WebRTC only: known delay from the speaker's output to the microphone beyond
     what the output reports (AEC3 also finds the delay itself)."""
-    converge_s: float = within(2.0, 0, 10, "seconds")
-    """Seconds of reply the canceller hears before speech over a reply can pause it
-    (speexdsp cancels ~6 dB in its first second, ~35 dB once it has learnt the room);
-    until then only "stop" is heard while the assistant speaks."""
+    ready_erle_db: float = within(18.0, 0, 60, "dB")
+    """The canceller has learnt the room once it makes the echo this much quieter (ERLE over
+    the latest 0.5 s of reply; speexdsp: ~6 dB in its first second, ~35 dB once it has
+    learnt the room); until then speech over the reply pauses it only where the canceller
+    kept its energy (``barge_in.learning_kept_db``). 0: ready at once."""
+    remember_room: bool = True
+    """Keep what the canceller learnt of the room (4 s of reply and its echo, the delay)
+    per pair of output and input devices, so the first reply of the next run starts
+    with a canceller that has learnt it."""
+    memory_s: float = within(4.0, 1, 10, "seconds")
+    """How much of the reply and its echo is kept to teach a fresh canceller the room."""
     echo_tail_ms: int = within(150, 0, 1000, "ms")
     """After the reply's last sound the room still rings this long; half duplex keeps
     the microphone closed for it."""
@@ -132,6 +139,10 @@ class BargeInConfig:
     kept at least this much of its energy (dB): echo it took out does not count (once
     it has learnt the room it keeps -35 to -55 dB of the echo alone; of the user's
     speech over the echo, -15 to 0 dB, with dips where its suppressor bites)."""
+    learning_kept_db: float = within(-4.0, -30, 10, "dB")
+    """While the canceller is still learning the room, a frame of speech over the reply
+    counts toward pausing it only if the canceller kept at least this much of its energy
+    (echo it took out does not count; a learning canceller keeps -2 to -20 dB of echo)."""
     confirm_ms: int = within(96, 0, 1000, "ms")
     """Words heard over the reply take the floor only if the speech goes on this long
     once the paused reply has fallen silent: a person who talks over it goes on, the

@@ -16,7 +16,11 @@ Speech there is a *candidate* interruption:
   Whisper for words). When nobody goes on (``resume_after_ms`` of silence), the
   speech is over at once and the reply resumes.
 
-Half duplex (no echo canceller) never pauses and only the "stop" phrase takes the floor.
+While the canceller is still learning the room (*learning*), a frame counts toward the
+pause only where the canceller kept its energy (``learning_kept_db``: echo it took out
+does not count). Half duplex (no echo canceller) never pauses. Either way the "stop"
+phrase takes the floor, alone (nothing is answered) or at the start of a longer sentence
+("wait, what is…": the sentence is answered).
 :class:`PlayedReply` records what was played when, so the history keeps only what the
 user heard, and a paused reply knows what is left to play.
 """
@@ -26,6 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Callable
 
 import numpy as np
 
@@ -84,25 +89,34 @@ class Overlap:
     """Speech heard once the paused reply (and its echo) had fallen silent."""
     quiet_s: float = 0.0
     """Silence since the paused reply fell silent, or since the last speech after that."""
+    learning: bool = False
+    """Begun while the canceller was still learning the room (not full duplex): only speech
+    whose energy the canceller kept counts toward the pause."""
+    kept_s: float = 0.0
+    """Speech heard in frames whose energy the canceller kept (learning)."""
     _last: float | None = None
 
-    def frame(self, position: float, speech: bool, reply_audible: bool = True) -> Action | None:
+    def frame(self, position: float, speech: bool, reply_audible: bool = True, kept: bool = True) -> Action | None:
         """A frame ending at ``position`` was (``speech``) or was not speech, with the
-        reply (or its echo) audible in it or not: PAUSE once the speech has lasted long
-        enough (full duplex only)."""
+        reply (or its echo) audible in it or not, and its energy ``kept`` by the canceller
+        or not: PAUSE once the speech has lasted long enough (full duplex, or learning
+        with the speech's energy kept)."""
         last = self.start if self._last is None else self._last
         self._last = position
         if speech:
             self.speech_s += position - last
+            if kept:
+                self.kept_s += position - last
         if self.paused_at is not None and not reply_audible:
             if speech:
                 self.alone_s += position - last
                 self.quiet_s = 0.0
             else:
                 self.quiet_s += position - last
-        if self.paused_at is not None or not self.full_duplex:
+        if self.paused_at is not None or not (self.full_duplex or self.learning):
             return None
-        if self.speech_s * 1000 + 1e-6 >= self.config.min_speech_ms:
+        heard = self.speech_s if self.full_duplex else self.kept_s
+        if heard * 1000 + 1e-6 >= self.config.min_speech_ms:
             self.paused_at = position
             return Action.PAUSE
         return None
@@ -139,6 +153,13 @@ def meaningful_words(transcript: str, config: BargeInConfig) -> list[str]:
     return said.split()
 
 
+def starts_with_stop(transcript: str, is_stop: Callable[[str], bool], longest: int = 4) -> bool:
+    """The transcript begins with the "stop" phrase and goes on ("wait, what is…"):
+    ``is_stop`` says whether a few words are the phrase."""
+    said = words(transcript)
+    return any(is_stop(" ".join(said[:n])) for n in range(1, min(longest, len(said) - 1) + 1))
+
+
 def is_echo(transcript: str, played_text: str, cutoff: float = 90.0) -> bool:
     """The transcript is the reply's own words heard back (echo the canceller left)."""
     said, played = " ".join(words(transcript)), " ".join(words(played_text))
@@ -158,6 +179,7 @@ def decide(
     is_stop: bool,
     paused_for_s: float | None,
     confirmed: bool = True,
+    stop_first: bool = False,
 ) -> Action:
     """The verdict on an utterance heard over the reply, at its endpoint.
 
@@ -165,10 +187,14 @@ def decide(
     transcribed); ``is_stop`` says the transcript is the instant "stop" phrase;
     ``paused_for_s`` is how long the reply has been paused (None: it never paused);
     ``confirmed``: the speech paused the reply and went on once the reply had fallen
-    silent (:attr:`Overlap.confirmed`); words that did not are the echo's.
+    silent (:attr:`Overlap.confirmed`); words that did not are the echo's. ``stop_first``:
+    the transcript begins with the "stop" phrase and goes on (:func:`starts_with_stop`):
+    the reply stops and the sentence is answered, whatever the duplex.
     """
     if is_stop:
         return Action.HUSH
+    if stop_first:
+        return Action.STOP
     real = meaningful_words(transcript, config)
     takes_floor = (full_duplex and len(real) >= max(1, config.min_words) and not is_echo(transcript, played_text)
                    and confirmed)

@@ -6,9 +6,8 @@ output = sample 0 of the input); :class:`MonitoredOutput` fills it from any
 the 10 ms blocks a canceller works on and hands it, block by block, the speaker's audio
 of the same moment as the reference.
 
-Two cancellers sit behind :class:`Canceller`: WebRTC's AEC3 (through the ``livekit``
-wheel, which bundles the native library) and speexdsp (through ``pyaec``). Both are
-imported lazily, with a message naming what to install.
+The cancellers themselves are in :mod:`assistant.hear.cancellers`; when a canceller has
+learnt the room, and what is kept of it between runs, in :mod:`assistant.hear.echo_memory`.
 """
 
 from __future__ import annotations
@@ -16,163 +15,26 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass
-from typing import Protocol
+from pathlib import Path
 
 import numpy as np
 
 from assistant.sound import AudioOut, resample
 from assistant.config import EchoConfig
+from assistant.hear import echo_memory
+from assistant.hear.cancellers import (
+    BLOCK_MS, CANCELLERS, Canceller, DuplexMode, EchoError, SpeexCanceller, WebRtcCanceller, choose_mode,
+    load_canceller, to_float, to_int16,
+)
+from assistant.hear.echo_memory import Readiness, Recording, RoomRecord
 
 log = logging.getLogger(__name__)
 
-BLOCK_MS = 10
-"""Both cancellers work on 10 ms blocks."""
-CANCELLERS = ("speex", "webrtc")
-"""In the order ``auto`` tries them."""
-
-
-class EchoError(RuntimeError):
-    """No echo canceller can run (the package or its native library is missing)."""
-
-
-def to_int16(pcm: np.ndarray) -> np.ndarray:
-    return (np.clip(pcm, -1.0, 1.0) * 32767.0).astype(np.int16)
-
-
-def to_float(pcm: np.ndarray) -> np.ndarray:
-    return pcm.astype(np.float32) / 32768.0
-
-
-class Canceller(Protocol):
-    name: str
-    rate: int
-    block_samples: int
-    delay_samples: int
-    """How much later a sound comes out than it went in (the canceller's own buffering)."""
-
-    def cancel(self, mic: np.ndarray, far: np.ndarray) -> np.ndarray:
-        """One block of the microphone with the echo of ``far`` (the speaker's audio of
-        the same block, float32) taken out."""
-
-    def close(self) -> None:
-        """Free the native state now (not at interpreter exit)."""
-
-
-class WebRtcCanceller:
-    """WebRTC AEC3 through livekit's audio processing module (its own delay estimation,
-    residual echo suppression, and optionally noise suppression and a high-pass filter)."""
-
-    name = "webrtc"
-
-    def __init__(self, rate: int = 16000, *, noise_suppression: bool = False, high_pass: bool = True,
-                 stream_delay_ms: int = 0):
-        try:
-            from livekit import rtc
-        except (ImportError, OSError) as exc:
-            raise EchoError(f"WebRTC echo cancellation needs the livekit package: pip install livekit ({exc})") from exc
-        self._rtc = rtc
-        self.rate = rate
-        self.block_samples = rate * BLOCK_MS // 1000
-        self.delay_samples = rate * 8 // 1000  # measured: 128 samples at 16 kHz
-        self.stream_delay_ms = stream_delay_ms
-        try:
-            self._apm = rtc.AudioProcessingModule(
-                echo_cancellation=True, noise_suppression=noise_suppression,
-                high_pass_filter=high_pass, auto_gain_control=False,
-            )
-        except Exception as exc:  # the native library failed to load or start
-            raise EchoError(f"WebRTC echo cancellation could not start: {exc}") from exc
-
-    def cancel(self, mic: np.ndarray, far: np.ndarray) -> np.ndarray:
-        n = self.block_samples
-        self._apm.process_reverse_stream(self._rtc.AudioFrame(bytearray(to_int16(far).tobytes()), self.rate, 1, n))
-        self._apm.set_stream_delay_ms(self.stream_delay_ms)
-        near = self._rtc.AudioFrame(bytearray(to_int16(mic).tobytes()), self.rate, 1, n)
-        self._apm.process_stream(near)
-        return to_float(np.frombuffer(near.data, np.int16))
-
-    def close(self) -> None:
-        self._apm = None
-
-
-class SpeexCanceller:
-    """speexdsp's echo canceller (with its preprocessor: residual echo and noise
-    suppression) through ``pyaec``."""
-
-    name = "speex"
-
-    def __init__(self, rate: int = 16000, *, tail_ms: int = 192, preprocess: bool = True):
-        try:
-            import pyaec
-        except (ImportError, OSError, AttributeError) as exc:
-            raise EchoError(f"speexdsp echo cancellation needs the pyaec package: pip install pyaec ({exc})") from exc
-        self.rate = rate
-        self.block_samples = rate * BLOCK_MS // 1000
-        self.delay_samples = self.block_samples if preprocess else 0  # measured: its preprocessor holds one block
-        try:
-            self._aec = pyaec.Aec(self.block_samples, rate * tail_ms // 1000, rate, preprocess)
-        except Exception as exc:
-            raise EchoError(f"speexdsp echo cancellation could not start: {exc}") from exc
-
-    def cancel(self, mic: np.ndarray, far: np.ndarray) -> np.ndarray:
-        out = self._aec.cancel_echo(to_int16(mic), to_int16(far))
-        return to_float(np.asarray(out, np.int16))
-
-    def close(self) -> None:
-        self._aec = None
-
-
-def load_canceller(name: str, config: EchoConfig, rate: int = 16000) -> Canceller:
-    """The canceller called ``name`` (``webrtc`` or ``speex``); EchoError says what to install."""
-    if name == "webrtc":
-        return WebRtcCanceller(rate, noise_suppression=config.noise_suppression, high_pass=config.high_pass,
-                               stream_delay_ms=config.stream_delay_ms)
-    if name == "speex":
-        return SpeexCanceller(rate, tail_ms=config.tail_ms)
-    raise EchoError(f"unknown echo canceller '{name}' (choose from {', '.join(CANCELLERS)})")
-
-
-@dataclass(frozen=True)
-class DuplexMode:
-    """How the assistant listens while it speaks."""
-
-    canceller: str | None
-    """Name of the echo canceller in use; None is half duplex."""
-    why: str = ""
-    """Why there is no canceller (half duplex), for the user."""
-
-    @property
-    def full(self) -> bool:
-        return self.canceller is not None
-
-    @property
-    def label(self) -> str:
-        return f"full duplex ({self.canceller} echo cancellation)" if self.full else "half duplex"
-
-    def describe(self) -> str:
-        """One line for the window, the kiosk and ``assistant doctor``."""
-        if self.full:
-            return f"{self.label}: you can talk over the reply"
-        return f"{self.label}: the microphone waits while the assistant speaks; say \"stop\" to stop it ({self.why})"
-
-
-def choose_mode(config: EchoConfig, rate: int = 16000) -> tuple[DuplexMode, Canceller | None]:
-    """Full duplex with the configured canceller when it can run, else half duplex."""
-    if config.canceller == "off":
-        return DuplexMode(None, "echo cancellation is off in the configuration"), None
-    names = CANCELLERS if config.canceller == "auto" else (config.canceller,)
-    problems = []
-    for name in names:
-        try:
-            canceller = load_canceller(name, config, rate)
-        except EchoError as exc:
-            problems.append(str(exc))
-            continue
-        return DuplexMode(canceller.name), canceller
-    why = "; ".join(problems)
-    log.warning("no echo canceller can run, listening half duplex: %s", why)
-    return DuplexMode(None, why), None
-
+__all__ = [  # the cancellers are reached through this module too
+    "BLOCK_MS", "CANCELLERS", "Canceller", "DuplexMode", "EchoError", "SpeexCanceller", "WebRtcCanceller",
+    "choose_mode", "load_canceller", "to_float", "to_int16", "PlayedAudio", "MonitoredOutput", "Cleaned",
+    "FLOOR_RMS", "EchoFilter", "SpeakerEcho",
+]
 
 # ---------------------------------------------------------------- the reference
 
@@ -266,7 +128,7 @@ class Cleaned:
     kept_db: float
     """Energy the canceller kept of the microphone's (dB; 0 without a canceller)."""
     converged: bool
-    """The canceller has had enough of the speaker's audio to have learnt the room."""
+    """The canceller has learnt the room (its echo reduction is over ``echo.ready_erle_db``)."""
 
 
 FLOOR_RMS = 1e-4
@@ -300,9 +162,14 @@ class EchoFilter:
         self.lag_samples = framing + (canceller.delay_samples if canceller else 0)
         """Input samples between a sound going in and coming out."""
         self.tail_samples = round(config.echo_tail_ms * played.rate / 1000)
-        self.converge_samples = round(config.converge_s * played.rate)
+        self.readiness = Readiness(config.ready_erle_db, played.rate, self.block)
         self._framing = framing
-        self._far_samples = 0
+        self._memory_s = config.memory_s
+        self.recording: Recording | None = None
+        """What the speaker played and the microphone heard while the canceller learns the room."""
+        self.on_learnt = None
+        """Called with a :class:`RoomRecord` once the canceller has learnt the room on a recording."""
+        self.room_key: str | None = None
         self.restart()
 
     def restart(self) -> None:
@@ -338,13 +205,16 @@ class EchoFilter:
             far = self.played.read(self._position, self.block)
             if float(np.sqrt(np.mean(far * far))) > FLOOR_RMS:
                 self._last_loud = self._position + self.block
-                self._far_samples += self.block
+            loud = self._last_loud == self._position + self.block
             raw = self._delayed(mic)
             cancel = self.canceller is not None and self._position + self.block - self._last_loud <= self.tail_samples
             ran = ran or cancel
             clean = self.canceller.cancel(mic, far) if cancel else raw
-            mic_energy += float(np.dot(mic, mic))
-            clean_energy += float(np.dot(clean, clean))
+            block_mic, block_clean = float(np.dot(mic, mic)), float(np.dot(clean, clean))
+            mic_energy += block_mic
+            clean_energy += block_clean
+            if cancel:
+                self._learn(mic, far, loud, block_mic, block_clean)
             cleaned.append(clean)
             self._pending = self._pending[self.block :]
             self._position += self.block
@@ -366,7 +236,26 @@ class EchoFilter:
         )
 
     def _converged(self) -> bool:
-        return self.canceller is not None and self._far_samples >= self.converge_samples
+        return self.canceller is not None and self.readiness.ready
+
+    def _learn(self, mic: np.ndarray, far: np.ndarray, loud: bool, mic_energy: float, clean_energy: float) -> None:
+        """One block the canceller ran on: its echo reduction, and the recording of the room."""
+        if loud:
+            self.readiness.add(mic_energy, clean_energy)
+        if self.recording is None:
+            if self.readiness.ready:
+                return
+            self.recording = Recording(self._memory_s, self.played.rate)
+        self.recording.add(mic, far)
+        if not self.recording.full:
+            return
+        recording, self.recording = self.recording, None
+        if self.readiness.ready and self.on_learnt is not None and self.room_key is not None:
+            self.on_learnt(recording.record(self.room_key, self.canceller.name, self.readiness))
+
+    def warm(self, record: RoomRecord) -> float:
+        """Start converged: the canceller replays what it heard of this room before."""
+        return echo_memory.warm(self.canceller, record, self.readiness)
 
 
 class SpeakerEcho:
@@ -374,17 +263,53 @@ class SpeakerEcho:
     canceller this machine can run (None: half duplex) and the filter that uses both."""
 
     def __init__(self, config: EchoConfig, rate: int, frame_samples: int, canceller: Canceller | None = None,
-                 mode: DuplexMode | None = None):
+                 mode: DuplexMode | None = None, memory: Path | None = None):
         if mode is None:
             mode, canceller = choose_mode(config, rate)
         self.mode = mode
         self.played = PlayedAudio(rate)
         self.filter = EchoFilter(canceller, self.played, frame_samples, config)
+        self.memory = memory
+        """Folder of the rooms learnt (None: nothing is kept between runs)."""
+        self.filter.on_learnt = self._remember
+        self._saving: threading.Thread | None = None
+
+    def recall(self, key: str | None) -> None:
+        """The output and input devices are ``key`` (None: unknown, nothing is kept): a
+        canceller not yet ready replays what it learnt of them before."""
+        canceller, echo = self.filter.canceller, self.filter
+        if key == echo.room_key or canceller is None:
+            echo.room_key = key
+            return
+        if echo.room_key is not None:  # other devices: what was learnt is not theirs
+            echo.readiness.reset()
+            echo.recording = None
+        echo.room_key = key
+        if key is None or self.memory is None or echo.readiness.ready:
+            return
+        record = echo_memory.load(self.memory, key, canceller.name, self.played.rate)
+        if record is not None:
+            echo.warm(record)
+
+    def _remember(self, record: RoomRecord) -> None:
+        if self.memory is None:
+            return
+        self._saving = threading.Thread(target=_save, args=(self.memory, record), name="echo-save", daemon=True)
+        self._saving.start()
 
     def monitor(self, out: AudioOut) -> MonitoredOutput:
         """``out``, recording what it plays as the canceller's reference."""
         return MonitoredOutput(out, self.played)
 
     def close(self) -> None:
+        if self._saving is not None:
+            self._saving.join(timeout=5)
         if self.filter.canceller is not None:
             self.filter.canceller.close()
+
+
+def _save(folder: Path, record: RoomRecord) -> None:
+    try:
+        echo_memory.save(folder, record)
+    except OSError as exc:
+        log.warning("could not keep what the echo canceller learnt of the room: %s", exc)

@@ -6,9 +6,10 @@ import threading
 from typing import Callable
 
 from assistant.sound import AudioIn, AudioOut
-from assistant.hear.bargein import Action, Overlap, decide, words
+from assistant.hear.bargein import Action, Overlap, decide, starts_with_stop, words
 from assistant.config import Config
 from assistant.hear.echo import DuplexMode, SpeakerEcho
+from assistant.pipeline.rooms import echo_memory_folder, room_key
 from assistant.events import Announcement, Event, State
 from assistant.think.conversation import Llm
 from assistant.think.replies import Replies
@@ -51,10 +52,12 @@ class Engine:
         self._retry: threading.Timer | None = None
         self._announcing = threading.Lock()
         self.bus = EventBus(on_event)
-        self.echo = echo or SpeakerEcho(config.echo, config.audio.sample_rate, config.audio.frame_samples)
+        self.echo = echo or SpeakerEcho(config.echo, config.audio.sample_rate, config.audio.frame_samples,
+                                        memory=echo_memory_folder(config.echo))
         """What the speaker played, and the echo canceller that takes it out of the microphone
         (one given here outlives the engine: it keeps what it learnt of the room)."""
         self._own_echo = echo is None
+        self._output = output
         self.replies = replies
         conductor = self.conductor = Conductor(self.bus, prefill_partials=config.llm.prefill_partials,
                                                punctuated=stt.punctuates)
@@ -88,15 +91,18 @@ class Engine:
 
     def _overlap_action(self, overlap: Overlap, text: str) -> Action:
         """What the words spoken over the reply do to it."""
-        if self.replies is not None:
-            hit = self.replies.lookup(text)
-            is_stop = hit is not None and hit.action == "stop"
-        else:
-            is_stop = words(text) == ["stop"]
         paused_for = self.playback.paused_for() if overlap.paused else None
-        return decide(self.config.barge_in, full_duplex=overlap.full_duplex, transcript=text,
-                      played_text=self.playback.recent_text(), is_stop=is_stop, paused_for_s=paused_for,
-                      confirmed=overlap.confirmed)
+        # speech that paused the reply while the canceller was learning was the canceller's to keep: not echo
+        return decide(self.config.barge_in, full_duplex=overlap.full_duplex or overlap.paused, transcript=text,
+                      played_text=self.playback.recent_text(), is_stop=self._is_stop(text), paused_for_s=paused_for,
+                      confirmed=overlap.confirmed, stop_first=starts_with_stop(text, self._is_stop))
+
+    def _is_stop(self, text: str) -> bool:
+        """``text`` is the instant "stop" phrase ("stop", "wait", "hold on", …)."""
+        if self.replies is None:
+            return words(text) == ["stop"]
+        hit = self.replies.lookup(text)
+        return hit is not None and hit.action == "stop"
 
     # ------------------------------------------------------------ for the front ends
 
@@ -160,7 +166,9 @@ class Engine:
             self.announce(reply)
 
     def listen(self, source: AudioIn) -> None:
-        """Start hands-free listening on ``source`` (microphone or paced WAV)."""
+        """Start hands-free listening on ``source`` (microphone or paced WAV); the echo
+        canceller starts from what it learnt of these devices before."""
+        self.echo.recall(room_key(source, self._output, self.config.audio))
         self.hearing.listen(source)
         self.bus.set_state(State.LISTENING, self.turns.current or 0)
 

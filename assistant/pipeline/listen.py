@@ -292,11 +292,12 @@ class ListenStage(Stage):
         overlap = self.overlaps.get(self._turn) if self._turn is not None else None
         if overlap is None:
             return
-        if not overlap.full_duplex and cleaned.converged:
+        if not overlap.full_duplex and not overlap.paused and cleaned.converged:
             self._abandon_speech(self._turn)  # the canceller has learnt the room: listen afresh
             return
         frame_end = cleaned.captured + self.segmenter.frame_s
-        if overlap.frame(frame_end, self.segmenter.last_was_speech, cleaned.reply_audible) is Action.PAUSE:
+        kept = cleaned.kept_db >= self.barge_in.learning_kept_db
+        if overlap.frame(frame_end, self.segmenter.last_was_speech, cleaned.reply_audible, kept) is Action.PAUSE:
             log.info("speech over the reply for %.0f ms: pausing it", overlap.speech_s * 1000)
             self.overlaps.pause_reply(self._turn, self.pause_reply)
         elif overlap.unconfirmed_silence:
@@ -310,8 +311,11 @@ class ListenStage(Stage):
             if sounding or self.replying():  # over a reply, sounding or between two of its chunks
                 # Speech that began in a silence of the reply holds no echo: it may pause it.
                 full_duplex = not sounding or (cleaned is not None and cleaned.converged and self.echo.mode.full)
-                turn = self._turn = self.overlaps.begin(Overlap(self.barge_in, full_duplex, detected.at))
-                log.info("speech began over the reply (%s duplex)", "full" if full_duplex else "half")
+                learning = not full_duplex and self.echo.mode.full
+                turn = self._turn = self.overlaps.begin(Overlap(self.barge_in, full_duplex, detected.at,
+                                                                learning=learning))
+                log.info("speech began over the reply (%s)",
+                         "full duplex" if full_duplex else "the canceller learning" if learning else "half duplex")
             else:
                 turn = self._turn = self.answering.begin()
                 self.bus.emit(EventType.SPEECH_START, turn)

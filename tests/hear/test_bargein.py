@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from assistant.hear.bargein import Action, Overlap, PlayedReply, UserSpeech, decide, is_echo, meaningful_words
+from assistant.hear.bargein import Action, Overlap, PlayedReply, UserSpeech, decide, is_echo, meaningful_words, starts_with_stop
 from assistant.config import BargeInConfig
 from assistant.hear.echo import Cleaned
 
@@ -172,3 +172,36 @@ def test_recent_text_is_what_played_in_the_last_seconds():
     played = reply()
     assert played.recent_text(12.5, 1.0) == "Second chunk."
     assert played.recent_text(13.5, 2.0) == "Second chunk. Third chunk."
+
+
+def is_stop_phrase(text):
+    return text in ("wait", "hold on", "stop")
+
+
+def test_a_stop_phrase_at_the_start_of_a_longer_sentence_is_found():
+    assert starts_with_stop("Wait, what is the tallest mountain?", is_stop_phrase)
+    assert starts_with_stop("Hold on, how far is it?", is_stop_phrase)
+    assert not starts_with_stop("Wait.", is_stop_phrase)  # the phrase alone: decide's is_stop
+    assert not starts_with_stop("What is the tallest mountain? Wait", is_stop_phrase)
+
+
+def test_a_sentence_that_begins_with_stop_takes_the_floor_even_half_duplex():
+    action = decide(CFG, full_duplex=False, transcript="Wait, what is it?", played_text="", is_stop=False,
+                    paused_for_s=None, stop_first=True)
+    assert action is Action.STOP
+
+
+def test_while_the_canceller_learns_only_speech_it_kept_pauses_the_reply():
+    config = BargeInConfig(min_speech_ms=128)
+    overlap = Overlap(config, full_duplex=False, start=0.0, learning=True)
+    position = 0.0
+    for _ in range(10):  # echo the canceller took out: speech to the VAD, but not kept
+        position += 0.032
+        assert overlap.frame(position, True, True, kept=False) is None
+    actions = []
+    for _ in range(4):
+        position += 0.032
+        actions.append(overlap.frame(position, True, True, kept=True))
+    assert actions == [None, None, None, Action.PAUSE]
+    half = Overlap(config, full_duplex=False, start=0.0)
+    assert all(half.frame(0.032 * (i + 1), True, True, kept=True) is None for i in range(10))

@@ -8,6 +8,7 @@ import pytest
 
 from assistant.config import EchoConfig
 from assistant.hear.echo import (
+    EchoError,
     EchoFilter,
     MonitoredOutput,
     PlayedAudio,
@@ -98,7 +99,7 @@ def test_filter_hands_the_canceller_the_speaker_audio_of_the_same_instant():
     played.start(0.0)
     played.add(far, RATE, 0.25)
     fake = Delaying()
-    echo = EchoFilter(fake, played, 512, EchoConfig(echo_tail_ms=100, converge_s=0.5))
+    echo = EchoFilter(fake, played, 512, EchoConfig(echo_tail_ms=100))
     out = run_filter(echo, np.zeros(2 * RATE, np.float32))
     reference = np.concatenate(fake.far)  # it runs only while the reply and its echo tail sound
     assert reference.size == 16000 + 1600
@@ -107,8 +108,6 @@ def test_filter_hands_the_canceller_the_speaker_audio_of_the_same_instant():
     frame_s = 512 / RATE
     assert not audible[int(0.2 / frame_s)] and audible[int(0.3 / frame_s)] and audible[int(1.3 / frame_s)]
     assert not audible[int(1.45 / frame_s)]  # 100 ms of echo tail after the last sound
-    converged = [c.converged for c in out]
-    assert not converged[int(0.6 / frame_s)] and converged[int(0.8 / frame_s)]
 
 
 def test_without_a_canceller_frames_pass_unchanged():
@@ -144,8 +143,15 @@ def test_speex_takes_out_most_of_the_echo_once_it_has_learnt_the_room():
     assert _erle(SpeexCanceller(RATE), _speechlike(6.0)) > 20
 
 
+def needs_webrtc():
+    try:
+        load_canceller("webrtc", EchoConfig())
+    except EchoError as exc:
+        pytest.skip(str(exc))
+
+
 def test_webrtc_takes_out_most_of_the_echo():
-    pytest.importorskip("livekit.rtc")
+    needs_webrtc()
     assert _erle(WebRtcCanceller(RATE), _speechlike(6.0)) > 20
 
 
@@ -153,7 +159,7 @@ def test_webrtc_takes_out_most_of_the_echo():
 def test_declared_delay_is_the_cancellers_own(name):
     """With nothing played, a sound comes out ``delay_samples`` after it went in."""
     if name == "webrtc":
-        pytest.importorskip("livekit.rtc")
+        needs_webrtc()
     canceller = load_canceller(name, EchoConfig())
     signal = noise(1.0, seed=5)
     out = np.concatenate([canceller.cancel(signal[i : i + 160], np.zeros(160, np.float32))

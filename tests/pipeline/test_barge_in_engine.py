@@ -37,7 +37,7 @@ class Passing:
 
 
 def config() -> Config:
-    return Config(vad=VadConfig(endpoint_ms=200, min_speech_ms=64), echo=EchoConfig(converge_s=0.0))
+    return Config(vad=VadConfig(endpoint_ms=200, min_speech_ms=64), echo=EchoConfig(ready_erle_db=0.0))
 
 
 def user_over_reply(at_s: float, seconds: float, total_s: float = 6.0) -> np.ndarray:
@@ -141,3 +141,15 @@ def test_wait_said_over_the_reply_stops_it_and_is_not_answered(run, said):
     cut, wait = rec.results[0], rec.results[1]
     assert cut.interrupted and wait.transcript == said and not wait.reply
     assert llm.calls == ["tell me a long story"]  # hushed, not taken as a question
+
+
+def test_half_duplex_hears_a_sentence_that_begins_with_wait_and_answers_it(run):
+    from assistant.config import RepliesConfig
+    from assistant.pipeline.session import load_replies
+
+    replies = load_replies(RepliesConfig(), FakeTts(), RATE, background=False)
+    engine, rec, out, llm = run("Wait, what about Paris?", full_duplex=False, replies=replies)
+    rec.wait_turns(2, timeout=15)
+    cut, asked = rec.results[0], rec.results[1]
+    assert cut.interrupted and asked.transcript == "Wait, what about Paris?" and asked.reply
+    assert llm.calls == ["tell me a long story", "Wait, what about Paris?"]

@@ -67,7 +67,7 @@ class EchoFigures:
     near_kept_db: float
     double_talk_sdr_db: float
     false_pauses: int
-    """Pauses of the reply where only its echo sounded (after the canceller's convergence)."""
+    """Pauses of the reply where only its echo sounded."""
     pause_after_s: float | None
     """From the user's first speech frame to the reply's pause (None: it never paused)."""
     ms_per_block: float
@@ -101,11 +101,13 @@ def listen(canceller: Canceller | None, scene: Scene, vad, config: Config,
         probability, threshold = user.judge(vad.probability(cleaned.pcm), cleaned)
         for event in endpointer.process(frame_s, probability, threshold):
             if event.type is VadEventType.SPEECH_START and cleaned.reply_audible:
-                overlap = Overlap(config.barge_in, cleaned.converged, event.at)
+                overlap = Overlap(config.barge_in, cleaned.converged, event.at,
+                                  learning=canceller is not None and not cleaned.converged)
             elif event.type is VadEventType.ENDPOINT:
                 overlap = None
         speech = probability >= (config.vad.threshold if threshold is None else threshold)
-        if overlap is not None and overlap.frame(endpointer.position, speech, cleaned.reply_audible) is Action.PAUSE:
+        kept = cleaned.kept_db >= config.barge_in.learning_kept_db
+        if overlap is not None and overlap.frame(endpointer.position, speech, cleaned.reply_audible, kept) is Action.PAUSE:
             pauses.append(endpointer.position)
     lag = echo.lag_samples
     clean = np.concatenate(out)[lag : lag + mic.size]
@@ -156,7 +158,7 @@ def measure(canceller: Canceller | None, scene: Scene, vad, config: Config) -> E
     onset = speech_onset(scene.near, vad, rate)
     near_span = np.flatnonzero(near_on)
     user_from, user_to = (onset - 0.05, near_span[-1] / rate + 0.5) if onset is not None else (np.inf, np.inf)
-    false = [p for p in pauses if not user_from <= p <= user_to and p >= config.echo.converge_s]
+    false = [p for p in pauses if not user_from <= p <= user_to]
     hits = [p - onset for p in pauses if user_from <= p <= user_to]
     return EchoFigures(
         canceller.name if canceller else "none", erle, erle_first, 20 * np.log10(max(gain, 1e-6)), sdr,

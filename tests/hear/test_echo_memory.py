@@ -1,0 +1,147 @@
+"""When the echo canceller has learnt the room (its measured echo reduction), and what it
+learnt kept per pair of devices so that a fresh canceller starts converged."""
+
+import numpy as np
+
+from assistant.config import EchoConfig
+from assistant.hear.echo import DuplexMode, EchoFilter, PlayedAudio, SpeakerEcho, SpeexCanceller
+from assistant.hear.echo_memory import RoomRecord, load, measure_delay, record_path
+from assistant.hear.room import EchoPath, through_room
+
+RATE = 16000
+FRAME_S = 512 / RATE
+
+
+class Learning:
+    """A canceller that takes nothing out for its first ``learn_blocks`` blocks, then 40 dB."""
+
+    name = "learning"
+    rate = RATE
+    block_samples = 160
+    delay_samples = 0
+
+    def __init__(self, learn_blocks=50):
+        self.learn_blocks = learn_blocks
+        self.calls = 0
+
+    def cancel(self, mic, far):
+        self.calls += 1
+        return mic if self.calls <= self.learn_blocks else mic * 0.01
+
+    def close(self):
+        pass
+
+
+def speechlike(seconds, seed=3):
+    rng = np.random.default_rng(seed)
+    n = round(seconds * RATE)
+    envelope = np.repeat(rng.uniform(0.2, 1.0, n // 1600 + 1), 1600)[:n]
+    return (rng.standard_normal(n) * 0.2 * envelope).astype(np.float32)
+
+
+def in_room(far, path=EchoPath(40, 0.5)):
+    return through_room(far, path.impulse_response(RATE), round(path.delay_ms * RATE / 1000))
+
+
+def scene(far, path=EchoPath(40, 0.5)):
+    played = PlayedAudio(RATE, keep_s=far.size / RATE + 1)
+    played.start(0.0)
+    played.add(far, RATE, 0.0)
+    return played, in_room(far, path)
+
+
+def run(echo_filter, mic):
+    return [echo_filter.process(mic[i : i + 512], i / RATE) for i in range(0, mic.size - 511, 512)]
+
+
+def test_ready_once_the_canceller_takes_the_echo_out_not_after_a_fixed_time():
+    far = speechlike(3.0)
+    played, mic = scene(far)
+    out = run(EchoFilter(Learning(learn_blocks=50), played, 512, EchoConfig()), mic)
+    ready = [c.converged for c in out]
+    # 0.5 s without any reduction, then 0.5 s of window to measure it
+    assert not ready[int(0.9 / FRAME_S)] and ready[int(1.2 / FRAME_S)]
+
+
+def test_a_canceller_that_takes_nothing_out_is_never_ready_unless_there_is_no_echo():
+    far = speechlike(2.0)
+    played, mic = scene(far)
+    out = run(EchoFilter(Learning(learn_blocks=10**9), played, 512, EchoConfig()), mic)
+    assert not any(c.converged for c in out)
+    out = run(EchoFilter(Learning(learn_blocks=10**9), played, 512, EchoConfig()), np.zeros_like(mic))
+    assert out[-1].converged  # headphones: the microphone hears no echo
+
+
+def test_zero_threshold_is_ready_at_once():
+    played, mic = scene(speechlike(1.0))
+    out = run(EchoFilter(Learning(learn_blocks=10**9), played, 512, EchoConfig(ready_erle_db=0)), mic)
+    assert all(c.converged for c in out)
+
+
+def learn(folder, key="speaker A -> microphone B", path=EchoPath(40, 0.5), seconds=6.0):
+    echo = SpeakerEcho(EchoConfig(), RATE, 512, canceller=SpeexCanceller(), mode=DuplexMode("speex"), memory=folder)
+    echo.recall(key)
+    far = speechlike(seconds, seed=5)
+    echo.played.keep_samples = far.size + RATE
+    echo.played.start(0.0)
+    echo.played.add(far, RATE, 0.0)
+    out = run(echo.filter, in_room(far, path))
+    echo.close()
+    return echo, out
+
+
+def fresh(folder, key):
+    echo = SpeakerEcho(EchoConfig(), RATE, 512, canceller=SpeexCanceller(), mode=DuplexMode("speex"), memory=folder)
+    echo.recall(key)
+    return echo
+
+
+def test_the_room_learnt_is_kept_and_a_fresh_canceller_starts_converged(tmp_path):
+    _, out = learn(tmp_path)
+    assert out[-1].converged
+    record = load(tmp_path, "speaker A -> microphone B", "speex", RATE)
+    assert record is not None and record.far.size == 4 * RATE
+    assert abs(record.delay_ms - 40) <= 1  # the direct path's delay, measured
+    assert 0 < record.ready_after_s < 3 and record.erle_db >= 18
+    echo = fresh(tmp_path, "speaker A -> microphone B")
+    assert echo.filter.readiness.ready  # before a single frame of this run
+    far = speechlike(2.0, seed=11)  # another reply, in the same room
+    echo.played.start(0.0)
+    echo.played.add(far, RATE, 0.0)
+    mic = in_room(far)
+    out = run(echo.filter, mic)
+    assert all(c.converged for c in out)
+    clean = np.concatenate([c.pcm for c in out])[RATE // 4 : RATE]
+    erle = 10 * np.log10(np.sum(mic[RATE // 4 : RATE] ** 2) / np.sum(clean**2))
+    assert erle > 25  # a fresh canceller makes ~6 dB in its first second
+
+
+def test_other_devices_do_not_use_it(tmp_path):
+    learn(tmp_path)
+    assert not fresh(tmp_path, "speaker C -> microphone B").filter.readiness.ready
+    assert not fresh(None, "speaker A -> microphone B").filter.readiness.ready  # nothing kept
+
+
+def test_a_room_that_changed_is_learnt_again(tmp_path):
+    learn(tmp_path)
+    echo = fresh(tmp_path, "speaker A -> microphone B")
+    far = speechlike(3.0, seed=11)
+    echo.played.keep_samples = far.size + RATE
+    echo.played.start(0.0)
+    echo.played.add(far, RATE, 0.0)
+    out = run(echo.filter, in_room(far, EchoPath(150, 1.0)))  # moved: longer and louder than the filter knew
+    ready = [c.converged for c in out]
+    assert ready[0] and not ready[int(0.7 / FRAME_S)]
+
+
+def test_a_damaged_record_is_ignored(tmp_path):
+    path = record_path(tmp_path, "k", "speex")
+    path.write_bytes(b"not a record")
+    assert load(tmp_path, "k", "speex", RATE) is None
+    record = RoomRecord("k", "speex", RATE, np.zeros(10, np.int16), np.zeros(10, np.int16), 40.0, 1.0, 30.0)
+    assert RoomRecord.from_bytes(record.to_bytes()).delay_ms == 40.0
+
+
+def test_delay_is_measured_from_the_pair():
+    far = speechlike(1.0)
+    assert measure_delay(far, in_room(far, EchoPath(100, 0.5)), RATE) == 100.0
