@@ -3,6 +3,7 @@ Whisper base joined from its parts, the fast vosk search."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import datetime
 
@@ -152,8 +153,6 @@ def test_espeak_korean_voice_speaks_hangul():
 
 @pytest.mark.slow
 def test_korean_reply_is_spoken_by_the_korean_voice_through_the_cli(tmp_path):
-    from test_e2e import chat
-
     code, turns, err = chat("--text", "고마워요", "--language", "ko", "--output", tmp_path / "a.wav", "--json")
     assert code == 0, err
     assert turns[0]["reply"] == "천만에요." and turns[0]["source"] == "cache"
@@ -179,3 +178,51 @@ def test_a_korean_piper_voice_in_models_speaks_hangul_only(tmp_path, monkeypatch
     monkeypatch.setenv("ASSISTANT_MODELS_DIR", str(tmp_path))
     assert find_korean_piper_voice().path.name == "ko_KR-kss-medium.onnx"
     assert find_piper_voice(None).path.name == "en_GB-alan-low.onnx"
+
+
+def chat(*args, timeout=240):
+    """Run `assistant chat ...`; (exit code, JSON turns, stderr)."""
+    import json
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "assistant", "chat", *map(str, args)],
+                          capture_output=True, text=True, timeout=timeout)
+    return proc.returncode, [json.loads(line) for line in proc.stdout.splitlines() if line.strip()], proc.stderr
+
+
+def _spoken_korean(tmp_path, text: str, rate: int = 150):
+    """``text`` in eSpeak NG's ko voice, asked through ``assistant chat --language ko``:
+    (the turn, the reply's first audible second in the output WAV, the question's last)."""
+    import shutil
+
+    if shutil.which("espeak-ng") is None:
+        pytest.skip("espeak-ng is not installed")
+    from assistant.commands.spoken import speech_bounds
+    from tools.korean_corpus import Voice, synthesize, write_wav
+
+    question, answer = tmp_path / "q.wav", tmp_path / "a.wav"
+    write_wav(question, synthesize(Voice("ko", rate, 50), text))
+    code, turns, err = chat("--language", "ko", "--input", question, "--output", answer, "--json")
+    assert code == 0, err
+    assert len(turns) == 1, turns
+    return turns[0], speech_bounds(answer)[0], speech_bounds(question)[1]
+
+
+@pytest.mark.slow
+def test_a_spoken_korean_skill_question_is_answered_in_korean_by_the_korean_voice(tmp_path):
+    turn, reply_starts, question_ends = _spoken_korean(tmp_path, "몇 시야", rate=120)
+    assert turn["transcript"] == "며치야"  # what Whisper base hears of eSpeak NG (tests/data/korean)
+    assert (turn["source"], turn["skill"]) == ("skill", "clock")
+    assert re.fullmatch(r"지금은 오[전후] [가-힣 ]+(시|분)(이에요|예요)\.", turn["reply"]), turn["reply"]
+    assert turn["voices"] == ["espeak-ng (ko)"] and reply_starts > question_ends
+
+
+@pytest.mark.slow
+def test_a_spoken_korean_question_for_the_embedded_model_gets_the_korean_notice(tmp_path):
+    from assistant.think.korean_guard import CANNOT_ANSWER
+
+    turn, reply_starts, question_ends = _spoken_korean(tmp_path, "한국의 수도는 어디예요")
+    assert re.search("[가-힣]", turn["transcript"]) and "tokens" not in turn["counts"]  # the model never ran
+    assert (turn["source"], turn["reply"]) == ("notice", CANNOT_ANSWER)
+    assert turn["voices"] == ["espeak-ng (ko)"] and reply_starts > question_ends

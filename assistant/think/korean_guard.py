@@ -21,13 +21,13 @@ from assistant.think import hangul
 
 log = logging.getLogger(__name__)
 
-CANNOT_ANSWER = ("죄송해요, 지금 언어 모델은 한국어로 대답할 수 없어요. "
-                 "설정의 모델 선택에서 엑사원이나 큐웬 같은 한국어 모델을 골라 주세요.")
-"""Said instead of an answer (Hangul only: the Korean voice says all of it)."""
+CANNOT_ANSWER = "죄송해요, 지금 모델은 한국어를 못 해요. 설정에서 엑사원 같은 한국어 모델을 골라 주세요."
+"""Said instead of an answer ("Sorry, this model cannot speak Korean. Choose a Korean model
+such as EXAONE in the settings."): Hangul only, so the Korean voice says all of it."""
 WHAT_TO_DO = (
     "{model} cannot answer in Korean ({fit:.1f} tokens a Hangul syllable): Korean questions get a short "
-    "Korean notice instead. Choose a Korean-capable GGUF in the settings (Model) or with --llm-model; "
-    "`assistant doctor --language ko` names the ones for this machine ({models}); or --llm-url for a server"
+    "Korean notice instead. Choose a Korean-capable GGUF in the settings (Model) or with --llm-model "
+    "(`assistant doctor --language ko` names the one for this machine). {hint}"
 )
 
 
@@ -67,8 +67,8 @@ def speaks_korean(model: Path | None) -> bool:
         log.warning("cannot tell whether %s answers in Korean (%s); it is asked anyway", model, exc)
         return True
     if not fit.speaks_korean:
-        models = ", ".join(dict.fromkeys(m.model.split(" (")[0] for m in languages.KOREAN_MODELS))
-        log.warning(WHAT_TO_DO.format(model=model.name, fit=fit.tokens_per_syllable, models=models))
+        hint = languages.model_hint("ko").split(". ", 1)[-1]
+        log.warning(WHAT_TO_DO.format(model=model.name, fit=fit.tokens_per_syllable, hint=hint))
     return fit.speaks_korean
 
 

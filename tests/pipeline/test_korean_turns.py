@@ -75,7 +75,7 @@ def test_korean_the_embedded_model_cannot_answer_gets_the_korean_notice():
 
 def test_the_notice_is_korean_only_and_says_what_to_do():
     assert is_korean(CANNOT_ANSWER) and not any("a" <= c.lower() <= "z" for c in CANNOT_ANSWER)
-    assert "한국어로 대답할 수 없어요" in CANNOT_ANSWER and "설정" in CANNOT_ANSWER and "엑사원" in CANNOT_ANSWER
+    assert "한국어를 못 해요" in CANNOT_ANSWER and "설정" in CANNOT_ANSWER and "엑사원" in CANNOT_ANSWER
 
 
 def test_korean_words_get_the_notice_whatever_the_language_and_english_goes_to_the_model():
