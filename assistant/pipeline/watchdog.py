@@ -265,9 +265,9 @@ class AudioWatch:
         return news
 
     def _report(self, status: DeviceStatus) -> None:
+        """Tell the engine's listeners (the device has said it in the log already)."""
         engine = self.engine
         turn = engine.turns.current
-        (log.warning if status.working else log.error)("%s", status.text)
         engine.bus.emit(EventType.DEVICE, turn or 0, status)
         if status.device == "speaker" and not status.working and turn is not None:
             engine.turns.error(turn, status.text)  # the reply it cut short is shown, not heard
@@ -288,7 +288,6 @@ class AudioWatch:
         elif now - since > DROPS_HELD_S:
             held = 0
         self._held = (held, since)
-
 
 
 def watch_audio(engine: Engine) -> AudioWatch:
