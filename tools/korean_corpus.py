@@ -144,7 +144,8 @@ def score(half: str, engine: str = "whisper") -> list[tuple[str, Sentence, str, 
     heard = [("typed", s.text, s.text) for s in by_text.values()] if engine == "typed" else read_heard(half, engine)
     answerer = Answerer(datetime.fromisoformat(values["now"]))
     try:
-        return [(voice, by_text[text], said, answerer.answer(said, by_text[text].before)) for voice, text, said in heard]
+        return [(voice, by_text[text], said, answerer.answer(said, by_text[text].before))
+                for voice, text, said in heard]
     finally:
         answerer.close()
 
@@ -205,7 +206,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.list:
                 for voice, sentence, heard, got in rows:
                     mark = "ok" if right(sentence, got) else "--"
-                    print(f"{mark} {voice} {sentence.answer:10s} {sentence.text} | {heard} | {got.who or got.source}: {got.text}")
+                    who = got.who or got.source
+                    print(f"{mark} {voice} {sentence.answer:10s} {sentence.text} | {heard} | {who}: {got.text}")
             print(half, args.engine, figures(rows))
         return 0
     from assistant.config import SttConfig

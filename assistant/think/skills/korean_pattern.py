@@ -156,7 +156,8 @@ def _element(body: str, optional: bool) -> Element:
 
 def _word(text: str, value: Any) -> Word:
     text = text.replace("_", "")
-    return Word(text, hangul.jamo(text), len(hangul.squeeze(text)), value.replace("_", " ") if isinstance(value, str) else value)
+    value = value.replace("_", " ") if isinstance(value, str) else value
+    return Word(text, hangul.jamo(text), len(hangul.squeeze(text)), value)
 
 
 def first(forms: list[tuple[str, Form]], text: str) -> tuple[str, Found] | None:
