@@ -20,6 +20,8 @@ from assistant import languages
 from assistant.think import hangul
 
 log = logging.getLogger(__name__)
+_told: set[Path] = set()
+"""Models the log has already said this of (an engine is built per kiosk visitor)."""
 
 CANNOT_ANSWER = "죄송해요, 지금 모델은 한국어를 못 해요. 설정에서 엑사원 같은 한국어 모델을 골라 주세요."
 """Said instead of an answer ("Sorry, this model cannot speak Korean. Choose a Korean model
@@ -66,7 +68,8 @@ def speaks_korean(model: Path | None) -> bool:
     except (ModelError, OSError) as exc:
         log.warning("cannot tell whether %s answers in Korean (%s); it is asked anyway", model, exc)
         return True
-    if not fit.speaks_korean:
+    if not fit.speaks_korean and model not in _told:
+        _told.add(model)
         hint = languages.model_hint("ko").split(". ", 1)[-1]
         log.warning(WHAT_TO_DO.format(model=model.name, fit=fit.tokens_per_syllable, hint=hint))
     return fit.speaks_korean
