@@ -253,6 +253,14 @@ class EchoFilter:
         if self.readiness.ready and self.on_learnt is not None and self.room_key is not None:
             self.on_learnt(recording.record(self.room_key, self.canceller.name, self.readiness))
 
+    def keep_recording(self) -> None:
+        """The stream ends: a recording shorter than ``memory_s`` (the replies were short) on
+        which the canceller learnt the room is kept all the same, if it holds a second."""
+        recording, self.recording = self.recording, None
+        if (recording is not None and recording.samples >= self.played.rate and self.readiness.ready
+                and self.on_learnt is not None and self.room_key is not None):
+            self.on_learnt(recording.record(self.room_key, self.canceller.name, self.readiness))
+
     def warm(self, record: RoomRecord) -> float:
         """Start converged: the canceller replays what it heard of this room before."""
         return echo_memory.warm(self.canceller, record, self.readiness)
@@ -302,6 +310,7 @@ class SpeakerEcho:
         return MonitoredOutput(out, self.played)
 
     def close(self) -> None:
+        self.filter.keep_recording()
         if self._saving is not None:
             self._saving.join(timeout=5)
         if self.filter.canceller is not None:

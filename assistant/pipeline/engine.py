@@ -174,6 +174,7 @@ class Engine:
 
     def stop_listening(self) -> None:
         self.hearing.stop_listening()
+        self.echo.filter.keep_recording()  # what the canceller learnt of the room, for the next run
         self.bus.set_state(State.IDLE, self.turns.current or 0)
 
     def close(self) -> None:

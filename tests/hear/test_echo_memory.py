@@ -145,3 +145,10 @@ def test_a_damaged_record_is_ignored(tmp_path):
 def test_delay_is_measured_from_the_pair():
     far = speechlike(1.0)
     assert measure_delay(far, in_room(far, EchoPath(100, 0.5)), RATE) == 100.0
+
+
+def test_replies_shorter_than_the_recording_are_kept_when_the_stream_ends(tmp_path):
+    _, out = learn(tmp_path, seconds=2.5)
+    assert out[-1].converged
+    record = load(tmp_path, "speaker A -> microphone B", "speex", RATE)
+    assert record is not None and RATE <= record.far.size < 4 * RATE
