@@ -57,17 +57,18 @@ import numpy as np
 from assistant.sound import resample, save_wav
 from assistant.config import TtsConfig
 from assistant.speak.tts import load_tts
-tts = load_tts(TtsConfig(engine="system"))
+tts = load_tts(TtsConfig(engine="system", voice=sys.argv[3]) if sys.argv[3] else TtsConfig(engine="system"))
 pcm = resample(np.concatenate(list(tts.synthesize(sys.argv[1]))), tts.rate, 16000)
 save_wav(sys.argv[2], pcm / max(1e-6, float(np.abs(pcm).max())) * 0.7, 16000)
 """
 
 
-def second_voice(text: str, out: Path) -> np.ndarray:
-    """``text`` in the system voice (eSpeak NG), rendered in a child process: this one
-    has the Piper voice's eSpeak NG library loaded, and two cannot share a process."""
+def second_voice(text: str, out: Path, voice: str = "") -> np.ndarray:
+    """``text`` in the system voice (eSpeak NG; ``voice``: one of its voices), rendered in a
+    child process: this one has the Piper voice's eSpeak NG library loaded, and two cannot
+    share a process."""
     path = out / "second-speaker.wav"
-    subprocess.run([sys.executable, "-c", SYSTEM_VOICE, text, str(path)], check=True, capture_output=True)
+    subprocess.run([sys.executable, "-c", SYSTEM_VOICE, text, str(path), voice], check=True, capture_output=True)
     return load_wav(path, RATE)
 
 
@@ -180,6 +181,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--echo-path", type=EchoPath.parse, default=EchoPath(40, 0.5))
     parser.add_argument("--after", type=float, default=2.8, help="seconds of reply heard before the second speaker talks")
     parser.add_argument("--second", default=SECOND, help="what the second speaker says (\"Wait.\" should hush the reply)")
+    parser.add_argument("--voice", default="", help="the second speaker's eSpeak NG voice (e.g. en-gb-x-rp+m5)")
+    parser.add_argument("--over-only", action="store_true",
+                        help="only the conversation with the second speaker: its reply is this process's first")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     config = Config()
@@ -187,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     replies = make_replies(config, models.tts, OUT_RATE)
     lead = np.zeros(RATE // 2, np.float32)
     question = np.concatenate([lead, spoken(models.tts, QUESTION)])
-    second = second_voice(args.second, args.out)
+    second = second_voice(args.second, args.out, args.voice)
     remembered: list[tuple[str, str]] = []
     remember = models.llm.remember
 
@@ -196,16 +200,17 @@ def main(argv: list[str] | None = None) -> int:
         remember(user, reply)
 
     models.llm.remember = recorded
-    plain, _ = converse(models, config, replies, args.echo_path, question, None, args.after, args.out, "plain")
-    models.llm.reset()
-    remembered.clear()
+    report: dict = {"echo_path": str(args.echo_path)}
+    if not args.over_only:
+        plain, _ = converse(models, config, replies, args.echo_path, question, None, args.after, args.out, "plain")
+        report["plain"] = measure_plain(args.out, plain)
+        models.llm.reset()
+        remembered.clear()
     over, speaker = converse(models, config, replies, args.echo_path, question, second, args.after, args.out, "over")
-    report = {
-        "echo_path": str(args.echo_path),
-        "plain": measure_plain(args.out, plain),
+    report.update({
         "over": measure_over(args.out, over, speaker.second_at),
         "history_of_over": [{"user": u, "assistant": r} for u, r in remembered],
-    }
+    })
     text = json.dumps(report, indent=1, ensure_ascii=False)
     (args.out / "echo-demo.json").write_text(text + "\n", encoding="utf-8")
     print(text)

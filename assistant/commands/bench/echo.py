@@ -23,7 +23,8 @@ import numpy as np
 
 from assistant.hear.bargein import Action, Overlap, UserSpeech
 from assistant.config import Config
-from assistant.hear.echo import Canceller, EchoFilter, PlayedAudio
+from assistant.hear.echo import Canceller, EchoFilter, PlayedAudio, to_int16
+from assistant.hear.echo_memory import RoomRecord, measure_delay
 from assistant.hear.room import EchoPath, through_room
 from assistant.hear.vad import Endpointer, VadEventType
 from assistant.commands.bench.stats import median
@@ -71,20 +72,28 @@ class EchoFigures:
     pause_after_s: float | None
     """From the user's first speech frame to the reply's pause (None: it never paused)."""
     ms_per_block: float
+    ready_after_s: float | None = None
+    """Seconds of reply before the canceller was ready (ERLE over ``echo.ready_erle_db``;
+    0 when it started from a remembered room; None: never)."""
+    first_syllables_kept_db: float | None = None
+    """Level of the user's first 300 ms of speech in the output (0 dB: all of it)."""
 
     def to_json(self) -> dict:
         return {k: (round(float(v), 2) if isinstance(v, (float, np.floating)) else v) for k, v in asdict(self).items()}
 
 
-def listen(canceller: Canceller | None, scene: Scene, vad, config: Config,
-           frame_samples: int = 512) -> tuple[np.ndarray, list[float], float]:
-    """The microphone through ``canceller`` (None: untouched) and the barge-in logic,
-    frame by frame as the listener runs them: the cleaned signal, the stream positions
-    (s) at which the reply would pause, and the canceller's ms per 10 ms block."""
+def listen(canceller: Canceller | None, scene: Scene, vad, config: Config, frame_samples: int = 512,
+           record: RoomRecord | None = None) -> tuple[np.ndarray, list[float], float, float | None]:
+    """The microphone through ``canceller`` (None: untouched; warmed on ``record``, what it
+    learnt of the room before) and the barge-in logic, frame by frame as the listener runs
+    them: the cleaned signal, the stream positions (s) at which the reply would pause, the
+    canceller's ms per 10 ms block, and the seconds of reply it took to be ready."""
     played = PlayedAudio(scene.rate, keep_s=scene.mic.size / scene.rate + 1)
     played.start(0.0)
     played.add(scene.far, scene.rate, 0.0)
     echo = EchoFilter(canceller, played, frame_samples, config.echo)
+    if record is not None and canceller is not None:
+        echo.warm(record)
     endpointer = Endpointer(config.vad)
     user = UserSpeech(config.barge_in)
     vad.reset()
@@ -112,7 +121,8 @@ def listen(canceller: Canceller | None, scene: Scene, vad, config: Config,
     lag = echo.lag_samples
     clean = np.concatenate(out)[lag : lag + mic.size]
     blocks = padded.size // (canceller.block_samples if canceller else frame_samples)
-    return clean, [p - lag / scene.rate for p in pauses], spent / blocks * 1000
+    ready = echo.readiness.ready_after_s if canceller is not None and echo.readiness.ready else None
+    return clean, [p - lag / scene.rate for p in pauses], spent / blocks * 1000, ready
 
 
 def _active(signal: np.ndarray, block: int, floor_db: float = 40.0) -> np.ndarray:
@@ -138,9 +148,10 @@ def speech_onset(pcm: np.ndarray, vad, rate: int, threshold: float = 0.5) -> flo
     return None
 
 
-def measure(canceller: Canceller | None, scene: Scene, vad, config: Config) -> EchoFigures:
+def measure(canceller: Canceller | None, scene: Scene, vad, config: Config,
+            record: RoomRecord | None = None) -> EchoFigures:
     """The figures of ``canceller`` on ``scene`` (None: no canceller, for comparison)."""
-    out, pauses, ms_per_block = listen(canceller, scene, vad, config)
+    out, pauses, ms_per_block, ready = listen(canceller, scene, vad, config, record=record)
     rate = scene.rate
     block = round(BLOCK_S * rate)
     echo_on = _active(scene.echo, block)
@@ -160,9 +171,16 @@ def measure(canceller: Canceller | None, scene: Scene, vad, config: Config) -> E
     user_from, user_to = (onset - 0.05, near_span[-1] / rate + 0.5) if onset is not None else (np.inf, np.inf)
     false = [p for p in pauses if not user_from <= p <= user_to]
     hits = [p - onset for p in pauses if user_from <= p <= user_to]
+    first = None
+    if onset is not None:
+        lo = round(onset * rate)
+        near_first, kept_first = scene.near[lo : lo + round(0.3 * rate)], out[lo : lo + round(0.3 * rate)]
+        gain_first = float(np.dot(kept_first, near_first) / max(np.dot(near_first, near_first), 1e-12))
+        first = 20 * np.log10(max(gain_first, 1e-6))
+    name = canceller.name if canceller else "none"
     return EchoFigures(
-        canceller.name if canceller else "none", erle, erle_first, 20 * np.log10(max(gain, 1e-6)), sdr,
-        len(false), hits[0] if hits else None, ms_per_block,
+        f"{name}-remembered" if record is not None else name, erle, erle_first, 20 * np.log10(max(gain, 1e-6)),
+        sdr, len(false), hits[0] if hits else None, ms_per_block, ready, first,
     )
 
 
@@ -172,8 +190,9 @@ REPLY_TEXT = (
     "The same side of the moon always faces us, because it turns once for every trip around the earth."
 )
 """What the assistant says in the echo scenes (about 13 s with the default voice)."""
-USER_AT_S = (2.5, 6.5)
-"""Where the user starts talking over the reply: early, and once the canceller has long converged."""
+USER_AT_S = (0.5, 1.0, 1.5, 2.5, 6.5)
+"""Where the user starts talking over the reply: while a fresh canceller learns the room,
+early, and once it has long learnt it."""
 
 
 def canceller_names() -> list[str]:
@@ -190,25 +209,37 @@ def canceller_names() -> list[str]:
     return names
 
 
+def remembered_room(reply: np.ndarray, path: EchoPath, rate: int, name: str, seconds: float = 4.0) -> RoomRecord:
+    """What a canceller kept of the room from an earlier reply (here: ``reply`` played
+    backwards, another sound through the same room)."""
+    far = np.ascontiguousarray(reply[::-1][: round(seconds * rate)])
+    mic = through_room(far, path.impulse_response(rate), round(path.delay_ms * rate / 1000))
+    return RoomRecord(str(path), name, rate, to_int16(far), to_int16(mic), measure_delay(far, mic, rate), 0.0, 0.0)
+
+
 def canceller_figures(reply: np.ndarray, users: list[np.ndarray], path: EchoPath, vad, config: Config,
-                      rate: int) -> dict[str, dict]:
+                      rate: int, at_s: tuple[float, ...] = USER_AT_S) -> dict[str, dict]:
     """Each canceller on every scene (the reply with one user utterance over it, at each
-    of :data:`USER_AT_S`): the figures per scene and their medians."""
+    of ``at_s``), fresh and started from a remembered room: the figures per scene and
+    their medians."""
     from assistant.hear.echo import load_canceller
 
     report: dict[str, dict] = {}
     for name in canceller_names():
-        scenes = []
-        for user in users:
-            for at in USER_AT_S:
-                canceller = None if name == "none" else load_canceller(name, config.echo, rate)
-                scenes.append(measure(canceller, make_scene(reply, user, path, rate, at), vad, config).to_json())
-        report[name] = {"median": _medians(scenes), "scenes": scenes}
+        for remembered in ((False, True) if name != "none" else (False,)):
+            record = remembered_room(reply, path, rate, name) if remembered else None
+            scenes = []
+            for user in users:
+                for at in at_s:
+                    canceller = None if name == "none" else load_canceller(name, config.echo, rate)
+                    scene = make_scene(reply, user, path, rate, at)
+                    scenes.append(measure(canceller, scene, vad, config, record).to_json() | {"user_at_s": at})
+            report[scenes[0]["canceller"]] = {"median": _medians(scenes), "scenes": scenes}
     return report
 
 
 def _medians(scenes: list[dict]) -> dict:
-    keys = [k for k, v in scenes[0].items() if k != "canceller"]
+    keys = [k for k, v in scenes[0].items() if k not in ("canceller", "user_at_s")]
     out: dict = {}
     for key in keys:
         values = [s[key] for s in scenes if s[key] is not None]
@@ -222,15 +253,20 @@ def _medians(scenes: list[dict]) -> dict:
 
 def format_figures(figures: dict[str, dict], path: EchoPath) -> str:
     lines = [f"echo cancellation on the room simulation ({path}), medians over the scenes:",
-             f"{'canceller':<10}{'ERLE dB':>9}{'1st s':>7}{'near kept':>11}{'DT SDR':>8}{'false':>7}"
-             f"{'paused ≤300ms':>15}{'pause after s':>15}{'ms/10ms':>9}"]
+             f"{'canceller':<18}{'ready s':>8}{'ERLE dB':>9}{'1st s':>7}{'near kept':>11}{'1st 0.3 s':>10}"
+             f"{'DT SDR':>8}{'false':>7}{'paused ≤300ms':>15}{'pause after s':>15}{'ms/10ms':>9}"]
+
+    def number(value, width: int) -> str:
+        return f"{'–' if value is None else format(value, '.2f'):>{width}}"
+
     for name, data in figures.items():
         m = data["median"]
         lines.append(
-            f"{name:<10}{m['erle_db']:>9.1f}{m['erle_first_s_db']:>7.1f}{m['near_kept_db']:>11.1f}"
+            f"{name:<18}{number(m['ready_after_s'], 8)}{m['erle_db']:>9.1f}{m['erle_first_s_db']:>7.1f}"
+            f"{m['near_kept_db']:>11.1f}{number(m['first_syllables_kept_db'], 10)}"
             f"{m['double_talk_sdr_db']:>8.1f}{m['false_pauses']:>7}"
             f"{str(m['paused_within_300ms']) + '/' + str(m['scenes']):>15}"
-            f"{'–' if m['pause_after_s'] is None else format(m['pause_after_s'], '.2f'):>15}{m['ms_per_block']:>9.2f}"
+            f"{number(m['pause_after_s'], 15)}{m['ms_per_block']:>9.2f}"
         )
     return "\n".join(lines)
 
