@@ -179,19 +179,19 @@ def test_stop_interrupts_a_reply_in_progress(qtbot, make_window):
 
 
 def test_settings_change_is_applied_and_persisted(qtbot, make_window, monkeypatch, config_file):
-    import ui.controller
+    import assistant.pipeline.session as session
 
     window = make_window()
     path = config_file
     first_engine = window.controller.engine
     loads = []
-    real_load_tts = ui.controller.load_tts
+    real_load_tts = session.load_tts
 
     def load_tts(config):
         loads.append(threading.current_thread())
         return real_load_tts(config)
 
-    monkeypatch.setattr(ui.controller, "load_tts", load_tts)
+    monkeypatch.setattr(session, "load_tts", load_tts)  # the window asks the session for engines
     dialog = window.open_settings()
     assert not dialog.endpoint_ms.isEnabled()  # the fixed silence matters in fixed mode only
     dialog.turn_mode.setCurrentIndex(dialog.turn_mode.findData("fixed"))
@@ -301,7 +301,7 @@ def test_push_to_talk_answers_what_was_said(qtbot, make_window, monkeypatch, spe
     looped = np.concatenate([np.tile(speech, 2), np.zeros(16000 * 4, np.float32)])
     monkeypatch.setattr(ui.controller, "check_device", lambda kind, device=None: "test device")
     monkeypatch.setattr(
-        ui.controller, "MicSource", lambda rate, frame, device=None: PacedWavSource(looped, rate, frame)
+        ui.controller, "open_microphone", lambda config: PacedWavSource(looped, 16000, config.audio.frame_samples)
     )
     window = make_window()
     recorder = WindowEvents(window)
@@ -328,7 +328,8 @@ def test_hands_free_toggle_opens_and_closes_the_microphone(qtbot, make_window, m
 
     silence = np.zeros(16000, np.float32)
     monkeypatch.setattr(ui.controller, "check_device", lambda kind, device=None: "test device")
-    monkeypatch.setattr(ui.controller, "MicSource", lambda rate, frame, device=None: PacedWavSource(silence, rate, frame))
+    monkeypatch.setattr(ui.controller, "open_microphone",
+                        lambda config: PacedWavSource(silence, 16000, config.audio.frame_samples))
     window = make_window()
     qtbot.mouseClick(window.hands_free, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: window.indicator.state is State.LISTENING, timeout=10_000)

@@ -119,7 +119,7 @@ class Skills:
     def timers(self):
         """The running timers and alarms (:class:`~assistant.think.skills.timer_store.Timers`), or None."""
         skill = self.get("timers")
-        return getattr(skill, "timers", None)
+        return skill.timers if skill is not None else None
 
     def match(self, text: str, context: SkillContext | None = None) -> SkillReply | None:
         """The first skill's reply to ``text``, or None (the LLM answers). A skill that
