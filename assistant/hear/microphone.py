@@ -17,7 +17,7 @@ from assistant.sound import AudioError, DeviceStatus
 log = logging.getLogger(__name__)
 
 
-class MicSource:
+class MicSource(devices.WatchedDevice):
     """Live microphone through sounddevice.
 
     A microphone can stop delivering without any error (a USB hiccup, a suspended
@@ -208,18 +208,6 @@ class MicSource:
     def alive(self) -> bool:
         """Its frames are taken (the thread doing so is the listener's)."""
         return True
-
-    @property
-    def streaming(self) -> bool:
-        """A stream is open on the device (re-listing the devices would end it)."""
-        return self._stream is not None
-
-    def stuck_for(self, now: float) -> float:
-        since = self._calling_since
-        return 0.0 if since is None else max(0.0, now - since)
-
-    def status(self) -> DeviceStatus:
-        return self._status
 
     def restart(self, reason: str) -> None:
         """Close the stream and open it again at the next look for a frame (a call hung in

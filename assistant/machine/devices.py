@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import threading
 
-from assistant.sound import AudioDevice, AudioError
+from assistant.sound import AudioDevice, AudioError, DeviceStatus
 
 log = logging.getLogger(__name__)
 
@@ -95,3 +95,25 @@ def close_stream(stream, what: str) -> threading.Thread:
     thread = threading.Thread(target=close, name=f"{what}-close", daemon=True)
     thread.start()
     return thread
+
+
+class WatchedDevice:
+    """What a speaker or microphone with a thread of its own tells the watchdog
+    (:class:`~assistant.sound.AudioDevice`) from its own state: whether a stream is open,
+    how long its current call into the driver has blocked, and its status."""
+
+    _stream = None
+    _calling_since: float | None = None
+    _status: DeviceStatus
+
+    @property
+    def streaming(self) -> bool:
+        """A stream is open on the device (re-listing the devices would end it)."""
+        return self._stream is not None
+
+    def stuck_for(self, now: float) -> float:
+        since = self._calling_since
+        return 0.0 if since is None else max(0.0, now - since)
+
+    def status(self) -> DeviceStatus:
+        return self._status

@@ -108,7 +108,7 @@ class NullSink:
         pass
 
 
-class SpeakerSink:
+class SpeakerSink(devices.WatchedDevice):
     """Plays through sounddevice. A writer thread feeds the stream in 20 ms blocks so a
     flush cuts playback within one block.
 
@@ -261,18 +261,6 @@ class SpeakerSink:
     @property
     def alive(self) -> bool:
         return self._closed or self._thread.is_alive()
-
-    @property
-    def streaming(self) -> bool:
-        """A stream is open on the device (re-listing the devices would end it)."""
-        return self._stream is not None
-
-    def stuck_for(self, now: float) -> float:
-        since = self._calling_since
-        return 0.0 if since is None else max(0.0, now - since)
-
-    def status(self) -> DeviceStatus:
-        return self._status
 
     def restart(self, reason: str) -> None:
         """Leave the writer thread behind (dead, or hung in a write) with its stream; a
