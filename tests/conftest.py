@@ -22,6 +22,18 @@ except ImportError:  # hypothesis comes with the test extra
 
 
 @pytest.fixture(scope="session", autouse=True)
+def scratch_folders():
+    """The fuzz tests' scratch folders go when the session ends."""
+    yield
+    import shutil
+
+    from fakes import Scratch
+
+    for folder in Scratch.made:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session", autouse=True)
 def isolated_user_dirs(tmp_path_factory):
     """Config, cache and data dirs of the tests never touch the user's."""
     root = tmp_path_factory.mktemp("home")

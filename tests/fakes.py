@@ -268,3 +268,30 @@ class Kiosk:
         self.session.engine.submit_text(text)
         assert wait_until(lambda: len(self.ends()) > before, timeout), "the turn did not end"
         return self.ends()[-1]
+
+
+class Scratch:
+    """A temporary folder for a module's fuzzed files, made at first use and removed at the
+    end of the test session (``tests/conftest.py``)."""
+
+    made: list[Path] = []
+
+    def __init__(self, prefix: str):
+        self.prefix = prefix
+        self._path: Path | None = None
+
+    def __truediv__(self, name: str) -> Path:
+        if self._path is None:
+            import tempfile
+
+            self._path = Path(tempfile.mkdtemp(prefix=self.prefix))
+            Scratch.made.append(self._path)
+        return self._path / name
+
+
+def fuzz_settings(examples: int):
+    """Hypothesis settings of the fuzz tests: ``examples`` cases, no deadline (a loaded
+    machine is slow, not wrong); the examples are the same in every run (conftest's profile)."""
+    from hypothesis import HealthCheck, settings
+
+    return settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])

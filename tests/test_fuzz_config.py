@@ -7,30 +7,22 @@ import dataclasses
 import math
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from assistant import config as config_mod
 from assistant.config import Config, ConfigError
 from assistant.think.replies import Matcher, fill, load_table, normalize
 
+from fakes import Scratch, fuzz_settings
+
 REPO = Path(__file__).resolve().parent.parent
-FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-_folder = Path()
-"""Where the fuzzed files are written: a temporary folder of this module's tests (see :func:`scratch`)."""
-
-
-@pytest.fixture(scope="module", autouse=True)
-def scratch():
-    """A temporary folder for this module's fuzzed files, removed after its last test."""
-    global _folder
-    with tempfile.TemporaryDirectory(prefix="fuzz-config-") as folder:
-        _folder = Path(folder)
-        yield _folder
+FUZZ = fuzz_settings(200)
+SCRATCH = Scratch("fuzz-config-")
+"""Where the fuzzed files are written (hypothesis tests take no ``tmp_path``)."""
 
 CONFIG = """\
 [audio]
@@ -112,7 +104,7 @@ def one_line(exc: Exception) -> None:
 
 
 def load_config(text: str) -> Config | ConfigError:
-    path = _folder / "assistant.toml"
+    path = SCRATCH / "assistant.toml"
     path.write_text(text, encoding="utf-8", errors="surrogatepass") if _encodable(text) else path.write_bytes(
         text.encode("utf-8", errors="replace"))
     try:
@@ -176,7 +168,7 @@ def test_every_key_with_any_value(section, value):
 @FUZZ
 @given(data=st.binary(max_size=300))
 def test_random_bytes_as_a_config(data):
-    path = _folder / "assistant.toml"
+    path = SCRATCH / "assistant.toml"
     path.write_bytes(data)
     try:
         config_mod.load(path)
@@ -188,7 +180,7 @@ def test_random_bytes_as_a_config(data):
 
 
 def load_replies(text: str):
-    path = _folder / "replies.toml"
+    path = SCRATCH / "replies.toml"
     path.write_bytes(text.encode("utf-8", errors="replace"))
     try:
         table = load_table(path)

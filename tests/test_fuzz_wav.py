@@ -10,33 +10,25 @@ from __future__ import annotations
 import struct
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from assistant.sound import AudioError, load_wav
+
+from fakes import Scratch, fuzz_settings
 
 REPO = Path(__file__).resolve().parent.parent
 RATE = 16000
 FORMATS = {  # (format tag, bits) -> numpy type of one sample
     (1, 8): np.uint8, (1, 16): np.int16, (1, 24): None, (1, 32): np.int32, (3, 32): np.float32, (3, 64): np.float64,
 }
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-_folder = Path()
-"""Where the fuzzed files are written: a temporary folder of this module's tests (see :func:`scratch`)."""
-
-
-@pytest.fixture(scope="module", autouse=True)
-def scratch():
-    """A temporary folder for this module's fuzzed files, removed after its last test."""
-    global _folder
-    with tempfile.TemporaryDirectory(prefix="fuzz-wav-") as folder:
-        _folder = Path(folder)
-        yield _folder
+FUZZ = fuzz_settings(150)
+SCRATCH = Scratch("fuzz-wav-")
+"""Where the fuzzed files are written (hypothesis tests take no ``tmp_path``)."""
 
 
 def wav_bytes(channels: int, rate: int, tag: int, bits: int, body: bytes,
@@ -63,7 +55,7 @@ def samples(channels: int, frames: int, tag: int, bits: int, seed: int) -> bytes
 
 
 def write(data: bytes) -> Path:
-    path = _folder / "input.wav"
+    path = SCRATCH / "input.wav"
     path.write_bytes(data)
     return path
 

@@ -7,29 +7,21 @@ from __future__ import annotations
 import json
 import shutil
 import struct
-import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from assistant.machine.gguf_info import GgufInfo, check_loadable, read_gguf
 from assistant.machine.models import ModelError, find_llm, find_piper_voice, find_vosk, find_whisper
 from assistant.speak.tts import read_voice_config
 
-FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-_folder = Path()
-"""Where the fuzzed files are written: a temporary folder of this module's tests (see :func:`scratch`)."""
+from fakes import Scratch, fuzz_settings
 
-
-@pytest.fixture(scope="module", autouse=True)
-def scratch():
-    """A temporary folder for this module's fuzzed files, removed after its last test."""
-    global _folder
-    with tempfile.TemporaryDirectory(prefix="fuzz-models-") as folder:
-        _folder = Path(folder)
-        yield _folder
+FUZZ = fuzz_settings(200)
+SCRATCH = Scratch("fuzz-models-")
+"""Where the fuzzed files are written (hypothesis tests take no ``tmp_path``)."""
 U32, U64 = struct.Struct("<I"), struct.Struct("<Q")
 
 
@@ -72,7 +64,7 @@ def gguf_files(draw) -> bytes:
 
 
 def check(data: bytes) -> GgufInfo | ModelError:
-    path = _folder / "model.gguf"
+    path = SCRATCH / "model.gguf"
     path.write_bytes(data)
     try:
         info = read_gguf(path)
@@ -147,7 +139,7 @@ KEYS = [("audio", "sample_rate"), ("num_symbols",), ("num_speakers",), ("espeak"
 
 
 def load_voice(path: Path, config: dict | bytes):
-    onnx = _folder / "voice.onnx"
+    onnx = SCRATCH / "voice.onnx"
     if not onnx.exists():
         onnx.symlink_to(path)
     Path(f"{onnx}.json").write_bytes(config if isinstance(config, bytes) else
@@ -199,7 +191,7 @@ def test_a_real_piper_load_with_a_changed_config_is_refused_or_speaks(voice, cha
     path, original = voice
     load_voice(path, {**original, **change})
     try:
-        tts = PiperTts(TtsConfig(), _folder / "voice.onnx")
+        tts = PiperTts(TtsConfig(), SCRATCH / "voice.onnx")
         assert sum(chunk.size for chunk in tts.synthesize("Hello there.")) > 0
     except ModelError as exc:
         assert "\n" not in str(exc)
@@ -212,7 +204,7 @@ def test_a_corrupt_gguf_is_refused_before_llama_cpp_and_the_loaded_model_still_a
     from assistant.think.conversation import GenerationStats
     from assistant.think.llm import LlamaLlm
 
-    bad = _folder / "bad.gguf"
+    bad = SCRATCH / "bad.gguf"
     shutil.copyfile(find_llm(None).path, bad)
     with bad.open("r+b") as fh:
         fh.seek(16)
