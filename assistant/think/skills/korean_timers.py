@@ -13,7 +13,7 @@ in it: "타이머는 어떻게 써요" (how do I use a timer) or "알람 시계�
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
 from assistant.think import hangul
@@ -21,6 +21,7 @@ from assistant.think.korean import time_words
 from assistant.think.skills import SkillContext, SkillReply
 from assistant.think.skills.korean_numbers import copula, native, obj, parse, say, subject, topic, towards
 from assistant.think.skills.korean_pattern import Form, first
+from assistant.think.skills.timer_store import soonest
 
 if TYPE_CHECKING:
     from assistant.think.skills.timer_store import Timer, Timers
@@ -224,11 +225,4 @@ def _next_time(now: datetime, hour_minute: tuple[int, int], half: str | None, da
     if hour >= 24:
         return None
     hours = [hour] if half or hour == 0 or hour > 12 else [hour % 12, hour % 12 + 12]
-    start = now + timedelta(days=1) if day == "내일" else now
-    moments = []
-    for h in hours:
-        moment = start.replace(hour=h, minute=minute, second=0, microsecond=0)
-        if day != "내일" and moment <= now:
-            moment += timedelta(days=1)
-        moments.append(moment)
-    return min(moments)
+    return soonest(now, hours, minute, tomorrow=day == "내일")

@@ -12,6 +12,8 @@ no timers.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 import json
 import logging
 import os
@@ -175,3 +177,16 @@ def chime(rate: int, beeps: int = 3) -> np.ndarray:
     tone = (np.sin(2 * np.pi * 880 * t) + 0.5 * np.sin(2 * np.pi * 1320 * t)) * np.exp(-t * 9) * 0.4
     gap = np.zeros(int(0.12 * rate))
     return np.concatenate([np.concatenate([tone, gap]) for _ in range(beeps)]).astype(np.float32)
+
+
+def soonest(now: datetime, hours: list[int], minute: int, tomorrow: bool = False) -> datetime:
+    """The first of ``hours`` (24-hour clock, ``minute`` past) still to come: later today,
+    else tomorrow; on the next day itself when ``tomorrow``."""
+    start = now + timedelta(days=1) if tomorrow else now
+    moments = []
+    for h in hours:
+        moment = start.replace(hour=h, minute=minute, second=0, microsecond=0)
+        if not tomorrow and moment <= now:
+            moment += timedelta(days=1)
+        moments.append(moment)
+    return min(moments)

@@ -17,14 +17,14 @@ an egg" or "what is a kitchen timer" go to the LLM.
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 
 from assistant.think.hangul import has_hangul
 from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_timers
 from assistant.think.skills.clock import resolve_locale
 from assistant.think.skills.text import NUMBER, normalize, spoken_number
-from assistant.think.skills.timer_store import Timer, Timers, chime
+from assistant.think.skills.timer_store import Timer, Timers, chime, soonest
 
 NAME = "timers"
 
@@ -253,14 +253,8 @@ def _next_time(now: datetime, command: re.Match, day: str | None) -> datetime | 
     elif half in ("am", "in the morning") and hour == 12:
         hour = 0
     hours = [hour] if half not in ("", "oclock") or hour == 0 or hour > 12 else [hour % 12, hour % 12 + 12]
-    start = now + timedelta(days=1) if day == "tomorrow" else now
-    candidates = []
-    for h in hours:
-        moment = start.replace(hour=h, minute=minute, second=0, microsecond=0)
-        if day != "tomorrow" and moment <= now:
-            moment += timedelta(days=1)
-        candidates.append(moment)
-    return min(candidates)
+    return soonest(now, hours, minute, tomorrow=day == "tomorrow")
+
 
 
 def create(setup: SkillSetup) -> TimerSkill:
