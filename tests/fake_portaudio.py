@@ -107,7 +107,23 @@ class FakePortAudio:
         return min(times) if times else None
 
 
-class FakeOutputStream:
+class _FakeStream:
+    """What both fake streams do when the device goes or the stream is closed."""
+
+    lost = False
+    closed = False
+
+    def lose(self) -> None:
+        self.lost = True
+
+    def abort(self) -> None:
+        self.closed = True
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class FakeOutputStream(_FakeStream):
     kind = "output"
     latency = 0.01
 
@@ -150,17 +166,9 @@ class FakeOutputStream:
         self.samples += block.shape[0]
         return False
 
-    def lose(self) -> None:
-        self.lost = True
-
-    def abort(self) -> None:
-        self.closed = True
-
-    def close(self) -> None:
-        self.closed = True
 
 
-class FakeInputStream:
+class FakeInputStream(_FakeStream):
     kind = "input"
 
     def __init__(self, sd: FakePortAudio, device: str, rate: int, blocksize: int, callback):
@@ -200,11 +208,3 @@ class FakeInputStream:
             self.frames += 1
             self.callback(np.full((self.blocksize, 1), level, np.float32), self.blocksize, info, None)
 
-    def lose(self) -> None:
-        self.lost = True
-
-    def abort(self) -> None:
-        self.closed = True
-
-    def close(self) -> None:
-        self.closed = True
