@@ -13,6 +13,13 @@ import pytest
 from assistant.commands.selftest import QUESTION, Report
 
 
+def self_test(folder: Path, args: list[str], timeout: float, **env: str):
+    """``assistant --self-test`` run from ``folder`` as a user runs it: the process and its JSON report."""
+    done = subprocess.run([sys.executable, "-m", "assistant", "--self-test", *args], capture_output=True, text=True,
+                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen", **env}, timeout=timeout, cwd=folder)
+    return done, json.loads(done.stdout) if done.stdout.strip().startswith("{") else None
+
+
 def test_report_fails_on_any_failed_check_but_not_on_skipped():
     report = Report()
     report.check("a", True)
@@ -27,13 +34,8 @@ def test_report_fails_on_any_failed_check_but_not_on_skipped():
 @pytest.mark.slow
 def test_self_test_answers_one_turn_into_a_wav(tmp_path: Path):
     wav = tmp_path / "reply.wav"
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path)}
-    done = subprocess.run(
-        [sys.executable, "-m", "assistant", "--self-test", "--self-test-output", str(wav)],
-        capture_output=True, text=True, env=env, timeout=400, cwd=tmp_path,
-    )
+    done, report = self_test(tmp_path, ["--self-test-output", str(wav)], timeout=400, HOME=str(tmp_path))
     assert done.returncode == 0, done.stdout + done.stderr
-    report = json.loads(done.stdout)
     assert report["ok"] and report["frozen"] is False and report["bundle_dir"] is None
     statuses = {c["name"]: c["status"] for c in report["checks"]}
     assert statuses.pop("portaudio") in {"ok", "skipped"}  # skipped where PortAudio is not installed
@@ -55,13 +57,8 @@ def test_self_test_fails_with_a_report_when_a_model_is_missing(tmp_path: Path):
     bad = tmp_path / "none.gguf"
     scratch = tmp_path / "tmp"
     scratch.mkdir()
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "TMPDIR": str(scratch)}
-    done = subprocess.run(
-        [sys.executable, "-m", "assistant", "--self-test", "--llm-model", str(bad)],
-        capture_output=True, text=True, env=env, timeout=120, cwd=tmp_path,
-    )
+    done, report = self_test(tmp_path, ["--llm-model", str(bad)], timeout=120, TMPDIR=str(scratch))
     assert done.returncode == 1, done.stdout + done.stderr
-    report = json.loads(done.stdout)
     assert not report["ok"]
     failed = [c for c in report["checks"] if c["status"] == "failed"]
     assert failed[0]["name"] == "models" and "none.gguf" in failed[0]["detail"]
