@@ -121,6 +121,11 @@ class Overlap:
             return Action.PAUSE
         return None
 
+    def learnt(self) -> None:
+        """The canceller has learnt the room while this speech went on: from now on it is
+        full duplex, and the speech the canceller kept so far counts toward the pause."""
+        self.full_duplex, self.learning, self.speech_s = True, False, self.kept_s
+
     @property
     def paused(self) -> bool:
         return self.paused_at is not None

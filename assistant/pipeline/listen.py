@@ -292,9 +292,12 @@ class ListenStage(Stage):
         overlap = self.overlaps.get(self._turn) if self._turn is not None else None
         if overlap is None:
             return
-        if not overlap.full_duplex and not overlap.paused and cleaned.converged:
-            self._abandon_speech(self._turn)  # the canceller has learnt the room: listen afresh
-            return
+        if not overlap.full_duplex and cleaned.converged:
+            if overlap.learning:  # the canceller has learnt the room while the speech goes on
+                overlap.learnt()
+            elif not overlap.paused:
+                self._abandon_speech(self._turn)  # half duplex heard the echo too: listen afresh
+                return
         frame_end = cleaned.captured + self.segmenter.frame_s
         kept = cleaned.kept_db >= self.barge_in.learning_kept_db
         if overlap.frame(frame_end, self.segmenter.last_was_speech, cleaned.reply_audible, kept) is Action.PAUSE:
@@ -311,7 +314,7 @@ class ListenStage(Stage):
             if sounding or self.replying():  # over a reply, sounding or between two of its chunks
                 # Speech that began in a silence of the reply holds no echo: it may pause it.
                 full_duplex = not sounding or (cleaned is not None and cleaned.converged and self.echo.mode.full)
-                learning = not full_duplex and self.echo.mode.full
+                learning = not full_duplex and self.echo.mode.full and self.echo.filter.canceller is not None
                 turn = self._turn = self.overlaps.begin(Overlap(self.barge_in, full_duplex, detected.at,
                                                                 learning=learning))
                 log.info("speech began over the reply (%s)",

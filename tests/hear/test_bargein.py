@@ -205,3 +205,12 @@ def test_while_the_canceller_learns_only_speech_it_kept_pauses_the_reply():
     assert actions == [None, None, None, Action.PAUSE]
     half = Overlap(config, full_duplex=False, start=0.0)
     assert all(half.frame(0.032 * (i + 1), True, True, kept=True) is None for i in range(10))
+
+
+def test_speech_that_began_while_the_canceller_learnt_goes_on_full_duplex_once_it_has():
+    overlap = Overlap(BargeInConfig(min_speech_ms=128), full_duplex=False, start=0.0, learning=True)
+    assert overlap.frame(0.032, True, True, kept=True) is None
+    assert overlap.frame(0.064, True, True, kept=False) is None
+    overlap.learnt()
+    assert overlap.full_duplex and overlap.speech_s == pytest.approx(0.032)
+    assert [overlap.frame(0.032 * i, True, True, kept=False) for i in (3, 4, 5)] == [None, None, Action.PAUSE]
