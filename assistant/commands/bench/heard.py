@@ -35,15 +35,17 @@ class HeardLatency:
         return self.answer_start_s < self.question_end_s
 
 
-def heard_latency(question: np.ndarray, question_rate: int, answer: np.ndarray, answer_rate: int) -> HeardLatency | None:
+def heard_latency(question: np.ndarray, question_rate: int, answer: np.ndarray, answer_rate: int,
+                  question_end_s: float | None = None) -> HeardLatency | None:
     """From the question's last audible sample to the answer's first; None when either is silent.
 
-    The question's end is its last audible sample, wherever the answer starts: an answer
-    that starts while the user is still speaking (or in a pause before their last words)
-    shows as a negative wait.
+    The question's end is its last audible sample (or ``question_end_s``, where the last
+    word is known to end: under steady noise the noise would count), wherever the answer
+    starts: an answer that starts while the user is still speaking (or in a pause before
+    their last words) shows as a negative wait.
     """
     start = first_audible_s(answer, answer_rate)
-    end = last_audible_s(question, question_rate)
+    end = question_end_s if question_end_s is not None else last_audible_s(question, question_rate)
     if start is None or end is None:
         return None
     return HeardLatency(end, start)

@@ -86,12 +86,14 @@ class Take:
         """The samples and ``grace_s`` of silence after them have been fed."""
         return self.source.input_over(grace_s)
 
-    def heard(self) -> HeardLatency | None:
-        """The wait a listener heard, off the input and the same-clock reply (real time only)."""
+    def heard(self, speech_end_s: float | None = None) -> HeardLatency | None:
+        """The wait a listener heard, off the input and the same-clock reply (real time only).
+        ``speech_end_s``: where the question's last word ends when it is known (a take made
+        with noise under it: the noise is not the question)."""
         inner = self.sink.inner
         if not isinstance(inner, SameClockWavSink):
             return None
-        return heard_latency(self.source.samples, self.source.rate, inner.render(), inner.rate)
+        return heard_latency(self.source.samples, self.source.rate, inner.render(), inner.rate, speech_end_s)
 
     def close(self) -> None:
         """Stop the input and write the reply WAV, if there is one."""

@@ -51,7 +51,7 @@ def run_take(models: LoadedModels, config: Config, replies: Replies | None, take
         engine.close()
         played.close()
     t0 = played.source.t0
-    heard = played.heard()
+    heard = played.heard(take.speech_end_s)
     rows = []
     for result in turns.results:
         timeline = result.timeline
