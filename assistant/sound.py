@@ -20,7 +20,7 @@ import logging
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Protocol
+from typing import Iterator, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -151,6 +151,7 @@ class DeviceStatus:
     """One line for the user: "the speaker stopped (...); replies are shown until it is back"."""
 
 
+@runtime_checkable
 class AudioDevice(Protocol):
     """A speaker or microphone with a thread of its own, as the watchdog sees it
     (:class:`~assistant.pipeline.watchdog.AudioWatch`). It reopens a lost device itself;
@@ -177,6 +178,14 @@ class AudioDevice(Protocol):
 
     def take_dropped(self) -> int:
         """Frames dropped since last asked (the engine fell behind the microphone)."""
+
+
+@runtime_checkable
+class LiveMicrophone(AudioDevice, Protocol):
+    """A microphone that looks after its device (:class:`~assistant.hear.microphone.MicSource`)."""
+
+    heartbeat: float
+    """perf_counter time of its latest look at the device (a frame, or a try to open it)."""
 
 
 # ---------------------------------------------------------------- audible

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from assistant.sound import AudioIn, AudioOut, DeviceStatus
+from assistant.sound import AudioIn, AudioOut, DeviceStatus, LiveMicrophone
 from assistant.config import Config
 from assistant.events import Event, EventType, State
 from assistant.think.conversation import Llm
@@ -88,23 +88,27 @@ class _WatchedSource:
         self.stopped = True
         self.source.stop()
 
+    @property
+    def device(self) -> LiveMicrophone | None:
+        """The source as a microphone that looks after its device, or None (a WAV, a fake)."""
+        return self.source if isinstance(self.source, LiveMicrophone) else None
+
     def status(self) -> DeviceStatus | None:
         """What the device says of itself (None: a source that does not say)."""
-        status = getattr(self.source, "status", None)
-        return status() if callable(status) else None
+        return self.device.status() if self.device is not None else None
 
     def new_loss(self) -> DeviceStatus | None:
         """What the device said when lost, if it was lost since the last call (and maybe is back)."""
-        losses = getattr(self.source, "losses", 0)
-        if losses <= self._losses_seen:
+        device = self.device
+        if device is None or device.losses <= self._losses_seen:
             return None
-        self._losses_seen = losses
-        return getattr(self.source, "last_loss", None)
+        self._losses_seen = device.losses
+        return device.last_loss
 
     def quiet_for(self, now: float) -> float:
         """Seconds without a sign of life: a frame, or (a source that looks after its
         device) a look for one. Long means stuck inside the audio driver."""
-        heartbeat = getattr(self.source, "heartbeat", None)
+        heartbeat = self.device.heartbeat if self.device is not None else None
         seen = self.last_frame if heartbeat is None else max(self.last_frame, self.clock() - (time.perf_counter() - heartbeat))
         return now - seen
 
