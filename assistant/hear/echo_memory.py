@@ -28,6 +28,8 @@ WINDOW_S = 0.5
 """ERLE is measured over this much of the latest blocks in which the speaker played."""
 SETTLE_S = 0.2
 """After a replay, the live blocks of this long are not taken into the check of the room."""
+CHECK_S = 2.0
+"""A replayed room is dropped when no live window within this much reply confirms it."""
 QUIET_ECHO = 1e-7
 """Mean energy per sample (-70 dBFS) under which the microphone hears no echo (headphones)."""
 
@@ -41,7 +43,7 @@ class Readiness:
     the speaker played reaches ``threshold_db`` (0: ready at once), or the microphone hears
     no echo at all. Once ready it stays ready, except that readiness brought by a replayed
     record (:meth:`assume`) is checked on the first live window and dropped if the room
-    no longer matches."""
+    no longer matches (no window reaches the threshold within ``CHECK_S`` of reply)."""
 
     def __init__(self, threshold_db: float, rate: int, block_samples: int):
         self.threshold_db = threshold_db
@@ -60,6 +62,7 @@ class Readiness:
         """Seconds of the speaker's audio it took to become ready."""
         self._assumed = False
         self._skip = 0
+        self._checked = 0
 
     @property
     def erle_db(self) -> float | None:
@@ -82,10 +85,13 @@ class Readiness:
             return
         good = erle >= self.threshold_db or sum(self._mic) / (self._size * self.block_samples) < QUIET_ECHO
         if self._assumed:
-            self._assumed = False
-            if not good:
+            self._checked += 1
+            if good:
+                self._assumed = False
+            elif self._checked * self.block_samples >= CHECK_S * self.rate:
+                # no window was good for CHECK_S (a person talking over it lowers one, not all)
                 log.info("the room is not the one remembered (ERLE %.1f dB): learning it again", erle)
-                self.ready, self.ready_after_s = False, None
+                self.ready, self.ready_after_s, self._assumed = False, None, False
                 self.far_blocks = len(self._mic)
             return
         if good and not self.ready:
@@ -96,7 +102,8 @@ class Readiness:
     def assume(self) -> None:
         """Ready from a replayed record; the next full live window confirms it."""
         self._mic, self._clean = [], []
-        self.ready, self._assumed = True, True
+        self.ready, self._assumed, self._checked = True, True, 0
+        self.ready_after_s = 0.0
         self._skip = round(SETTLE_S * self.rate / self.block_samples)
 
 
