@@ -152,6 +152,8 @@ class SoakReport:
     """Threads after each turn."""
     turn_s: list[float] = field(default_factory=list)
     resets: int = 0
+    resets_verified: int = 0
+    """Resets after which the next visitor's conversation was found empty."""
     restarts: int = 0
     seconds: float = 0.0
 
@@ -166,7 +168,8 @@ class SoakReport:
                        "slope_per_100_turns": round(slope, 2)},
             "threads": {"start": self.threads[0], "end": self.threads[-1], "max": max(self.threads)},
             "turn_s": {"median": round(float(np.median(self.turn_s)), 2), "max": round(max(self.turn_s), 2)},
-            "visitor_resets": self.resets, "engine_restarts": self.restarts, "seconds": round(self.seconds, 1),
+            "visitor_resets": self.resets, "visitor_resets_verified": self.resets_verified,
+            "engine_restarts": self.restarts, "seconds": round(self.seconds, 1),
         }
 
 
@@ -213,6 +216,11 @@ def run_soak(
                 resets = session.resets
                 if not wait_until(lambda: session.resets > resets, config.kiosk.idle_reset_s + 15):
                     report.lost.append(f"turn {index}: the idle visitor was not forgotten")
+                elif engines.llm.history.exchanges:  # the next visitor must start with nothing of the last one
+                    report.lost.append(f"turn {index}: the forgotten visitor's {len(engines.llm.history.exchanges)} "
+                                       "exchanges were kept")
+                else:
+                    report.resets_verified += 1
             turn_started = time.perf_counter()
             answers.clear()
             feeder.ask(questions[index % len(questions)])
