@@ -122,13 +122,19 @@ def test_other_devices_do_not_use_it(tmp_path):
     assert not fresh(None, "speaker A -> microphone B").filter.readiness.ready  # nothing kept
 
 
-def test_a_room_that_changed_is_learnt_again(tmp_path):
-    learn(tmp_path)
-    echo = fresh(tmp_path, "speaker A -> microphone B")
+def replayed_room_and_a_reply(folder):
+    """A fresh canceller that replayed the learnt room, and the 4 s reply it is playing."""
+    learn(folder)
+    echo = fresh(folder, "speaker A -> microphone B")
     far = speechlike(4.0, seed=11)
     echo.played.keep_samples = far.size + RATE
     echo.played.start(0.0)
     echo.played.add(far, RATE, 0.0)
+    return echo, far
+
+
+def test_a_room_that_changed_is_learnt_again(tmp_path):
+    echo, far = replayed_room_and_a_reply(tmp_path)
     out = run(echo.filter, in_room(far, EchoPath(150, 1.0)))  # moved: longer and louder than the filter knew
     ready = [c.converged for c in out]
     # no live window confirmed it within 2 s of reply (0.2 s settling + 0.5 s window first)
@@ -136,12 +142,7 @@ def test_a_room_that_changed_is_learnt_again(tmp_path):
 
 
 def test_a_person_talking_over_the_first_reply_does_not_make_the_room_forgotten(tmp_path):
-    learn(tmp_path)
-    echo = fresh(tmp_path, "speaker A -> microphone B")
-    far = speechlike(4.0, seed=11)
-    echo.played.keep_samples = far.size + RATE
-    echo.played.start(0.0)
-    echo.played.add(far, RATE, 0.0)
+    echo, far = replayed_room_and_a_reply(tmp_path)
     mic = in_room(far)
     mic[RATE // 4 : RATE + RATE // 4] += speechlike(1.0, seed=2) * 2  # double talk over the first check
     out = run(echo.filter, mic)
