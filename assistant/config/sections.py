@@ -139,10 +139,12 @@ class BargeInConfig:
     kept at least this much of its energy (dB): echo it took out does not count (once
     it has learnt the room it keeps -35 to -55 dB of the echo alone; of the user's
     speech over the echo, -15 to 0 dB, with dips where its suppressor bites)."""
-    learning_kept_db: float = within(-4.0, -30, 10, "dB")
+    learning_kept_db: float = within(0.0, -30, 10, "dB")
     """While the canceller is still learning the room, a frame of speech over the reply
     counts toward pausing it only if the canceller kept at least this much of its energy
-    (echo it took out does not count; a learning canceller keeps -2 to -20 dB of echo)."""
+    (echo it took out does not count; a learning canceller keeps -2 to -20 dB of echo, so
+    at -4 dB a fresh one paused the first reply on its own echo). A stop phrase ("wait,
+    what is...") stops the reply whatever this is."""
     confirm_ms: int = within(96, 0, 1000, "ms")
     """Words heard over the reply take the floor only if the speech goes on this long
     once the paused reply has fallen silent: a person who talks over it goes on, the
