@@ -82,8 +82,9 @@ class SameClockWavSink:
             save_wav(self.path, self.render(min_seconds), self.rate)
 
 
-class NullSink:
-    """Discards audio but keeps the timing of a real speaker."""
+class QuietSink:
+    """An output that plays nowhere and keeps only when the audio played so far ends;
+    a subclass says when a piece is heard (:meth:`play`) and what a flush cuts."""
 
     def __init__(self, rate: int):
         self.rate = rate
@@ -91,6 +92,16 @@ class NullSink:
 
     def start(self, t0: float) -> None:  # noqa: ARG002 - protocol
         self._end = 0.0
+
+    def busy_until(self) -> float:
+        return self._end
+
+    def close(self) -> None:
+        pass
+
+
+class NullSink(QuietSink):
+    """Discards audio but keeps the timing of a real speaker."""
 
     def play(self, pcm: np.ndarray) -> float:
         now = time.perf_counter()
@@ -100,12 +111,6 @@ class NullSink:
 
     def flush(self) -> None:
         self._end = min(self._end, time.perf_counter())
-
-    def busy_until(self) -> float:
-        return self._end
-
-    def close(self) -> None:
-        pass
 
 
 class SpeakerSink(devices.WatchedDevice):

@@ -17,33 +17,20 @@ import numpy as np
 
 from assistant.sound import AudioOut
 from assistant.hear.sources import PacedWavSource
-from assistant.speak.sinks import SameClockWavSink
+from assistant.speak.sinks import QuietSink, SameClockWavSink
 from assistant.commands.bench.heard import HeardLatency, heard_latency
 
 FRAME_SAMPLES = 512
 
 
-class InstantSink:
+class InstantSink(QuietSink):
     """Fast mode's output: a reply is heard the moment it is played, and at once."""
-
-    def __init__(self, rate: int):
-        self.rate = rate
-        self._end = 0.0
-
-    def start(self, t0: float) -> None:  # noqa: ARG002 - protocol
-        self._end = 0.0
 
     def play(self, pcm: np.ndarray) -> float:  # noqa: ARG002 - protocol
         self._end = time.perf_counter()
         return self._end
 
     def flush(self) -> None:
-        pass
-
-    def busy_until(self) -> float:
-        return self._end
-
-    def close(self) -> None:
         pass
 
 
