@@ -52,6 +52,17 @@ def _path_row(edit: QLineEdit, caption: str, pattern: str, folder: bool = False)
     return row
 
 
+def _number_box(box: QSpinBox | QDoubleSpinBox, section: type, key: str, value: float, step: float,
+                suffix: str = "") -> QSpinBox | QDoubleSpinBox:
+    """``box`` held to the bounds the config allows for ``section.key``, at ``value``."""
+    box.setRange(*limits(section, key))
+    box.setSingleStep(step)
+    if suffix:
+        box.setSuffix(suffix)
+    box.setValue(value)
+    return box
+
+
 def _device_box(kind: str, current: str | None) -> QComboBox:
     box = QComboBox()
     box.setEditable(True)
@@ -103,26 +114,15 @@ class SettingsDialog(QDialog):
                                   "(\"what is the capital of…\") are waited for")
         form.addRow(self.tr("Answer"), self.turn_mode)
 
-        self.turn_max_ms = QSpinBox()
-        self.turn_max_ms.setRange(*limits(TurnConfig, "max_ms"))
-        self.turn_max_ms.setSingleStep(250)
-        self.turn_max_ms.setSuffix(" ms")
-        self.turn_max_ms.setValue(config.turn.max_ms)
+        self.turn_max_ms = _number_box(QSpinBox(), TurnConfig, "max_ms", config.turn.max_ms, 250, " ms")
         form.addRow(self.tr("Longest wait for unfinished words"), self.turn_max_ms)
 
-        self.endpoint_ms = QSpinBox()
-        self.endpoint_ms.setRange(*limits(VadConfig, "endpoint_ms"))
-        self.endpoint_ms.setSingleStep(50)
-        self.endpoint_ms.setSuffix(" ms")
-        self.endpoint_ms.setValue(config.vad.endpoint_ms)
+        self.endpoint_ms = _number_box(QSpinBox(), VadConfig, "endpoint_ms", config.vad.endpoint_ms, 50, " ms")
         form.addRow(self.tr("Fixed silence"), self.endpoint_ms)
         self.turn_mode.currentIndexChanged.connect(self._show_turn_mode)
         self._show_turn_mode()
 
-        self.threshold = QDoubleSpinBox()
-        self.threshold.setRange(*limits(VadConfig, "threshold"))
-        self.threshold.setSingleStep(0.05)
-        self.threshold.setValue(config.vad.threshold)
+        self.threshold = _number_box(QDoubleSpinBox(), VadConfig, "threshold", config.vad.threshold, 0.05)
         self.threshold.setToolTip("Speech probability a frame needs to count as speech (lower = more sensitive)")
         form.addRow(self.tr("VAD threshold"), self.threshold)
 
