@@ -1,5 +1,7 @@
 """Arithmetic from speech: "seven times eight", "fifteen percent of two hundred",
-"what's 2 to the power of 10", "the square root of 81", "divide 10 by 4".
+"what's 2 to the power of 10", "the square root of 81", "divide 10 by 4"; parts,
+multiples and discounts ("half of 84", "double 21", "15 percent off 200") in
+:mod:`~assistant.think.skills.portions`.
 
 Guard: after the question words ("what is", "calculate"…) every word must be a number
 or an operator, with at least one operator, so "what is the plus side of moving" or
@@ -15,7 +17,7 @@ import operator
 import re
 
 from assistant.think.hangul import has_hangul
-from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_arithmetic
+from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_arithmetic, portions
 from assistant.think.skills.text import NUMBER, normalize, spoken_number
 
 NAME = "arithmetic"
@@ -60,6 +62,9 @@ class Arithmetic:
         if question is None:
             return None
         body = question["body"]
+        portion = portions.match(body)
+        if portion is not None:
+            return SkillReply(NAME, portion)
         for pattern, form in _VERBS:
             verb = pattern.match(body)
             if verb:

@@ -6,7 +6,9 @@ cups are in a liter", "10 kilos in pounds", "how many seconds in a day".
 Guard: the whole utterance must be one of these forms, both units must be units pint
 knows, of the same kind and one of the five kinds above; "how many people live in
 Paris" or "what is the speed of light in a vacuum" go to the LLM. The reply repeats
-the user's own words for the units.
+the user's own words for the units. A year is counted as 365 days ("how many hours are
+in a year": 8760); fixed counts no unit table holds ("how many eggs in a dozen", "how
+many days in February") are in :mod:`~assistant.think.skills.counts`.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import re
 import threading
 
 from assistant.think.hangul import has_hangul
-from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_units
+from assistant.think.skills import SkillContext, SkillReply, SkillSetup, counts, korean_units
 from assistant.think.skills.text import NUMBER, normalize, spoken_number
 
 NAME = "units"
@@ -35,6 +37,7 @@ _SPOKEN_AS = (  # words people say for units pint spells otherwise
     (r"^degrees? ", ""), (r"^fluid ounces?$", "fluid_ounce"), (r"^(?:metric )?tonnes?$", "metric_ton"),
     (r"^kilos?$", "kilogram"), (r"^centigrade$", "celsius"),
 )
+_WITHIN_A_YEAR = frozenset({"week", "day", "hour", "minute", "second"})
 _NOT_UNITS = frozenset({"a", "an", "in", "at", "to", "of", "is", "it", "the", "one", "s", "m", "c", "f"})
 
 
@@ -58,10 +61,13 @@ class Units:
     def warm(self) -> None:
         self.registry.parse_units("meter")
 
-    def match(self, text: str, context: SkillContext) -> SkillReply | None:  # noqa: ARG002 - protocol
+    def match(self, text: str, context: SkillContext) -> SkillReply | None:
         if has_hangul(text):
             return korean_units.match(NAME, text, context, self.registry)
         said = normalize(text)
+        count = counts.match(said, context)
+        if count is not None:
+            return SkillReply(NAME, count)
         form = next((m for f in _FORMS if (m := f.match(said))), None)
         if form is None:
             return None
@@ -75,6 +81,8 @@ class Units:
             if source.dimensionality != target.dimensionality:
                 return None
         amount = 1.0 if form["amount"] in ("a", "an") else float(form["amount"])
+        if str(source) == "year" and str(target) in _WITHIN_A_YEAR:  # pint's year is 365.25 days
+            amount, source = amount * 365, self.registry.parse_units("day")
         value = self.registry.Quantity(amount, source).to(target).magnitude
         spoken, target_words = spoken_number(value), _with_degrees(form["to"], target)
         if form.re is _FORMS[0]:
