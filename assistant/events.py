@@ -20,6 +20,7 @@ from assistant.timeline import Timeline
 class State(str, Enum):
     LOADING = "loading"
     IDLE = "idle"
+    WAITING = "waiting for the wake phrase"
     LISTENING = "listening"
     HEARING = "hearing you"
     THINKING = "thinking"
@@ -45,6 +46,20 @@ class EventType(str, Enum):
     """data: str, a message for the user; the engine stays usable"""
     DEVICE = "device"
     """data: :class:`~assistant.sound.DeviceStatus`, a speaker or microphone lost or back"""
+    WAKE = "wake"
+    """data: :class:`WakeHeard`, the wake phrase was heard: the assistant listens"""
+
+
+@dataclass(frozen=True)
+class WakeHeard:
+    """The wake phrase heard at the start of an utterance (docs/wake.md)."""
+
+    score: float
+    """0-100: how alike the words and the phrase were."""
+    said: str
+    """The words taken for the phrase."""
+    latency_ms: float
+    """From the end of the audio that held the phrase to this event."""
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,14 @@ def resample(pcm: np.ndarray, src_rate: int, dst_rate: int) -> np.ndarray:
     return soxr.resample(pcm.astype(np.float32, copy=False), src_rate, dst_rate).astype(np.float32)
 
 
+def chime(rate: int, level: float = 0.25) -> np.ndarray:
+    """The wake chime: two soft rising tones (660 then 990 Hz, 70 ms each), made, not loaded."""
+    t = np.arange(round(0.07 * rate)) / rate
+    fade = np.minimum(1.0, np.minimum(t, t[::-1]) / 0.01)
+    tones = [np.sin(2 * np.pi * f * t) * fade for f in (660.0, 990.0)]
+    return (np.concatenate(tones) * level).astype(np.float32)
+
+
 def to_mono(pcm: np.ndarray) -> np.ndarray:
     return pcm.mean(axis=1) if pcm.ndim == 2 else pcm
 

@@ -17,6 +17,8 @@ from typing import Any
 class Mark(str, Enum):
     SPEECH_START = "speech_start"
     """The first speech sample of the utterance (audio clock)."""
+    WAKE = "wake"
+    """The wake phrase was heard at the start of the utterance (docs/wake.md)."""
     VOICE_END = "voice_end"
     """The last audible sample of the user's words (amplitude, audio clock): where a
     listener hears them stop, before the VAD's speech end."""
@@ -135,6 +137,7 @@ class Timeline:
             "tpot": (decode / (tokens - 1)) if decode is not None and tokens > 1 else None,
             "tts_first_chunk": self.span_ms(Mark.FIRST_CHUNK, Mark.TTS_FIRST_AUDIO),
             "llm_total": self.span_ms(Mark.LLM_START, Mark.LLM_END),
+            "wake": self.counts.get("wake_ms"),
         }
         return {k: (round(v, 1) if v is not None else None) for k, v in figures.items()}
 
@@ -149,6 +152,13 @@ class Timeline:
         if verdict is None or silence is None:
             return None
         return f"{verdict} at {silence:.0f} ms of silence"
+
+    def wake(self) -> str | None:
+        """How the wake phrase was heard, e.g. "wake phrase 92/100 in 140 ms"."""
+        score, ms = self.counts.get("wake_score"), self.counts.get("wake_ms")
+        if score is None or ms is None:
+            return None
+        return f"wake phrase {score:.0f}/100 in {ms:.0f} ms"
 
     def in_order(self) -> bool:
         """True when the marks present respect :data:`CAUSAL_CHAINS` (cache hits skip the LLM)."""

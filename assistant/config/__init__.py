@@ -34,11 +34,13 @@ from assistant.config.sections import (
     TtsConfig,
     TurnConfig,
     VadConfig,
+    WakeConfig,
 )
 
 __all__ = [
     "AudioConfig", "BargeInConfig", "ChunkerConfig", "Config", "ConfigError", "EchoConfig", "KioskConfig",
     "LlmConfig", "RepliesConfig", "SkillsConfig", "SttConfig", "TtsConfig", "TurnConfig", "VadConfig",
+    "WakeConfig",
     "check", "check_section", "choice", "choices", "chosen", "default_config_path", "exit_keys_problem", "from_mapping",
     "limits", "load", "problem", "rule", "save", "to_mapping", "where", "with_overrides", "within",
 ]

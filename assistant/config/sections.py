@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from assistant.config.rules import not_empty, choice, exit_keys_problem, rule, within
+from assistant.config.wake import WakeConfig
 
 KV_TYPES = ("f16", "q8_0")
 """The KV-cache precisions llama.cpp is given here (a quantized V cache needs flash attention)."""
@@ -393,3 +394,4 @@ class Config:
     replies: RepliesConfig = field(default_factory=RepliesConfig)
     skills: SkillsConfig = field(default_factory=SkillsConfig)
     kiosk: KioskConfig = field(default_factory=KioskConfig)
+    wake: WakeConfig = field(default_factory=WakeConfig)

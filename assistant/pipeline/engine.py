@@ -12,6 +12,7 @@ from assistant.hear.echo import DuplexMode, SpeakerEcho
 from assistant.pipeline.rooms import echo_memory_folder, room_key
 from assistant.events import Announcement, Event, State
 from assistant.think.conversation import Llm
+from assistant.think.hangul import jamo
 from assistant.think.replies import Replies
 from assistant.think.skills import SkillReply, Skills
 from assistant.hear.stt import Stt
@@ -26,6 +27,7 @@ from assistant.pipeline.output import PlaybackStage, SynthesisStage
 from assistant.pipeline.responder import ResponderStage
 from assistant.pipeline.stage import Stage
 from assistant.pipeline.transcription import TranscriptionStage
+from assistant.pipeline.wake_gate import WakeListening
 
 
 class Engine:
@@ -64,15 +66,17 @@ class Engine:
         turns = self.turns = conductor.book
         answering = conductor.answering
         self.playback = PlaybackStage(turns, self.bus, self.echo.monitor(output))
+        self.wake = WakeListening(config.wake, turns, self.bus, letters=jamo, chime=self.playback.chime)
+        """Hands-free answers only after the wake phrase, when one is set (docs/wake.md)."""
         self.synthesis = SynthesisStage(turns, tts, self.playback)
         self.transcription = TranscriptionStage(turns, answering, self.bus, stt, speculative=config.vad.speculative,
-                                                at_pauses=config.turn.mode == "semantic")
+                                                at_pauses=config.turn.mode == "semantic", wake=self.wake)
         self.responder = ResponderStage(turns, answering, config, llm, replies, transcription=self.transcription,
                                         synthesis=self.synthesis, playback=self.playback, skills=skills)
         self.hearing = ListenStage(turns, answering, conductor.overlaps, self.bus, vad, config.vad,
                                    transcription=self.transcription, start_output_clock=self.playback.start_clock,
                                    echo=self.echo, barge_in=config.barge_in, replying=lambda: self.playback.replying,
-                                   pause_reply=self.playback.pause, turn=config.turn)
+                                   pause_reply=self.playback.pause, wake=self.wake, turn=config.turn)
         reply_stages = (self.responder, self.synthesis, self.playback)
         conductor.connect(Links(
             responder=self.responder, playback=self.playback, hush=self.playback.hush, reply_stages=reply_stages,
@@ -87,7 +91,9 @@ class Engine:
             skills.subscribe(self.announce)
 
     def _idle_state(self) -> State:
-        return State.LISTENING if self.hearing.listening else State.IDLE
+        if not self.hearing.listening:
+            return State.IDLE
+        return State.WAITING if self.wake.waiting else State.LISTENING
 
     def _overlap_action(self, overlap: Overlap, text: str) -> Action:
         """What the words spoken over the reply do to it."""
@@ -165,15 +171,18 @@ class Engine:
         for reply in unsaid:
             self.announce(reply)
 
-    def listen(self, source: AudioIn) -> None:
+    def listen(self, source: AudioIn, await_phrase: bool = True) -> None:
         """Start hands-free listening on ``source`` (microphone or paced WAV); the echo
-        canceller starts from what it learnt of these devices before."""
+        canceller starts from what it learnt of these devices before. With a wake phrase set,
+        nothing is answered until it is said, unless ``await_phrase`` is False (push-to-talk)."""
         self.echo.recall(room_key(source, self._output, self.config.audio))
+        self.wake.start(await_phrase)
         self.hearing.listen(source)
-        self.bus.set_state(State.LISTENING, self.turns.current or 0)
+        self.bus.set_state(self._idle_state(), self.turns.current or 0)
 
     def stop_listening(self) -> None:
         self.hearing.stop_listening()
+        self.wake.stop()
         self.echo.filter.keep_recording()  # what the canceller learnt of the room, for the next run
         self.bus.set_state(State.IDLE, self.turns.current or 0)
 

@@ -41,6 +41,7 @@ from assistant.pipeline.answering import Answering
 from assistant.pipeline.overlaps import Overlaps
 from assistant.pipeline.stage import Stage
 from assistant.pipeline.turn_book import TurnBook
+from assistant.pipeline.wake_gate import WakeListening
 
 log = logging.getLogger(__name__)
 
@@ -194,7 +195,7 @@ class ListenStage(Stage):
                  config: VadConfig, *,
                  transcription: Stage, start_output_clock: Callable[[float], None], echo: SpeakerEcho,
                  barge_in: BargeInConfig, replying: Callable[[], bool], pause_reply: Callable[[], bool],
-                 turn: TurnConfig | None = None):
+                 wake: WakeListening, turn: TurnConfig | None = None):
         super().__init__(turns)
         self.answering = answering
         self.overlaps = overlaps
@@ -209,6 +210,7 @@ class ListenStage(Stage):
         self.replying = replying
         """A reply is sounding or paused."""
         self.pause_reply = pause_reply
+        self.wake = wake
         self.segmenter: Segmenter | None = None
         self._listening = 0
         self._source: AudioIn | None = None
@@ -277,6 +279,7 @@ class ListenStage(Stage):
             self.start_output_clock(message.captured)  # sample 0 of the output = sample 0 of the input
             self.echo.filter.restart()  # ... and of the canceller's reference
             self._first = False
+        self.wake.tick(message.captured)
         with self.model_call():
             cleaned = self.echo.filter.process(message.pcm, message.captured, hold_lag=self.segmenter.endpointer.busy)
             if cleaned.reply_audible:
@@ -321,8 +324,9 @@ class ListenStage(Stage):
                          "full duplex" if full_duplex else "the canceller learning" if learning else "half duplex")
             else:
                 turn = self._turn = self.answering.begin()
-                self.bus.emit(EventType.SPEECH_START, turn)
-                self.bus.set_state(State.HEARING, turn)
+                if not self.wake.speech_start(turn, detected.at):  # else it shows once the phrase is heard
+                    self.bus.emit(EventType.SPEECH_START, turn)
+                    self.bus.set_state(State.HEARING, turn)
             turns.timeline(turn).mark(Mark.SPEECH_START, detected.at)
             self.transcription.send(SpeechStarted(turn, detected.pcm))
             return

@@ -10,7 +10,7 @@ from typing import Callable, Iterator
 import numpy as np
 
 from assistant.sound import first_audible_s
-from assistant.sound import AudioOut, resample
+from assistant.sound import AudioOut, chime, resample
 from assistant.speak.sinks import wait_until_heard
 from assistant.hear.bargein import PlayedReply
 from assistant.events import Commit, EndOfReply, EventType, Message, PlayAudio, ReplyMessage, SpeakText, State
@@ -133,6 +133,13 @@ class PlaybackStage(Stage):
         """What the reply said in the last ``seconds`` (its echo may still be heard)."""
         with self._lock:
             return self._reply.recent_text(time.perf_counter(), seconds)
+
+    def chime(self) -> None:
+        """The wake chime, unless a reply is sounding (it goes through the monitored output: the
+        echo canceller knows it)."""
+        with self._lock:
+            if self.out.busy_until() <= time.perf_counter():
+                self.out.play(chime(self.out.rate) * self.volume)
 
     def change_volume(self, direction: int) -> None:
         self.volume = float(np.clip(self.volume * (1.25 if direction > 0 else 0.8), 0.1, 2.0))

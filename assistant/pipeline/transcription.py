@@ -8,11 +8,13 @@ import numpy as np
 
 from assistant.events import EarlySilence, EndOfSpeech, EventType, Message, SpeechAudio, SpeechResumed, SpeechStarted
 from assistant.hear.stt import RATE, Stt, Utterance
+from assistant.hear.wake import Spotting, Verdict
 from assistant.timeline import Mark
 from assistant.pipeline.bus import EventBus
 from assistant.pipeline.answering import Answering
 from assistant.pipeline.stage import Stage
 from assistant.pipeline.turn_book import TurnBook
+from assistant.pipeline.wake_gate import WakeListening
 
 RECHECK_AFTER_S = 0.5
 """At an endpoint the words at the pause did not settle (the turn detector waited because
@@ -37,7 +39,7 @@ class TranscriptionStage(Stage):
     name = "stt"
 
     def __init__(self, turns: TurnBook, answering: Answering, bus: EventBus, stt: Stt, speculative: bool,
-                 at_pauses: bool = False):
+                 at_pauses: bool = False, wake: WakeListening | None = None):
         super().__init__(turns)
         self.answering = answering
         self.bus = bus
@@ -52,17 +54,27 @@ class TranscriptionStage(Stage):
         """A transcript was made at the current pause (its marks are the turn's, for now)."""
         self._fed_s = 0.0
         self._fed_at_pause_s = 0.0
+        self.wake = wake
+        self._spot: Spotting | None = None
+        """The utterance began while waiting for the wake phrase: its start is looked at."""
+        self._preroll_s = 0.0
+        self._partial = ""
 
     def process(self, message: Message) -> None:
         answering, turn = self.answering, message.turn_id
         if isinstance(message, SpeechStarted):
             self._utterance = self.stt.utterance()
-            self._speculated, self._paused, self._fed_s = None, False, 0.0
+            self._speculated, self._paused, self._fed_s, self._partial = None, False, 0.0, ""
+            self._spot = self.wake.spotting(turn) if self.wake else None
+            self._preroll_s = message.preroll.size / RATE
             self._feed(turn, message.preroll)
         elif self._utterance is None:
             return
         elif isinstance(message, SpeechAudio):
             self._feed(turn, message.pcm)
+        elif self._spot is not None and not isinstance(message, SpeechResumed) and not self._look(
+                turn, paused=True, final=isinstance(message, EndOfSpeech)):
+            return  # no phrase (yet): nothing of the utterance is weighed or answered
         elif isinstance(message, EarlySilence) and self.at_pauses:
             if self.inbox.holds(SpeechResumed, EndOfSpeech):
                 return  # the pause is over already: its words would come too late to matter
@@ -108,6 +120,9 @@ class TranscriptionStage(Stage):
     def _final(self, turn: int, text: str) -> None:
         self._utterance = None
         self.turns.timeline(turn).set("speculative", False)
+        if not text and self.wake and self.wake.woke(turn):
+            self.turns.finish(turn)  # the phrase alone: the follow-up window opens for the question
+            return
         self.answering.transcript(turn, text)
 
     def _transcribe(self, turn: int) -> str:
@@ -117,12 +132,36 @@ class TranscriptionStage(Stage):
         with self.model_call():
             text = self._utterance.transcribe()
         timeline.mark(Mark.STT_FINAL)
-        return text
+        return self.wake.strip(turn, text) if self.wake else text
+
+    def _look(self, turn: int, paused: bool = False, final: bool = False) -> bool:
+        """Look for the wake phrase in the utterance so far: True once it is heard. Without it
+        (and no more to look at) the utterance is dropped."""
+        speech_s = self._fed_s - self._preroll_s
+        if self.stt.streaming:
+            text = self._partial
+        else:
+            with self.model_call():
+                text = self._utterance.transcribe()
+        audio_end = self.turns.timeline(turn).get(Mark.SPEECH_START) + speech_s
+        verdict = self.wake.heard(turn, text, speech_s, audio_end, final=final, paused=paused)
+        if verdict is Verdict.WAIT:
+            return False
+        self._spot = None
+        if verdict is Verdict.MISS:
+            self._utterance = None
+            return False
+        return True
 
     def _feed(self, turn: int, pcm: np.ndarray) -> None:
         self._fed_s += pcm.size / RATE
         with self.model_call():
             partial = self._utterance.feed(pcm) if self._utterance else None
+        if self._spot is not None:
+            self._partial = partial or self._partial
+            if self._spot.due(self._fed_s - self._preroll_s):
+                self._look(turn)
+            return  # nothing of it shows before the phrase
         if partial:
             self.bus.emit(EventType.PARTIAL_TRANSCRIPT, turn, partial)
             self.answering.prefill(turn, partial)

@@ -1,0 +1,30 @@
+"""The ``wake`` section: hands-free listening that answers only when addressed by its phrase
+(its own module: the sections' file is full)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from assistant.config.rules import rule, within
+
+
+@dataclass(frozen=True)
+class WakeConfig:
+    """Hands-free answers only when addressed (see :mod:`assistant.hear.wake`, docs/wake.md)."""
+    table: ClassVar[str] = "wake"
+
+    phrase: str = rule("", lambda text: None if len(text) <= 60 else "must be at most 60 characters")
+    """The words that wake hands-free listening ("hey assistant", "안녕 비서"); '' answers whatever it
+    hears. Push-to-talk, tap-to-talk and typing never need it."""
+    follow_up_s: float = within(5.0, 0, 60, "seconds")
+    """After a reply, speech that starts within this many seconds is a follow-up, no phrase needed."""
+    spot_s: float = within(2.0, 0.5, 4.0, "seconds")
+    """While waiting, only the first this-many seconds of an utterance are transcribed to find the phrase."""
+    spot_every_ms: int = within(192, 64, 1000, "ms")
+    """...transcribed again after each this-many ms of speech (and at a pause), so the phrase is
+    known soon after it is said."""
+    score: float = within(80.0, 50.0, 100.0)
+    """How alike (0-100, letter by letter) the start of the words and the phrase must be."""
+    chime: bool = True
+    """A short chime when the phrase is heard (the screen shows it either way)."""

@@ -1,0 +1,180 @@
+"""The wake phrase: hands-free answers only the words that begin with it.
+
+While waiting, the start of each utterance is transcribed by the recognizer already loaded
+(a few times, as more of it is heard, up to ``wake.spot_s``) and its first words are compared
+with the phrase letter by letter: "Hey, Assistant!" and "hey assistant" are the same letters,
+and a misheard one ("hey assistent") costs little. Everything here is thread-free and
+clock-free: times are passed in (seconds of speech, or the capture clock).
+
+- :class:`WakePhrase` finds the phrase at the start of a transcript and what follows it;
+- :class:`Spotting` decides, for one utterance, when to transcribe and when the phrase is
+  heard (``WOKE``), cannot be any more (``MISS``), or may still come (``WAIT``);
+- :class:`WakeGate` says whether speech starting now needs the phrase: not within a turn it
+  woke, nor for ``follow_up_s`` after that turn's reply.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from typing import Callable
+
+from rapidfuzz import fuzz
+
+from assistant.config import WakeConfig
+
+_WORD = re.compile(r"\S+")
+_NOT_LETTERS = re.compile(r"[\W_]+")
+_EDGE = " \t,.!?;:-–—…'\""
+
+SKIP_PENALTY = 8.0
+"""A word before the phrase ("oh, hey assistant") costs this much of the score."""
+SKIPPED_WORDS = 1
+"""At most this many words may come before the phrase."""
+MISS_AFTER_LETTERS = 2.0
+"""A transcript with this many times the phrase's letters that does not begin with it never will."""
+FIRST_SPOT_S = 0.4
+"""Speech shorter than this holds no phrase worth transcribing."""
+STRIP_SLACK = 15.0
+"""The final transcript (of the whole utterance) loses the phrase at this much below ``wake.score``:
+the phrase was heard already, the longer audio may be written a little differently."""
+
+
+def plain_letters(text: str) -> str:
+    """Lower-case letters and digits only: "Hey, Assistant!" → "heyassistant"."""
+    return _NOT_LETTERS.sub("", text.casefold())
+
+
+@dataclass(frozen=True)
+class Found:
+    score: float
+    """0-100: how alike the start of the transcript and the phrase are."""
+    said: str
+    """The words taken for the phrase, as the recognizer wrote them."""
+    rest: str
+    """The transcript after the phrase (what the user asked)."""
+
+
+class WakePhrase:
+    """The phrase and how to find it at the start of a transcript. ``letters`` spells a text
+    for comparison (:func:`plain_letters`; Korean is better compared as its jamo)."""
+
+    def __init__(self, phrase: str, score: float = 80.0, letters: Callable[[str], str] = plain_letters):
+        self.phrase = " ".join(phrase.split())
+        self.score = score
+        self.letters = letters
+        self.target = letters(self.phrase)
+        self.words = max(1, len(self.phrase.split()))
+
+    def best(self, text: str) -> Found | None:
+        """The start of ``text`` most like the phrase (None for no words)."""
+        spans = [(m.start(), m.end()) for m in _WORD.finditer(text)]
+        best: Found | None = None
+        for skip in range(min(SKIPPED_WORDS, len(spans) - 1) + 1):
+            for count in range(1, self.words + 3):
+                if skip + count > len(spans):
+                    break
+                start, end = spans[skip][0], spans[skip + count - 1][1]
+                said = text[start:end]
+                score = fuzz.ratio(self.letters(said), self.target) - SKIP_PENALTY * skip
+                if best is None or score > best.score:
+                    best = Found(round(score, 1), said.strip(_EDGE), text[end:].lstrip(_EDGE))
+        return best
+
+    def find(self, text: str, slack: float = 0.0) -> Found | None:
+        """The phrase at the start of ``text`` and what follows it, or None."""
+        found = self.best(text)
+        return found if found is not None and found.score >= self.score - slack else None
+
+    def strip(self, text: str) -> str:
+        """``text`` without the phrase it begins with (itself if it does not)."""
+        found = self.find(text, slack=STRIP_SLACK)
+        return text if found is None else found.rest
+
+    def too_long(self, text: str) -> bool:
+        """So many letters that more audio cannot turn their start into the phrase."""
+        return len(self.letters(text)) >= MISS_AFTER_LETTERS * max(4, len(self.target))
+
+
+class Verdict(str, Enum):
+    WOKE = "woke"
+    WAIT = "wait"
+    MISS = "miss"
+
+
+class Spotting:
+    """One utterance heard while waiting: when to transcribe it, and what each transcript says."""
+
+    def __init__(self, phrase: WakePhrase, config: WakeConfig):
+        self.phrase = phrase
+        self.config = config
+        self.step_s = config.spot_every_ms / 1000
+        self.next_s = max(FIRST_SPOT_S, self.step_s)
+        self.spots = 0
+        self.best: Found | None = None
+        """The best match so far (its score is reported)."""
+
+    def due(self, speech_s: float) -> bool:
+        """Transcribe now: ``speech_s`` of the utterance heard, a step after the last look."""
+        return speech_s >= self.next_s
+
+    def hear(self, text: str, speech_s: float, final: bool = False) -> tuple[Verdict, Found | None]:
+        """A transcript of the first ``speech_s`` seconds (``final``: the utterance paused or
+        ended, or ``spot_s`` is reached: no more audio will be looked at)."""
+        self.spots += 1
+        self.next_s = speech_s + self.step_s - 1e-6
+        found = self.phrase.best(text)
+        if found is not None and (self.best is None or found.score > self.best.score):
+            self.best = found
+        if found is not None and found.score >= self.phrase.score:
+            return Verdict.WOKE, found
+        if final or speech_s >= self.config.spot_s or self.phrase.too_long(text):
+            return Verdict.MISS, found
+        return Verdict.WAIT, found
+
+
+class WakeGate:
+    """Whether speech needs the phrase: waiting until it is heard, then awake for the turn it
+    begins and ``follow_up_s`` after each reply (on the capture clock)."""
+
+    def __init__(self, follow_up_s: float):
+        self.follow_up_s = follow_up_s
+        self._awake: set[int] = set()
+        """Turns on that needed no phrase or said it (the one the phrase began, follow-ups)."""
+        self._until: float | None = None
+        """End of the follow-up window; None: no window open."""
+        self._closing = False
+        """A turn ended: the window opens at the next look at the clock."""
+
+    def waiting(self, at: float) -> bool:
+        """Speech starting at ``at`` needs the phrase."""
+        self.tick(at)
+        return not self._awake and self._until is None
+
+    @property
+    def asleep(self) -> bool:
+        """No turn is awake and no follow-up window is open or about to open."""
+        return not self._awake and self._until is None and not self._closing
+
+    def woke(self, turn_id: int) -> None:
+        """The phrase was heard (or speech began within the window): the turn is on."""
+        self._awake.add(turn_id)
+        self._until = None
+
+    def turn_over(self, turn_id: int) -> None:
+        """A turn ended (its reply was heard): the follow-up window opens if it was awake."""
+        if turn_id in self._awake:
+            self._awake.discard(turn_id)
+            self._closing = True
+
+    def tick(self, at: float) -> bool:
+        """The clock moved to ``at``: True when the assistant just went back to waiting."""
+        if self._closing:
+            self._closing = False
+            if not self._awake:
+                self._until = at + self.follow_up_s
+        if not self._awake and self._until is not None and at > self._until:
+            self._until = None
+            return True
+        return False
