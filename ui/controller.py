@@ -51,9 +51,6 @@ def audio_problems(config: Config) -> tuple[str | None, str | None]:
 class Controller(EngineHost):
     loading = Signal(str)
     """What is being loaded; '' when done."""
-    ready = Signal()
-    """An engine is running (at start, and after each applied settings change)."""
-    load_failed = Signal(str)
     audio_checked = Signal(object, object)
     """(microphone problem, speaker problem): str, or None when the device works."""
     mic_changed = Signal(str)

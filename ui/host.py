@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Callable
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Qt, Signal
 
 from assistant.config import Config
 from assistant.pipeline.session import (
@@ -28,6 +29,11 @@ log = logging.getLogger(__name__)
 
 
 class EngineHost(QObject):
+    ready = Signal()
+    """An engine is running (the window's: at start, and after each applied settings change)."""
+    load_failed = Signal(str)
+    """The engine could not start: why."""
+
     def __init__(
         self,
         config: Config,
@@ -46,6 +52,15 @@ class EngineHost(QObject):
         """Its ``event`` signal carries (engine generation, Event) of the current engine."""
         self.worker = Worker(self)
         self.skills: Skills | None = None
+
+    def connect_screen(self, on_event: Callable[[int, object], None], on_ready: Callable[[], None],
+                       on_load_failed: Callable[[str], None]) -> None:
+        """Show on a screen what every host reports: the current engine's events, an engine
+        running, and why none could start (queued: the slots run on the GUI thread)."""
+        queued = Qt.ConnectionType.QueuedConnection
+        self.bridge.event.connect(on_event, queued)
+        self.ready.connect(on_ready, queued)
+        self.load_failed.connect(on_load_failed, queued)
 
     def open_speaker(self, config: Config) -> AudioOut:
         """The configured speaker, or a silent sink (replies are then only shown) after

@@ -187,9 +187,7 @@ class KioskWindow(QWidget):
     def _connect(self) -> None:
         c = self.controller
         queued = Qt.ConnectionType.QueuedConnection
-        c.bridge.event.connect(self._on_event, queued)
-        c.ready.connect(self._on_ready, queued)
-        c.load_failed.connect(self._on_load_failed, queued)
+        c.connect_screen(self._on_event, self._on_ready, self._on_load_failed)
         c.status.connect(self._on_status, queued)
         c.visitor_forgotten.connect(self._forget, queued)
         self.talk.clicked.connect(c.tap)

@@ -28,8 +28,6 @@ def microphone(config: Config) -> SourceOpener:
 
 
 class KioskController(EngineHost):
-    ready = Signal()
-    load_failed = Signal(str)
     status = Signal(object, str)
     """(assistant.pipeline.kiosk.session.KioskStatus, reason)."""
     visitor_forgotten = Signal()

@@ -125,10 +125,8 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         c = self.controller
         queued = Qt.ConnectionType.QueuedConnection
-        c.bridge.event.connect(self._on_event, queued)
         c.loading.connect(self._on_loading, queued)
-        c.ready.connect(self._on_ready, queued)
-        c.load_failed.connect(self._on_load_failed, queued)
+        c.connect_screen(self._on_event, self._on_ready, self._on_load_failed)
         c.audio_checked.connect(self._on_audio_checked, queued)
         c.mic_changed.connect(self._on_mic_changed, queued)
         c.applied.connect(lambda _config: self._show_notice(""), queued)
