@@ -202,7 +202,7 @@ class Controller(EngineHost):
         gate = MicGate(source, tail_ms=utterance_tail_ms(self.config))
         gate.on_finished = lambda: self._mic_finished.emit(gate)
         self._gate = gate
-        engine.listen(gate)
+        engine.listen(gate, await_phrase=mode == "hands-free")  # push-to-talk needs no wake phrase
         self.mic_mode = mode
         self.mic_changed.emit(mode)
         if not self._want_mic:  # released while the microphone was opening

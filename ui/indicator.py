@@ -10,6 +10,7 @@ from assistant.events import State
 COLORS = {
     State.LOADING: "#8c959f",
     State.IDLE: "#8c959f",
+    State.WAITING: "#57606a",
     State.LISTENING: "#0969da",
     State.HEARING: "#2e9d4f",
     State.THINKING: "#d99a00",
@@ -19,6 +20,7 @@ COLORS = {
 STATE_NAMES = {
     State.LOADING: QT_TRANSLATE_NOOP("StateIndicator", "Loading"),
     State.IDLE: QT_TRANSLATE_NOOP("StateIndicator", "Idle"),
+    State.WAITING: QT_TRANSLATE_NOOP("StateIndicator", "Waiting for the wake phrase"),
     State.LISTENING: QT_TRANSLATE_NOOP("StateIndicator", "Listening"),
     State.HEARING: QT_TRANSLATE_NOOP("StateIndicator", "Hearing you"),
     State.THINKING: QT_TRANSLATE_NOOP("StateIndicator", "Thinking"),

@@ -53,6 +53,7 @@ def style(pt: int) -> str:
 STATE_TEXT = {
     State.LOADING: QT_TRANSLATE_NOOP("KioskWindow", "One moment…"),
     State.IDLE: "",
+    State.WAITING: "",
     State.LISTENING: QT_TRANSLATE_NOOP("KioskWindow", "Listening…"),
     State.HEARING: QT_TRANSLATE_NOOP("KioskWindow", "I'm listening…"),
     State.THINKING: QT_TRANSLATE_NOOP("KioskWindow", "Thinking…"),

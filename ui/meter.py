@@ -60,6 +60,8 @@ class TurnFigures:
     """The wait a listener heard: last audible sample of the words to the first of the reply."""
     decision: str | None = None
     """How the end of turn was decided ("complete at 160 ms of silence")."""
+    wake: str | None = None
+    """How the wake phrase was heard ("wake phrase 92/100 in 140 ms"), for a turn it began."""
 
     @property
     def headline(self) -> float | None:
@@ -78,7 +80,7 @@ class TurnFigures:
         other = max(0.0, total - known) if total is not None else 0.0
         overlap = total is not None and known > total + 0.5
         return cls(total, stages, other, overlap, bool(timeline.counts.get("cache_hit")), timeline.spoken,
-                   latency.get("heard"), timeline.decision())
+                   latency.get("heard"), timeline.decision(), timeline.wake())
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -173,6 +175,8 @@ class LatencyMeter(QWidget):
             head.append(f"voice to voice {fmt_ms(last.total)} (timeline)")
             if last.decision:
                 head.append(f"end of turn: {last.decision}")
+            if last.wake:
+                head.append(last.wake)
             self.setToolTip("\n".join(head + parts))
 
     # ------------------------------------------------------------ painting
@@ -220,6 +224,8 @@ class LatencyMeter(QWidget):
         notes = [f"timeline {fmt_ms(last.total)}"] if last.heard is not None and last.total is not None else []
         if last.decision:
             notes.append(last.decision)
+        if last.wake:
+            notes.append(last.wake)
         if notes:
             p.setFont(self._font(-1.5))
             p.setPen(MUTED)

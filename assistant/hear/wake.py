@@ -168,6 +168,10 @@ class WakeGate:
             self._awake.discard(turn_id)
             self._closing = True
 
+    def open_window(self) -> None:
+        """The follow-up window opens at the next look at the clock, as after a reply."""
+        self._closing = True
+
     def tick(self, at: float) -> bool:
         """The clock moved to ``at``: True when the assistant just went back to waiting."""
         if self._closing:

@@ -180,6 +180,10 @@ class Engine:
         self.hearing.listen(source)
         self.bus.set_state(self._idle_state(), self.turns.current or 0)
 
+    def wake_now(self) -> None:
+        """Listen for a question without the wake phrase (a tap on the screen stands for it)."""
+        self.wake.follow_up()
+
     def stop_listening(self) -> None:
         self.hearing.stop_listening()
         self.wake.stop()

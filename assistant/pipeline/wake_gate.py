@@ -63,6 +63,11 @@ class WakeListening:
         with self._lock:
             return self.on and self.gate.asleep
 
+    def follow_up(self) -> None:
+        """Speech within ``follow_up_s`` from now needs no phrase."""
+        with self._lock:
+            self.gate.open_window()
+
     # ------------------------------------------------------------ the listen stage
 
     def speech_start(self, turn_id: int, at: float) -> bool:

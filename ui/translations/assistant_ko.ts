@@ -322,6 +322,11 @@
     </message>
     <message>
         <location filename="../indicator.py" line="22" />
+        <source>Waiting for the wake phrase</source>
+        <translation>호출어를 기다리는 중</translation>
+    </message>
+    <message>
+        <location filename="../indicator.py" line="22" />
         <source>Listening</source>
         <translation>듣는 중</translation>
     </message>

@@ -197,7 +197,9 @@ class KioskSession:
         if engine.state in (State.THINKING, State.SPEAKING):
             engine.interrupt()
             return
-        if not self.kiosk.hands_free:
+        if self.kiosk.hands_free:
+            engine.wake_now()  # with a wake phrase, the tap stands for it
+        else:
             self._tap_requested = True
             self._wake.set()
 
@@ -287,7 +289,7 @@ class KioskSession:
             self._mic_failed(str(exc))
             return
         self._source = source
-        engine.listen(source)
+        engine.listen(source, await_phrase=self.kiosk.hands_free)  # a tap's question needs no wake phrase
 
     def _mic_failed(self, reason: str) -> None:
         level = logging.INFO if self.status is KioskStatus.NO_MICROPHONE else logging.WARNING
