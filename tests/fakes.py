@@ -3,6 +3,8 @@ tests share."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass, field, replace
@@ -223,6 +225,23 @@ class Recorder:
 
     def wait_turns(self, n=1, timeout=10.0):
         assert wait_until(lambda: len(self.results) >= n, timeout), f"only {len(self.results)} of {n} turns ended"
+
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def toml_file(folder: Path, text: str, name: str = "assistant.toml") -> Path:
+    """A config (or other TOML) file holding ``text``, in ``folder``."""
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def run_assistant(*args, timeout: float = 60) -> subprocess.CompletedProcess:
+    """``python -m assistant`` with ``args`` (paths as they are), run from the project folder,
+    its output captured as text."""
+    return subprocess.run([sys.executable, "-m", "assistant", *map(str, args)],
+                          capture_output=True, text=True, timeout=timeout, cwd=REPO)
 
 
 def kiosk_config(tmp_path: Path, **kiosk_values) -> Config:

@@ -3,6 +3,8 @@ import pytest
 from assistant import config as cfg
 from assistant.config import Config, ConfigError
 
+from fakes import toml_file
+
 
 def test_defaults_round_trip_through_toml(tmp_path):
     path = tmp_path / "assistant.toml"
@@ -19,8 +21,7 @@ def test_defaults_round_trip_through_toml(tmp_path):
     ("[vad\n", "cannot read config"),
 ])
 def test_a_bad_file_is_refused_naming_the_key(tmp_path, text, message):
-    path = tmp_path / "assistant.toml"
-    path.write_text(text)
+    path = toml_file(tmp_path, text)
     with pytest.raises(ConfigError, match=message):
         cfg.load(path)
 

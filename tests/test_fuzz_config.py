@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -17,9 +14,8 @@ from assistant import config as config_mod
 from assistant.config import Config, ConfigError
 from assistant.think.replies import Matcher, fill, load_table, normalize
 
-from fakes import Scratch, fuzz_settings
+from fakes import Scratch, fuzz_settings, run_assistant, toml_file
 
-REPO = Path(__file__).resolve().parent.parent
 FUZZ = fuzz_settings(200)
 SCRATCH = Scratch("fuzz-config-")
 """Where the fuzzed files are written (hypothesis tests take no ``tmp_path``)."""
@@ -222,9 +218,6 @@ def test_a_template_cannot_ask_for_a_gigabyte():
 
 @pytest.mark.parametrize("text", ["[llm\nmax_tokens = 5", "[llm]\nmax_tokens = nan", "[kiosk]\nidle_reset_s = -inf"])
 def test_the_command_line_says_one_line_and_exits_2(text, tmp_path):
-    path = tmp_path / "bad.toml"
-    path.write_text(text)
-    run = subprocess.run([sys.executable, "-m", "assistant", "chat", "--config", str(path), "--text", "hi"],
-                         capture_output=True, text=True, timeout=120, cwd=REPO)
+    run = run_assistant("chat", "--config", toml_file(tmp_path, text), "--text", "hi", timeout=120)
     lines = [line for line in run.stderr.splitlines() if line.strip()]
     assert run.returncode == 2 and len(lines) == 1 and lines[0].startswith("error: "), run.stderr

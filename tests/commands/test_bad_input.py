@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from assistant.machine.models import find_llm
+
+from fakes import run_assistant, toml_file
 
 pytestmark = pytest.mark.slow
 
 
 def run(*args):
-    proc = subprocess.run([sys.executable, "-m", "assistant", *map(str, args)],
-                          capture_output=True, text=True, timeout=240)
+    proc = run_assistant(*args, timeout=240)
     return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -64,7 +62,5 @@ def test_live_mode_without_a_microphone_says_so():
 
 
 def test_invalid_config_file_names_the_key(tmp_path):
-    bad = tmp_path / "bad.toml"
-    bad.write_text("[tts]\nengine = 3\n")
-    code, out, err = run("chat", "--config", bad, "--text", "hi", "--no-audio")
+    code, out, err = run("chat", "--config", toml_file(tmp_path, "[tts]\nengine = 3\n"), "--text", "hi", "--no-audio")
     assert code == 2 and "tts.engine" in err

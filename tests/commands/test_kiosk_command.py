@@ -3,9 +3,7 @@ supervisor starts the app as this program again."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -13,7 +11,7 @@ from assistant import config as config_mod
 from assistant.config import Config, ConfigError, from_mapping
 from assistant.commands.kiosk import command
 
-REPO = Path(__file__).resolve().parents[2]
+from fakes import run_assistant, toml_file
 
 @pytest.mark.parametrize("section, values, key", [
     ("kiosk", {"idle_reset_s": 0}, "kiosk.idle_reset_s"),
@@ -39,20 +37,14 @@ def test_the_default_kiosk_settings_pass():
     ("[kiosk]\nidle_reset = 30\n", "kiosk.idle_reset"),
 ])
 def test_the_kiosk_command_refuses_an_invalid_config_naming_the_key(tmp_path, text, key):
-    bad = tmp_path / "bad.toml"
-    bad.write_text(text)
-    run = subprocess.run([sys.executable, "-m", "assistant", "kiosk", "--config", str(bad)],
-                         capture_output=True, text=True, timeout=60, cwd=REPO)
+    run = run_assistant("kiosk", "--config", toml_file(tmp_path, text))
     assert run.returncode == 2
     assert f"'{key}'" in run.stderr
     assert not (tmp_path / "logs").exists()
 
 
 def test_a_config_with_kiosk_enabled_starts_the_kiosk_and_is_checked(tmp_path):
-    bad = tmp_path / "bad.toml"
-    bad.write_text('[kiosk]\nenabled = true\nexit_keys = "Ctrl+Q"\n')
-    run = subprocess.run([sys.executable, "-m", "assistant", "--config", str(bad)],
-                         capture_output=True, text=True, timeout=60, cwd=REPO)
+    run = run_assistant("--config", toml_file(tmp_path, '[kiosk]\nenabled = true\nexit_keys = "Ctrl+Q"\n'))
     assert run.returncode == 2 and "'kiosk.exit_keys'" in run.stderr
 
 
