@@ -21,9 +21,8 @@ def test_defaults_round_trip_through_toml(tmp_path):
     ("[vad\n", "cannot read config"),
 ])
 def test_a_bad_file_is_refused_naming_the_key(tmp_path, text, message):
-    path = toml_file(tmp_path, text)
     with pytest.raises(ConfigError, match=message):
-        cfg.load(path)
+        cfg.load(toml_file(tmp_path, text))
 
 
 def test_missing_file_means_defaults(tmp_path):
