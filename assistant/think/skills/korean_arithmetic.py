@@ -1,6 +1,7 @@
 """Arithmetic asked in Korean: "삼 더하기 오는?", "칠 곱하기 팔은 얼마예요", "백 나누기 팔은",
 "이십의 십오 퍼센트는", "구의 제곱은"; numbers Sino-Korean, native or digits, the answer
-read in Sino-Korean ("삼 더하기 오는 팔이에요.").
+read in Sino-Korean ("삼 더하기 오는 팔이에요."). Parts, multiples and discounts ("84의
+절반", "200의 15% 할인") are in :mod:`~assistant.think.skills.korean_portions`.
 
 Guard: the whole utterance is numbers and operators (two or three numbers), then at most
 a question ending: "더하기가 뭐예요" (what is addition) goes elsewhere.
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import operator
 
-from assistant.think.skills import SkillContext, SkillReply
+from assistant.think.skills import SkillContext, SkillReply, korean_portions
 from assistant.think.skills.korean_numbers import copula, parse, say, topic
 from assistant.think.skills.korean_pattern import Form, first
 from assistant.think.skills.text import spoken_number
@@ -32,7 +33,10 @@ _APPLY = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator
 
 def match(name: str, text: str, context: SkillContext) -> SkillReply | None:  # noqa: ARG001 - skill form
     """The arithmetic skill's answer to Korean ``text``, or None."""
-    hit = first(FORMS, text)
+    portion = korean_portions.match(name, text)
+    if portion is not None:
+        return portion
+    hit = first(FORMS, text.replace("%", " 퍼센트"))
     if hit is None:
         return None
     kind, found = hit

@@ -4,12 +4,13 @@ Korean way ("오 킬로미터는 삼 점 일일 마일이에요.", hours in nati
 
 Guard: the whole utterance is one of the forms below, with two units of one kind that
 the English skill converts (length, weight, temperature, volume, time): "서울에서 부산까지
-몇 킬로미터예요" (how far is Busan) goes elsewhere.
+몇 킬로미터예요" (how far is Busan) goes elsewhere. Fixed counts ("일주일은 며칠", "하루는 몇
+시간") are in :mod:`~assistant.think.skills.korean_counts`.
 """
 
 from __future__ import annotations
 
-from assistant.think.skills import SkillContext, SkillReply
+from assistant.think.skills import SkillContext, SkillReply, korean_counts
 from assistant.think.skills.korean_numbers import copula, native, parse, say, topic
 from assistant.think.skills.korean_pattern import Form, first
 from assistant.think.skills.text import spoken_number
@@ -38,8 +39,11 @@ _FORMS = [
 FORMS = [(kind, Form(spec, _READERS)) for kind, spec in _FORMS]
 
 
-def match(name: str, text: str, context: SkillContext, registry) -> SkillReply | None:  # noqa: ARG001
+def match(name: str, text: str, context: SkillContext, registry) -> SkillReply | None:
     """The units skill's answer to Korean ``text`` (``registry``: pint's), or None."""
+    count = korean_counts.match(name, text, context)
+    if count is not None:
+        return count
     hit = first(FORMS, text)
     if hit is None:
         return None

@@ -77,11 +77,11 @@ def _percent(kind: str, found: re.Match) -> str | None:
         return None
     money = f" {found['money']}" if found["money"] else ""
     if kind == "up":
-        return f"{found['m']}{money} plus {found['p']} percent is {_price(amount * (1 + percent / 100))}{money}."
-    return f"{found['p']} percent off {found['m']}{money} is {_price(amount * (1 - percent / 100))}{money}."
+        return f"{found['m']}{money} plus {found['p']} percent is {price(amount * (1 + percent / 100))}{money}."
+    return f"{found['p']} percent off {found['m']}{money} is {price(amount * (1 - percent / 100))}{money}."
 
 
-def _price(value: float) -> str:
+def price(value: float) -> str:
     """A price: to the cent (16.99), whole when it is (170)."""
     cents = round(value, 2)
     return spoken_number(cents) if cents == int(cents) else f"{cents:.2f}".rstrip("0").rstrip(".")
