@@ -31,9 +31,10 @@ def add_engine_options(parser: argparse.ArgumentParser, top_level: bool = False)
     group.add_argument("--max-tokens", type=int, help="longest reply in tokens")
     group.add_argument("--llm-url", help="use an OpenAI-compatible server (llama.cpp server, vLLM, Ollama) at this URL")
     group.add_argument("--llm-draft", help="speculative decoding: off, prompt-lookup, or a draft GGUF file")
-    group.add_argument("--wake", metavar="PHRASE",
-                       help='hands-free answers only after this phrase ("hey assistant"; "" answers everything; '
-                            'push-to-talk and typing never need it); see docs/wake.md')
+    group.add_argument("--wake", metavar="PHRASE", nargs="?", const="hey assistant",
+                       help='hands-free answers only after this phrase (alone: "hey assistant"; "" answers '
+                            'everything; push-to-talk and typing never need it); `bench --wake` measures it '
+                            '(false accepts, misses, latency, CPU); see docs/wake.md')
     group.add_argument("--no-replies", action="store_true", help="disable the instant-reply cache")
     group.add_argument("--no-skills", action="store_true", help="disable the skills (timers, arithmetic, units, time)")
     group.add_argument("--offline", action="store_true",

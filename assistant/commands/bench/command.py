@@ -158,7 +158,20 @@ def _turn_taking(models, config, replies, args: argparse.Namespace) -> dict:
     }
 
 
+def run_wake(args: argparse.Namespace) -> int:
+    import json
+
+    from assistant.commands.bench.wake import run_wake_bench
+    from assistant.commands.options import config_from_args
+
+    report = run_wake_bench(config_from_args(args), args.out)
+    print(json.dumps(report["halves"], indent=1))
+    return 0
+
+
 def run_bench(args: argparse.Namespace) -> int:
+    if args.wake:  # the wake phrase spotted on its own corpus instead (docs/wake.md)
+        return run_wake(args)
     if args.quality:
         return run_quality_bench(args)
     from assistant.machine import synthetic
