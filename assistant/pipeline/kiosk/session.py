@@ -122,6 +122,10 @@ def engine_factory(
     return make
 
 
+def _ignore(*_args: Any) -> None:
+    """What a report nobody asked for goes to."""
+
+
 class KioskSession:
     """A supervised engine for one visitor at a time (see the module docstring).
 
@@ -150,9 +154,9 @@ class KioskSession:
         self.status = KioskStatus.READY
         self._make_engine = make_engine
         self._open_source = open_source
-        self._on_event = on_event
-        self._on_status = on_status
-        self._on_reset = on_reset
+        self._on_event = on_event or _ignore
+        self._on_status = on_status or _ignore
+        self._on_reset = on_reset or _ignore
         self._clock = clock
         self._source: _WatchedSource | None = None
         self._mic_retry_at = 0.0
@@ -217,8 +221,7 @@ class KioskSession:
             self._transcripts.new_visitor()
         self.resets += 1
         log.info("the visitor was forgotten (reset %d)", self.resets)
-        if self._on_reset is not None:
-            self._on_reset()
+        self._on_reset()
         memory_mb = resident_mb()
         if self.kiosk.max_memory_mb and memory_mb > self.kiosk.max_memory_mb:
             self.supervisor.give_up(f"{memory_mb:.0f} MB resident, above kiosk.max_memory_mb = {self.kiosk.max_memory_mb}")
@@ -243,14 +246,12 @@ class KioskSession:
             self._tap_turn_ended = True
             if self._transcripts is not None:
                 self._transcripts.write(event.data)
-        if self._on_event is not None:
-            self._on_event(generation, event)
+        self._on_event(generation, event)
 
     def _set_status(self, status: KioskStatus, reason: str = "") -> None:
         if status is not self.status:
             self.status = status
-            if self._on_status is not None:
-                self._on_status(status, reason)
+            self._on_status(status, reason)
 
     def _restarting(self, reason: str) -> None:
         self._set_status(KioskStatus.RESTARTING, reason)
