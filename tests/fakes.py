@@ -65,6 +65,20 @@ def sentence_end_p(words: str) -> float:
     return 1e-6 if last[0] in ASKS_FOR_MORE else 0.9
 
 
+class FakeOdds:
+    """What a model tells of the tokens it chose (see ``assistant.think.confidence.TokenOdds``)."""
+
+    us_per_token = 1.0
+
+    def __init__(self):
+        self.tokens: list[tuple[bytes, float]] = []
+
+    def words(self):
+        from assistant.think.confidence import words
+
+        return words(self.tokens)
+
+
 @dataclass
 class FakeLlm:
     reply: str = "Sure, here is a fairly long answer. It has two sentences and goes on a while."
@@ -89,6 +103,9 @@ class FakeLlm:
     known, as a chat server or a model that cannot read the words). By default, roughly
     what a real model says: unlikely after a word that asks for more, likely otherwise."""
     weighed: list[str] = field(default_factory=list)
+    word_p: dict[str, float] | None = None
+    """The probability the model gave each word of its reply (1 for those left out),
+    known one word after it is yielded as a real model's is; None: not told."""
 
     def stream(self, user: str, stats: GenerationStats):
         self.calls.append(user)
@@ -98,12 +115,16 @@ class FakeLlm:
             raise ThreadCrash("the thread dies")
         if self.block is not None:
             self.block.wait()
+        odds = FakeOdds() if self.word_p is not None else None
+        stats.odds = odds
         try:
-            for word in self.reply.split(" "):
+            for i, word in enumerate(self.reply.split(" ")):
                 time.sleep(self.delay_s)
                 stats.tokens += 1
                 self.produced += 1
                 yield word + " "
+                if odds is not None:
+                    odds.tokens.append((((" " if i else "") + word).encode(), self.word_p.get(word, 1.0)))
         finally:
             self.closed.set()
 

@@ -24,7 +24,9 @@ from assistant.events import (
     SpeakText,
     UserText,
 )
+from assistant.think import calibration
 from assistant.think.conversation import GenerationStats, Llm
+from assistant.think.hedge import Hedging, first_sentence_end, hedge_words
 from assistant.think.korean_guard import KoreanGuard
 from assistant.think.replies import InstantReply, Replies
 from assistant.think.skills import SkillReply, Skills
@@ -60,6 +62,10 @@ class ResponderStage(Stage):
         self.skills = skills
         self.korean = KoreanGuard(llm.path, config.stt.language)
         """Korean the model cannot answer gets a notice, never the model's noise."""
+        self.hedge_below = config.llm.hedge_below
+        if self.hedge_below is None:
+            self.hedge_below = calibration.threshold_for(getattr(llm, "path", None))
+        """Replies the model is less sure of end with a hedge (0 or None: never)."""
         self.transcription = transcription
         self.synthesis = synthesis
         self.playback = playback
@@ -181,12 +187,15 @@ class ResponderStage(Stage):
         burst = self._all_cores(True)
         with self.model_call():
             stream = self.llm.stream(message.text, stats)
+        hedging = Hedging(self.hedge_below, stats)
         try:
             for piece in self.watched(stream):
                 if not turns.is_live(message):
                     break  # (a dropped attempt must not leave its marks)
                 timeline.mark(Mark.LLM_FIRST_TOKEN)
                 reply.append(piece)
+                if self._unsure(message, hedging, reply):
+                    break
                 self.answering.emit_reply(message, EventType.REPLY_TEXT, piece)
                 for chunk in chunker.push(piece):
                     if burst:
@@ -200,13 +209,43 @@ class ResponderStage(Stage):
             if turns.is_live(message):
                 timeline.mark(Mark.LLM_END)
                 stats.record(timeline)
-        text = "".join(reply).strip()
         if not turns.is_live(message):
             return  # dropped or interrupted: the history gets what was heard when the turn closes
-        result.reply = text
-        for chunk in chunker.flush():
-            self._speak(message, chunk)
+        if hedging.verdict is None:
+            self._unsure(message, hedging, reply, finished=True)
+        unsure = hedging.verdict is not None and hedging.verdict.unsure
+        if unsure:
+            # The first sentence is finished (its start may be playing), the rest is not said.
+            said = "".join(reply)[: first_sentence_end("".join(reply))]
+            chunks = chunker.end_with(said)
+            reply = [said, " ", hedge_words(self.config.llm.reply_language, getattr(self.llm, "bigger_model", ""))]
+            self.answering.emit_reply(message, EventType.REPLY_TEXT, "".join(reply[1:]))
+        else:
+            chunks = chunker.flush()
+        result.reply = "".join(reply).strip()
+        for chunk in [*chunks, *([reply[-1]] if unsure else [])]:
+            self._speak(message, chunk, first=not spoken)
+            spoken += 1
         self.synthesis.send(EndOfReply(turn, attempt=attempt))
+
+    def _unsure(self, message: UserText, hedging: Hedging, reply: list[str], finished: bool = False) -> bool:
+        """Judge the reply's confidence once its first sentence is known; True when it
+        is to be hedged (the token stream then stops)."""
+        verdict = hedging.judge(finished)
+        if verdict is None:
+            return False
+        result = self.turns.result(message.turn_id)
+        result.confidence = verdict.confidence
+        timeline = self.turns.timeline(message.turn_id)
+        if verdict.confidence is not None:
+            timeline.set("confidence", round(verdict.confidence, 3))
+        if hedging.odds is not None and hedging.odds.us_per_token is not None:
+            timeline.set("confidence_us_per_token", round(hedging.odds.us_per_token, 1))
+        if verdict.unsure:
+            result.hedged = verdict.reason
+            timeline.set("hedged", verdict.reason)
+            log.info("reply hedged (%s): %r", verdict.reason, "".join(reply)[:80])
+        return verdict.unsure
 
     def _all_cores(self, on: bool) -> bool:
         """Let the LLM decode on every core while nothing else needs one (the first

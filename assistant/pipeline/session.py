@@ -20,7 +20,8 @@ from assistant.think.conversation import Llm
 from assistant.machine.models import ModelError, find_llm, find_silero_vad
 from assistant.pipeline import Engine
 from assistant.pipeline.watchdog import watch_audio
-from assistant.machine.planner import plan_for
+from assistant.machine.hardware import detect, llama_offload
+from assistant.machine.planner import plan_for, recommend
 from assistant.think.replies import InstantReplies, Replies
 from assistant.think.skills import Skills
 from assistant.think.skills.timer_store import Timer, Timers
@@ -57,13 +58,19 @@ def load_llm(config: LlmConfig) -> Llm:
 
         return RemoteLlm(config)
     path = find_llm(config.model).path
-    plan = plan_for(config, path)
+    offload, _why = llama_offload()
+    hardware = detect(probe_gpus=offload and config.n_gpu_layers is None)
+    plan = plan_for(config, path, hardware)
     if not plan.fits:
         raise ModelError(f"{path.name} is too big for this machine: {plan.summary}")
     log.info("LLM offload plan: %s", plan.summary)
     planned = replace(config, model=str(path), n_gpu_layers=plan.n_gpu_layers, n_ctx=plan.n_ctx,
                       kv_type=plan.kv_type)
-    return local_llm.LlamaLlm(planned)
+    llm = local_llm.LlamaLlm(planned)
+    tier = recommend(hardware)
+    if tier.file.lower() != path.name.lower():
+        llm.bigger_model = tier.model  # what doctor recommends for this machine
+    return llm
 
 
 def _timed(name: str, fn: Callable, progress: Callable[[str], None] | None, times: dict[str, float]):

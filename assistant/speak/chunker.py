@@ -32,14 +32,22 @@ class Chunker:
         self.config = config
         self._buffer = ""
         self._released = 0
+        self._pushed = 0
 
     def push(self, text: str) -> list[str]:
         """Add generated text; return the chunks now ready to speak."""
         self._buffer += text
+        self._pushed += len(text)
         chunks = []
         while (chunk := self._next()) is not None:
             chunks.append(chunk)
         return chunks
+
+    def end_with(self, text: str) -> list[str]:
+        """End the reply as ``text`` (what was pushed so far, cut short, or with what
+        was not pushed yet): the chunk of what of it was not released."""
+        self._buffer = text[self._pushed - len(self._buffer):]
+        return self.flush()
 
     def flush(self) -> list[str]:
         """End of the reply: whatever is left is the last chunk."""

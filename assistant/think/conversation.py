@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Protocol
+from typing import Any, Callable, Iterator, Protocol
 
 from assistant.config import LlmConfig
 from assistant.timeline import Timeline
@@ -70,6 +70,9 @@ class GenerationStats:
     """Of those, tokens already in the KV cache (not evaluated again)."""
     tokens: int = 0
     """Tokens generated."""
+    odds: Any = None
+    """The probabilities of the chosen tokens (:class:`~assistant.think.confidence.TokenOdds`),
+    when the backend can tell them; None otherwise."""
 
     def record(self, timeline: Timeline) -> None:
         """Keep the counts in a turn's timeline."""

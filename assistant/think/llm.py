@@ -21,6 +21,7 @@ from assistant.config import LlmConfig
 from assistant.resources import cache_dir
 from assistant.machine.gguf_info import check_loadable
 from assistant.machine.models import ModelError, find_llm
+from assistant.think.confidence import TokenOdds
 from assistant.think.conversation import GenerationStats, History, LlmError
 from assistant.machine.planner import generation_threads, physical_cores, use_mmap
 from assistant.think.prompt import examples_for
@@ -102,6 +103,10 @@ class LlamaLlm:
         self._lock = threading.Lock()
         self._ends: list[int] | None = None
         """The tokens that end a sentence (see :meth:`_sentence_ends`)."""
+        self.odds = TokenOdds(lambda token: self._llama.detokenize([token]))
+        """The probabilities of the tokens of the reply being generated (its confidence)."""
+        self.bigger_model = ""
+        """A model that would answer better on this machine (named when a reply is hedged)."""
         self.warm()
 
     def _token_text(self, token: int) -> str:
@@ -190,6 +195,8 @@ class LlamaLlm:
         cfg = self.config
         if self.synthetic:
             self.synthetic.begin(len(tokens))
+        self.odds.begin(len(tokens))
+        stats.odds = None if self.synthetic else self.odds
         for chunk in self._llama.create_completion(
             prompt=tokens,
             max_tokens=max_tokens,
@@ -198,7 +205,7 @@ class LlamaLlm:
             repeat_penalty=cfg.repeat_penalty,
             stop=stop,
             stream=True,
-            logits_processor=[self.synthetic] if self.synthetic else None,
+            logits_processor=[self.synthetic] if self.synthetic else [self.odds],
         ):
             stats.tokens += 1
             text = chunk["choices"][0]["text"]

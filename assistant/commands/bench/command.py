@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from dataclasses import replace
 
 
 def _modes(text: str) -> tuple[str, ...]:
@@ -62,6 +63,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     quality.add_argument("--quality", action="store_true",
                          help="score the answers instead of timing them: a question set asked typed and spoken, "
                               "the share right by source (skills, instant replies, language model)")
+    quality.add_argument("--calibrate", action="store_true",
+                         help="with --quality: ask with no hedge, choose the model's confidence threshold on the "
+                              "tuning half, judge it on the test half and keep it for the model")
     quality.add_argument("--quality-set", type=Path, help="TOML question set (default: the built-in 61 questions)")
     quality.add_argument("--quality-modes", type=_quality_modes, default="typed,spoken",
                          help="comma-separated: typed,spoken (default both)")
@@ -88,6 +92,8 @@ def run_quality_bench(args: argparse.Namespace) -> int:
     from assistant.commands.bench.questions import load_questions
 
     config = config_from_args(args)
+    if args.calibrate:
+        config = replace(config, llm=replace(config.llm, hedge_below=0.0))  # every answer as the model gave it
     questions = load_questions(args.quality_set)  # a bad file fails before loading
     print("loading models…", file=sys.stderr)
     engines = load_models(config)
@@ -98,11 +104,34 @@ def run_quality_bench(args: argparse.Namespace) -> int:
             "skills": config.skills.enabled, "instant_replies": replies is not None,
             "few_shot": bool(engines.llm.history.examples)}
     report = build_quality_report(answers, meta)
+    if args.calibrate:
+        report["calibration"] = _calibrate(engines.llm, answers, meta)
     path = args.json or args.out / "quality.json"
     write_quality(report, path)
     print(format_quality(report))
+    if args.calibrate:
+        from assistant.commands.bench.calibrate import format_calibration
+
+        print(format_calibration(report["calibration"]))
     print(f"\nreport: {path}", file=sys.stderr)
     return 0
+
+
+def _calibrate(llm, answers, meta: dict) -> dict:
+    from datetime import date
+
+    from assistant.commands.bench.calibrate import calibrate
+    from assistant.think import calibration
+
+    result = calibrate(answers)
+    path = getattr(llm, "path", None)
+    if path is None:
+        result["kept"] = None  # a remote model: nothing to keep it with
+    else:
+        result["kept"] = str(calibration.save(path, result["threshold"], {
+            "calibrated": date.today().isoformat(), "questions": result["tuned_on"], "half": "tune",
+            "model": meta["llm"]}))
+    return result
 
 
 def _split_turn_taking(models, config, replies, args: argparse.Namespace) -> dict:

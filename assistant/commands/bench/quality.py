@@ -2,10 +2,12 @@
 
 Every question of the set is asked typed (as the text box does) and spoken (a WAV said
 by the configured voice, through the real listening pipeline, not paced), in order, on
-a fresh conversation each; timers set by one question are there for the next. An
-answer is right when it holds an accepted keyword (:mod:`.questions`). The report gives
-the share right overall, by mode and by source (skill, cache, LLM), and lists the
-questions answered by another source than expected.
+a fresh conversation each; timers set by one question are there for the next. The whole
+reply is read and judged right, wrong or declined (:mod:`.questions`). The report gives
+the test half first, then the tuning half, each with right, wrong and declined, by mode
+and by source (skill, cache, LLM), the model's confidence in each answer and whether it
+was hedged, and the questions answered by another source than expected. Calibrating a
+model's hedge threshold is :mod:`.calibrate`.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from assistant.events import Event, EventType, TurnResult
 from assistant.think.replies import Replies
 from assistant.pipeline.session import LoadedModels, build_engine
 from assistant.think.skills import load_skills
-from assistant.commands.bench.questions import SOURCES, Question, is_right
+from assistant.commands.bench.questions import HALVES, SOURCES, VERDICTS, Question, verdict
 from assistant.commands.bench.streaming import run_streaming
 from assistant.commands.bench.takes import InstantSink, open_take
 from assistant.commands.bench.stats import slug
@@ -47,12 +49,22 @@ class Answer:
     reply: str
     source: str
     skill: str
-    right: bool
+    verdict: str
+    """right, wrong, declined, or answered (an open question)."""
+    confidence: float | None = None
+    hedged: str = ""
+    us_per_token: float | None = None
+    """What computing the confidence cost, a token."""
+
+    @property
+    def right(self) -> bool:
+        return self.verdict in ("right", "answered")
 
     def to_json(self) -> dict[str, Any]:
-        return {"mode": self.mode, "question": self.question.text, "expect": self.question.expect,
-                "transcript": self.transcript, "reply": self.reply, "source": self.source,
-                "skill": self.skill, "right": self.right}
+        return {"mode": self.mode, "half": self.question.half, "question": self.question.text,
+                "expect": self.question.expect, "transcript": self.transcript, "reply": self.reply,
+                "source": self.source, "skill": self.skill, "verdict": self.verdict, "right": self.right,
+                "confidence": self.confidence, "hedged": self.hedged}
 
 
 class _OneTurn:
@@ -114,28 +126,40 @@ def _ask(mode, question, engines, config, replies, skills) -> TurnResult | None:
 
 def _scored(mode: str, question: Question, result: TurnResult | None, now: datetime) -> Answer:
     if result is None:
-        return Answer(mode, question, "", "", "", "", False)
-    reply = result.reply
-    return Answer(mode, question, result.transcript, reply, result.source, result.skill,
-                  bool(reply) and is_right(question, reply, now))
+        return Answer(mode, question, "", "", "", "", "wrong")
+    cost = result.timeline.counts.get("confidence_us_per_token")
+    return Answer(mode, question, result.transcript, result.reply, result.source, result.skill,
+                  verdict(question, result.reply, now), result.confidence, result.hedged, cost)
 
 
 # ------------------------------------------------------------------ report
 
 
 def _share(answers: list[Answer]) -> dict[str, Any]:
-    right = sum(a.right for a in answers)
-    return {"right": right, "asked": len(answers), "share": round(right / len(answers), 3) if answers else None}
+    counts = {v: sum(a.verdict == v for a in answers) for v in VERDICTS}
+    right = counts["right"] + counts["answered"]
+    return {"right": right, "asked": len(answers), "share": round(right / len(answers), 3) if answers else None,
+            "wrong": counts["wrong"], "declined": counts["declined"],
+            "hedged": sum(bool(a.hedged) for a in answers)}
 
 
-def build_quality_report(answers: list[Answer], meta: dict[str, Any]) -> dict[str, Any]:
+def _half_report(answers: list[Answer]) -> dict[str, Any]:
     modes = list(dict.fromkeys(a.mode for a in answers))
     return {
-        "meta": meta,
         "overall": _share(answers),
         "by_mode": {m: _share([a for a in answers if a.mode == m]) for m in modes},
         "by_source": {s: _share([a for a in answers if a.source == s]) for s in (*SOURCES, "")},
         "llm_only": _share([a for a in answers if a.source == "llm"]),
+    }
+
+
+def build_quality_report(answers: list[Answer], meta: dict[str, Any]) -> dict[str, Any]:
+    costs = sorted(a.us_per_token for a in answers if a.us_per_token is not None)
+    return {
+        "meta": meta,
+        **_half_report(answers),
+        "halves": {h: _half_report([a for a in answers if a.question.half == h]) for h in HALVES[::-1]},
+        "confidence_us_per_token": {"median": costs[len(costs) // 2], "max": costs[-1]} if costs else None,
         "misrouted": [a.to_json() for a in answers if a.source != a.question.expect],
         "answers": [a.to_json() for a in answers],
     }
@@ -144,20 +168,31 @@ def build_quality_report(answers: list[Answer], meta: dict[str, Any]) -> dict[st
 def _percent(share: dict[str, Any]) -> str:
     if not share["asked"]:
         return "—"
-    return f"{100 * share['share']:5.1f}%  ({share['right']}/{share['asked']})"
+    return (f"{100 * share['share']:5.1f}% right ({share['right']}/{share['asked']}), "
+            f"{share['wrong']} wrong, {share['declined']} declined")
+
+
+def _format_half(name: str, half: dict[str, Any]) -> list[str]:
+    lines = [f"{name}: {_percent(half['overall'])}"]
+    lines += [f"  {mode:8s} {_percent(share)}" for mode, share in half["by_mode"].items()]
+    names = {"skill": "skills", "cache": "instant replies", "llm": "language model", "": "no answer"}
+    lines += [f"  {names[s]:16s} {_percent(share)}" for s, share in half["by_source"].items() if share["asked"]]
+    return lines
 
 
 def format_quality(report: dict[str, Any]) -> str:
-    lines = [f"answers right: {_percent(report['overall'])}"]
-    lines += [f"  {mode:8s} {_percent(share)}" for mode, share in report["by_mode"].items()]
-    lines.append("by source:")
-    names = {"skill": "skills", "cache": "instant replies", "llm": "language model", "": "no answer"}
-    lines += [f"  {names[s]:16s} {_percent(share)}" for s, share in report["by_source"].items() if share["asked"]]
-    lines.append(f"language model alone: {_percent(report['llm_only'])}")
-    wrong = [a for a in report["answers"] if not a["right"]]
+    lines = []
+    for half in HALVES[::-1]:
+        lines += _format_half(f"{half} half", report["halves"][half])
+    lines += _format_half("all", report)
+    if report.get("confidence_us_per_token"):
+        cost = report["confidence_us_per_token"]
+        lines.append(f"confidence: {cost['median']:.0f} us a token (median), {cost['max']:.0f} us at most")
+    wrong = [a for a in report["answers"] if a["verdict"] in ("wrong", "declined")]
     if wrong:
-        lines.append("wrong:")
-        lines += [f"  [{a['mode']}, {a['source'] or 'none'}] {a['question']} -> {a['reply'][:70]!r}" for a in wrong]
+        lines.append("wrong or declined:")
+        lines += [f"  [{a['half']}, {a['mode']}, {a['source'] or 'none'}, {a['verdict']}"
+                  f"{', ' + a['hedged'] if a['hedged'] else ''}] {a['question']} -> {a['reply'][:70]!r}" for a in wrong]
     return "\n".join(lines)
 
 

@@ -1,12 +1,18 @@
 """The quality bench's question set and how an answer is scored.
 
-An answer is right when it holds one of the question's accepted keywords as whole
-words, after both are normalized the way skills read speech (lower case, numbers as
-digits: "fifty-six" is "56").
+The whole reply is read (:func:`verdict`): it is **wrong** when it says a rejected
+answer anywhere ("A puppy is called a kitten."), **right** when it says an accepted
+one and no rejected one, **declined** when it says it is not sure (a hedge, or the
+model's own "I don't know"), and wrong otherwise. Answers and replies are normalized
+the way skills read speech (lower case, numbers as digits: "fifty-six" is "56").
+
+Each question belongs to the tuning half or the test half by a hash of its text, so the
+split is fixed before anything is tuned and no one chooses it (:func:`half_of`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import tomllib
 from dataclasses import dataclass
@@ -18,6 +24,12 @@ from assistant.sound import AudioError
 from assistant.think.skills.text import normalize
 
 SOURCES = ("skill", "cache", "llm")
+VERDICTS = ("right", "wrong", "declined", "answered")
+"""``answered``: a question with no one right answer (``open``) got a reply."""
+HALVES = ("tune", "test")
+
+DECLINES = re.compile(r"\b(not sure|don'?t know|do not know|no idea|can'?t say|cannot say)\b|확실하지 않|모르겠")
+"""How a reply says it does not know."""
 
 
 @dataclass(frozen=True)
@@ -26,6 +38,19 @@ class Question:
     accept: tuple[str, ...]
     expect: str
     """Which source should answer it: skill, cache or llm."""
+    reject: tuple[str, ...] = ()
+    """Wrong answers a reply must not say."""
+    open: bool = False
+    """No one right answer (a tip, a suggestion): scored as answered or not."""
+
+    @property
+    def half(self) -> str:
+        return half_of(self.text)
+
+
+def half_of(text: str) -> str:
+    """``tune`` or ``test``, by the first byte of the text's SHA-256 (lower case, trimmed)."""
+    return HALVES[hashlib.sha256(text.strip().lower().encode("utf-8")).digest()[0] % 2]
 
 
 def load_questions(path: Path | None = None) -> list[Question]:
@@ -35,7 +60,8 @@ def load_questions(path: Path | None = None) -> list[Question]:
         text = path.read_text(encoding="utf-8") if path else (
             resources.files(__package__).joinpath("questions.toml").read_text(encoding="utf-8"))
         rows = tomllib.loads(text)["question"]
-        questions = [Question(r["text"], tuple(r["accept"]), r.get("expect", "llm")) for r in rows]
+        questions = [Question(r["text"], tuple(r["accept"]), r.get("expect", "llm"), tuple(r.get("reject", ())),
+                              bool(r.get("open", False))) for r in rows]
     except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError) as exc:
         raise AudioError(f"cannot read {where}: {exc!r}; each [[question]] needs text and accept") from exc
     bad = [q.text for q in questions if not q.accept or q.expect not in SOURCES]
@@ -44,18 +70,36 @@ def load_questions(path: Path | None = None) -> list[Question]:
     return questions
 
 
-def keywords(question: Question, now: datetime) -> list[str]:
-    """The accepted keywords with today's {weekday}, {month}, {year} and {hour} filled in."""
+def keywords(answers: tuple[str, ...], now: datetime) -> list[str]:
+    """The answers with today's {weekday}, {month}, {year} and {hour} filled in."""
     values = {"weekday": now.strftime("%A"), "month": now.strftime("%B"), "year": str(now.year),
               "hour": str(now.hour % 12 or 12)}
-    return [k.format_map(values) for k in question.accept]
+    return [k.format_map(values) for k in answers]
 
 
-def is_right(question: Question, reply: str, now: datetime | None = None) -> bool:
-    said = normalize(reply)
-    for keyword in keywords(question, now or datetime.now()):
+def _says(said: str, answers: tuple[str, ...], now: datetime) -> bool:
+    for keyword in keywords(answers, now):
         wanted = keyword if keyword.endswith(":") else normalize(keyword)  # "4:" is the start of a clock time
         end = r"(?!\w)" if wanted[-1:].isalnum() else ""
         if re.search(rf"(?<![\w.]){re.escape(wanted)}{end}", said):
             return True
     return False
+
+
+def verdict(question: Question, reply: str, now: datetime | None = None) -> str:
+    """right, wrong, declined (or answered, for an open question): see the module's text."""
+    now = now or datetime.now()
+    said = normalize(reply)
+    if not said.strip():
+        return "wrong"
+    if question.open:
+        return "answered"
+    if _says(said, question.reject, now):
+        return "declined" if DECLINES.search(said) else "wrong"
+    if DECLINES.search(said):
+        return "declined"
+    return "right" if _says(said, question.accept, now) else "wrong"
+
+
+def is_right(question: Question, reply: str, now: datetime | None = None) -> bool:
+    return verdict(question, reply, now) in ("right", "answered")

@@ -1,0 +1,72 @@
+"""``assistant bench --quality --calibrate``: the confidence below which a model's answers
+are hedged, chosen on the tuning half of the questions and judged on the test half.
+
+The quality questions are asked with no hedge, and the confidence of every language-model
+answer is kept (:mod:`assistant.think.confidence`). A threshold turns the answers below it
+into declines: a wrong answer declined is a gain (a person is not told something false),
+a right one declined a loss, worth as much. The threshold kept is the one with the most
+gain on the tuning half (the lowest such, so the fewest hedges); the test half, which
+took no part in choosing it, says what it is worth.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.commands.bench.quality import Answer
+from assistant.commands.bench.questions import HALVES
+
+
+def scored(answers: list[Answer]) -> list[Answer]:
+    """The answers a threshold acts on: the model's, with a confidence, to questions with one right answer."""
+    return [a for a in answers if a.source == "llm" and a.confidence is not None and not a.question.open]
+
+
+def outcome(answers: list[Answer], threshold: float) -> dict[str, int]:
+    """Right, wrong and declined when the answers below ``threshold`` are hedged."""
+    counts = {"right": 0, "wrong": 0, "declined": 0, "right_hedged": 0, "wrong_hedged": 0}
+    for a in answers:
+        if a.confidence < threshold and a.verdict in ("right", "wrong"):
+            counts["declined"] += 1
+            counts[f"{a.verdict}_hedged"] += 1
+        else:
+            counts[a.verdict] += 1
+    return counts
+
+
+def _gain(answers: list[Answer], threshold: float) -> int:
+    counts = outcome(answers, threshold)
+    return counts["wrong_hedged"] - counts["right_hedged"]
+
+
+def choose(answers: list[Answer]) -> float:
+    """The threshold with the most gain on ``answers`` (the lowest of equals; 0: none helps)."""
+    levels = sorted({a.confidence for a in answers})
+    candidates = [0.0] + [(lo + hi) / 2 for lo, hi in zip(levels, levels[1:])] + ([levels[-1] + 1e-6] if levels else [])
+    return max(candidates, key=lambda t: (_gain(answers, t), -t))
+
+
+def calibrate(answers: list[Answer]) -> dict[str, Any]:
+    """The threshold from the tuning half's typed answers, and what it does to each half."""
+    typed = [a for a in scored(answers) if a.mode == "typed"]
+    tune = [a for a in typed if a.question.half == "tune"]
+    threshold = choose(tune)
+    report: dict[str, Any] = {"threshold": round(threshold, 4), "tuned_on": len(tune)}
+    for half in HALVES[::-1]:
+        for mode in dict.fromkeys(a.mode for a in answers):
+            rows = [a for a in scored(answers) if a.question.half == half and a.mode == mode]
+            report[f"{half}_{mode}"] = {"without_hedge": outcome(rows, 0.0), "with_hedge": outcome(rows, threshold),
+                                        "answers": len(rows)}
+    return report
+
+
+def format_calibration(report: dict[str, Any]) -> str:
+    lines = [f"hedge below confidence {report['threshold']:.3f} (chosen on {report['tuned_on']} typed answers "
+             "of the tuning half)", f"{'':16s} {'right':>6s} {'wrong':>6s} {'declined':>9s}"]
+    for key, value in report.items():
+        if not isinstance(value, dict):
+            continue
+        for name in ("without_hedge", "with_hedge"):
+            c = value[name]
+            lines.append(f"{key:16s} {c['right']:6d} {c['wrong']:6d} {c['declined']:9d}   {name.replace('_', ' ')}")
+    return "\n".join(lines)

@@ -1,0 +1,83 @@
+"""Saying "I'm not sure" when the model was not: the decision after the reply's first
+sentence, and the words of the hedge in the user's language.
+
+The confidence of a reply is that of its first sentence (:mod:`.confidence`), where a
+short spoken answer says what it knows. It is known once the word after the sentence's
+end has been chosen; by then the first words may already be playing, so the sentence is
+finished, never cut, and the hedge follows it; the rest of the reply is not said.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from assistant.think.confidence import first_sentence, sentence_confidence
+from assistant.think.conversation import GenerationStats
+
+_SENTENCE_END = re.compile(r"[.!?][\"'\u201d)]*(?=\s)")
+
+HEDGES = {
+    "en": "But I'm not sure of that. A bigger model, such as {model}, would know better.",
+    "ko": "하지만 확실하지 않아요. {model} 같은 더 큰 모델이 더 잘 답할 거예요.",
+}
+HEDGES_NO_MODEL = {
+    "en": "But I'm not sure of that.",
+    "ko": "하지만 확실하지 않아요.",
+}
+
+
+def hedge_words(language: str, bigger_model: str = "") -> str:
+    """The hedge, naming a bigger model for this machine when there is one."""
+    language = language if language in HEDGES else "en"
+    if not bigger_model:
+        return HEDGES_NO_MODEL[language]
+    return HEDGES[language].format(model=spoken_model_name(bigger_model))
+
+
+def spoken_model_name(name: str) -> str:
+    """"Qwen2.5-3B-Instruct Q4_K_M" as it is said: "Qwen 2.5 3B"."""
+    words = name.split()[0].replace("-Instruct", "").replace("-", " ")
+    return re.sub(r"([A-Za-z])(\d)", r"\1 \2", words, count=1)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    confidence: float | None
+    unsure: bool
+
+    @property
+    def reason(self) -> str:
+        return f"unsure: {self.confidence:.2f}" if self.unsure and self.confidence is not None else ""
+
+
+class Hedging:
+    """Judges one reply: :meth:`judge` returns a verdict once the first sentence is known
+    (None before, and after the one verdict)."""
+
+    def __init__(self, threshold: float | None, stats: GenerationStats):
+        self.threshold = threshold
+        self.stats = stats
+        """Where the backend puts the odds of the tokens it chose (once it starts generating)."""
+        self.verdict: Verdict | None = None
+
+    @property
+    def odds(self):
+        return self.stats.odds
+
+    def judge(self, finished: bool = False) -> Verdict | None:
+        if self.verdict is not None or self.odds is None:
+            return None
+        words, ended = first_sentence(self.odds.words())
+        if not (ended or finished) or not words:
+            return None
+        confidence = sentence_confidence(words)
+        unsure = bool(self.threshold) and confidence is not None and confidence < self.threshold
+        self.verdict = Verdict(confidence, unsure)
+        return self.verdict
+
+
+def first_sentence_end(text: str) -> int:
+    """Characters of ``text`` up to the end of its first sentence (all when it has not ended)."""
+    match = _SENTENCE_END.search(text)
+    return match.end() if match else len(text)
