@@ -101,6 +101,10 @@ class TurnResult:
     errors: list[str] = field(default_factory=list)
     voices: list[str] = field(default_factory=list)
     """The voices that spoke the reply, in the order they first spoke."""
+    confidence: float | None = None
+    """How sure the model was of its reply's first sentence (``llm`` replies)."""
+    hedged: str = ""
+    """Why the reply ended with "I'm not sure" ("unsure: 0.21"), or ''."""
 
     def add_voices(self, names: list[str]) -> None:
         self.voices.extend(name for name in names if name not in self.voices)
@@ -114,6 +118,8 @@ class TurnResult:
             "skill": self.skill,
             "voices": self.voices,
             "interrupted": self.interrupted,
+            "confidence": None if self.confidence is None else round(self.confidence, 3),
+            "hedged": self.hedged,
             "errors": self.errors,
             "marks_ms": self.timeline.marks_ms(),
             "latency_ms": self.timeline.latency_ms(),
