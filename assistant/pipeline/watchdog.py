@@ -30,7 +30,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from assistant.events import Event, EventType
 from assistant.machine import devices
@@ -44,6 +44,10 @@ RESTART_EXIT_CODE = 75
 
 EngineFactory = Callable[[Callable[[Event], None]], Engine]
 """Builds a started engine that reports to the given listener."""
+
+
+def ignore(*_args: Any) -> None:
+    """Where a report goes that nobody asked for (an optional callback left out)."""
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,7 @@ class EngineSupervisor:
         self.gave_up = False
         self._make_engine = make_engine
         self._on_event = on_event
-        self._on_restart = on_restart
+        self._on_restart = on_restart or ignore
         self._on_give_up = on_give_up
         self._clock = clock
         self._recent: deque[float] = deque()
@@ -141,8 +145,7 @@ class EngineSupervisor:
             return
         log.error("restarting the engine: %s", reason)
         self.restarts += 1
-        if self._on_restart is not None:
-            self._on_restart(reason)
+        self._on_restart(reason)
         self.renew()
 
     def give_up(self, reason: str) -> None:

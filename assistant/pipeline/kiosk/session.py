@@ -24,7 +24,7 @@ from assistant.config import Config
 from assistant.events import Event, EventType, State
 from assistant.think.conversation import Llm
 from assistant.pipeline.session import LoadedModels, build_engine
-from assistant.pipeline.watchdog import EngineFactory, EngineSupervisor
+from assistant.pipeline.watchdog import EngineFactory, EngineSupervisor, ignore
 from assistant.pipeline.kiosk.memory import release_memory, resident_mb
 from assistant.pipeline.kiosk.transcripts import TranscriptLog
 
@@ -122,10 +122,6 @@ def engine_factory(
     return make
 
 
-def _ignore(*_args: Any) -> None:
-    """What a report nobody asked for goes to."""
-
-
 class KioskSession:
     """A supervised engine for one visitor at a time (see the module docstring).
 
@@ -154,9 +150,9 @@ class KioskSession:
         self.status = KioskStatus.READY
         self._make_engine = make_engine
         self._open_source = open_source
-        self._on_event = on_event or _ignore
-        self._on_status = on_status or _ignore
-        self._on_reset = on_reset or _ignore
+        self._on_event = on_event or ignore
+        self._on_status = on_status or ignore
+        self._on_reset = on_reset or ignore
         self._clock = clock
         self._source: _WatchedSource | None = None
         self._mic_retry_at = 0.0
