@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-from assistant.pipeline.links import Links
+from assistant.pipeline.links import Linked
 from assistant.pipeline.turn_book import TurnBook
 
 
-class Interruptions:
+class Interruptions(Linked):
     """Drops a turn that is still on: whatever its stages hold is flushed, what plays is
     silenced, and the turn closes as interrupted."""
 
     def __init__(self, book: TurnBook):
         self.book = book
-        self._links: Links | None = None
-
-    def connect(self, links: Links) -> None:
-        self._links = links
 
     def interrupt(self) -> None:
         """Stop the current turn at once: generation, synthesis and playback."""

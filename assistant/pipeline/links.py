@@ -43,3 +43,13 @@ class Links:
         missing = [field.name for field in fields(self) if getattr(self, field.name) is None]
         if missing:
             raise TypeError(f"the conductor's links are not wired: {', '.join(missing)}")
+
+
+class Linked:
+    """A part of the conductor that calls into the stages: it is handed their :class:`Links`
+    once the engine is wired (:meth:`connect`), and holds None until then."""
+
+    _links: Links | None = None
+
+    def connect(self, links: Links) -> None:
+        self._links = links

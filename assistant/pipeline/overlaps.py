@@ -9,13 +9,13 @@ from typing import Callable
 from assistant.events import EventType, State
 from assistant.hear.bargein import Action, Overlap
 from assistant.pipeline.interruptions import Interruptions
-from assistant.pipeline.links import Links
+from assistant.pipeline.links import Linked
 from assistant.pipeline.turn_book import TurnBook
 
 log = logging.getLogger(__name__)
 
 
-class Overlaps:
+class Overlaps(Linked):
     """The turns begun over a reply, until their transcript settles them: the overlap takes
     the floor (stop: it is answered; hush: the reply just ends), or the reply resumes, or it
     ends where it paused."""
@@ -25,10 +25,6 @@ class Overlaps:
         self.interruptions = interruptions
         self._overlaps: dict[int, Overlap] = {}
         """Turns begun over a reply, until they are settled."""
-        self._links: Links | None = None
-
-    def connect(self, links: Links) -> None:
-        self._links = links
 
     def begin(self, overlap: Overlap) -> int:
         """Speech started over the reply: a turn listened to and transcribed beside it; its

@@ -12,14 +12,14 @@ import threading
 from assistant.events import EventType, Message, Remember, ReplyMessage, TurnResult, WordsAtPause
 from assistant.timeline import Mark, Timeline
 from assistant.pipeline.bus import EventBus
-from assistant.pipeline.links import Links
+from assistant.pipeline.links import Linked
 from assistant.pipeline.turns import TurnState
 
 KEPT_RESULTS = 16
 """Results of this many past turns stay readable (the GUI's meter reads them late)."""
 
 
-class TurnBook:
+class TurnBook(Linked):
     """Thread-safe: stages call it from their own threads. The other parts of the
     conductor share its lock and its :class:`~.turns.TurnState`."""
 
@@ -28,10 +28,6 @@ class TurnBook:
         self.lock = threading.RLock()
         self.state = TurnState()
         self._results: dict[int, TurnResult] = {}
-        self._links: Links | None = None
-
-    def connect(self, links: Links) -> None:
-        self._links = links
 
     # ------------------------------------------------------------ questions
 
