@@ -32,6 +32,7 @@ def answer(skills: Skills, text: str) -> tuple[str, str] | None:
     ("Half of eighty-four.", "Half of 84 is 42."),
     ("What's half 84?", "Half of 84 is 42."),
     ("one half of 9", "Half of 9 is 4.5."),
+    ("What's half of a hundred?", "Half of 100 is 50."),
     ("Double 21.", "Double 21 is 42."),
     ("What is twice twenty one?", "Twice 21 is 42."),
     ("triple 15", "Triple 15 is 45."),

@@ -29,7 +29,7 @@ _DENOMINATOR = "|".join(sorted(_DENOMINATORS, key=len, reverse=True))
 _TIMES = {"double": 2, "doubled": 2, "twice": 2, "triple": 3, "tripled": 3, "treble": 3, "thrice": 3,
           "quadruple": 4, "quadrupled": 4, "halved": 0.5}
 _FORMS = (
-    ("part", re.compile(rf"^(?:(?P<k>a|an|one|{NUMBER}) )?(?P<d>{_DENOMINATOR}) (?:of )?{_N}$")),
+    ("part", re.compile(rf"^(?:(?P<k>a|an|one|{NUMBER}) )?(?P<d>{_DENOMINATOR}) (?:of )?(?:a )?{_N}$")),
     ("times", re.compile(rf"^(?P<w>double|twice|triple|treble|thrice|quadruple) (?:of |as much as )?{_N}$")),
     ("times", re.compile(rf"^{_N} (?P<w>doubled|tripled|quadrupled|halved)$")),
     ("off", re.compile(rf"^(?:a )?{_PERCENT} (?:off|discount (?:on|off|of|from)) (?:of )?(?:a )?{_M}{_MONEY}$")),

@@ -58,7 +58,7 @@ def normalize(text: str) -> str:
     text = alpha2digit(" ".join(words), "en")
     text = " ".join(_SMALL.get(w, w) for w in text.split())
     text = re.sub(rf"\b({NUMBER}) and a half\b", lambda m: _plain(float(m[1]) + 0.5), text)
-    text = re.sub(r"\b(?:a |one )?half (?:an?|of an?) ", "0.5 ", text)
+    text = re.sub(r"\b(?:a |one )?half (?:an?|of an?) (?!\d)", "0.5 ", text)  # not "half of a 100"
     return text
 
 
