@@ -252,12 +252,9 @@ class LlmConfig:
     recognized, so the reply starts with only the last words left to evaluate."""
     prompt_cache: bool = True
     """Save the evaluated system prompt to disk so a restart skips its prefill."""
-    hedge_below: float | None = rule(None, lambda value: None if value is None or 0 <= value <= 1 else
-                                     "must be a probability from 0 to 1, or left out for the model's calibration")
-    """Say "I'm not sure" after a reply whose first sentence's least likely content word
-    the model chose with less than this probability (0 never hedges). None uses the
-    threshold calibrated for the model (``assistant bench --quality --calibrate``), and
-    no hedge for a model never calibrated."""
+    hedge_below: float | None = rule(None, lambda v: None if v is None or 0 <= v <= 1 else "must be from 0 to 1")
+    """Hedge a reply whose first sentence the model was less sure of (0 never); None: the
+    model's calibration (``assistant bench --quality --calibrate``), else no hedge."""
     backend: str = choice("local", "remote")
     """``local`` loads the GGUF with llama.cpp; ``remote`` streams from an OpenAI-compatible server."""
     remote_url: str = "http://127.0.0.1:8080"

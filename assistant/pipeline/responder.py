@@ -187,7 +187,7 @@ class ResponderStage(Stage):
         burst = self._all_cores(True)
         with self.model_call():
             stream = self.llm.stream(message.text, stats)
-        hedging = Hedging(self.hedge_below, stats)
+        hedging = Hedging(self.hedge_below, stats, message.text)
         try:
             for piece in self.watched(stream):
                 if not turns.is_live(message):

@@ -6,7 +6,10 @@ is a llama.cpp logits processor that keeps, as the reply streams, the probabilit
 every token the model chose (no second pass: it sees each distribution once, before the
 sampler). :func:`words` joins tokens into words; the answer's *content* words (not
 "the", "is", punctuation) carry what the model could get wrong, and the confidence of a
-sentence is the probability of its least likely content word (:func:`sentence_confidence`).
+sentence is the probability of its least likely content word that does not repeat the
+question (:func:`sentence_confidence`). On the quality questions' tuning half that told
+wrong answers from right ones better than the geometric mean, the first new word or the
+tokens' entropy (docs/quality.md).
 
 Below the threshold the model was calibrated for (``assistant bench --quality
 --calibrate``) the reply ends with the sentence being said and a short hedge
@@ -137,7 +140,24 @@ def first_sentence(found: list[Word]) -> tuple[list[Word], bool]:
     return found, False
 
 
-def sentence_confidence(found: list[Word]) -> float | None:
-    """The probability of the least likely content word; None when there is none."""
-    content = [w.p for w in found if w.content]
+def sentence_confidence(found: list[Word], question: str = "") -> float | None:
+    """The probability of the least likely content word that does not echo the question
+    ("France" in "The capital of France is Paris" says nothing the model could get
+    wrong); None when there is none."""
+    asked = [_bare(w) for w in question.split()]
+    content = [w.p for w in found if w.content and not any(_echoes(_bare(w.text), a) for a in asked)]
     return min(content) if content else None
+
+
+def _bare(word: str) -> str:
+    return re.sub(r"\W", "", word.lower())
+
+
+def _echoes(word: str, asked: str) -> bool:
+    """The same word, or the same stem ("drinks", "drink")."""
+    if not word or not asked:
+        return False
+    if word == asked:
+        return True
+    short = min(len(word), len(asked))
+    return short >= 4 and word[:short] == asked[:short] or short >= 5 and word[:5] == asked[:5]

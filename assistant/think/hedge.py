@@ -55,8 +55,9 @@ class Hedging:
     """Judges one reply: :meth:`judge` returns a verdict once the first sentence is known
     (None before, and after the one verdict)."""
 
-    def __init__(self, threshold: float | None, stats: GenerationStats):
+    def __init__(self, threshold: float | None, stats: GenerationStats, question: str = ""):
         self.threshold = threshold
+        self.question = question
         self.stats = stats
         """Where the backend puts the odds of the tokens it chose (once it starts generating)."""
         self.verdict: Verdict | None = None
@@ -71,7 +72,7 @@ class Hedging:
         words, ended = first_sentence(self.odds.words())
         if not (ended or finished) or not words:
             return None
-        confidence = sentence_confidence(words)
+        confidence = sentence_confidence(words, self.question)
         unsure = bool(self.threshold) and confidence is not None and confidence < self.threshold
         self.verdict = Verdict(confidence, unsure)
         return self.verdict

@@ -4,9 +4,9 @@ are hedged, chosen on the tuning half of the questions and judged on the test ha
 The quality questions are asked with no hedge, and the confidence of every language-model
 answer is kept (:mod:`assistant.think.confidence`). A threshold turns the answers below it
 into declines: a wrong answer declined is a gain (a person is not told something false),
-a right one declined a loss, worth as much. The threshold kept is the one with the most
-gain on the tuning half (the lowest such, so the fewest hedges); the test half, which
-took no part in choosing it, says what it is worth.
+a right one declined a loss. The threshold kept declines the most wrong answers of the
+tuning half while losing at most one right answer in twenty (:func:`choose`); the test
+half, which took no part in choosing it, says what it is worth.
 """
 
 from __future__ import annotations
@@ -34,16 +34,19 @@ def outcome(answers: list[Answer], threshold: float) -> dict[str, int]:
     return counts
 
 
-def _gain(answers: list[Answer], threshold: float) -> int:
-    counts = outcome(answers, threshold)
-    return counts["wrong_hedged"] - counts["right_hedged"]
+LOST_SHARE = 0.05
+"""Of the right answers, the share a threshold may turn into declines (at least one)."""
 
 
 def choose(answers: list[Answer]) -> float:
-    """The threshold with the most gain on ``answers`` (the lowest of equals; 0: none helps)."""
+    """The threshold that declines the most wrong answers of ``answers`` while declining
+    at most one right answer in twenty (at least one); the lowest of equals. A right
+    answer lost is what a person notices first, so few may be."""
     levels = sorted({a.confidence for a in answers})
-    candidates = [0.0] + [(lo + hi) / 2 for lo, hi in zip(levels, levels[1:])] + ([levels[-1] + 1e-6] if levels else [])
-    return max(candidates, key=lambda t: (_gain(answers, t), -t))
+    candidates = [0.0] + [(lo + hi) / 2 for lo, hi in zip(levels, levels[1:])]
+    allowed = max(1, round(LOST_SHARE * sum(a.verdict == "right" for a in answers)))
+    kept = [t for t in candidates if outcome(answers, t)["right_hedged"] <= allowed]
+    return max(kept, key=lambda t: (outcome(answers, t)["wrong_hedged"], -t))
 
 
 def calibrate(answers: list[Answer]) -> dict[str, Any]:
