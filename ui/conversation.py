@@ -89,6 +89,10 @@ class TurnView(QWidget):
 
     def finish(self, result: TurnResult) -> None:
         self.finished = True
+        if result.hedged and result.reply:  # what was said: the first sentence and the hedge
+            self.reply.setText(result.reply)
+            _fit(self.reply)
+            self.reply.show()
         figures = result.timeline.latency_ms()
         wait = figures.get("heard") if figures.get("heard") is not None else figures.get("voice_to_voice")
         parts = []
@@ -101,6 +105,8 @@ class TurnView(QWidget):
             parts.append(self.tr("instant reply"))
         elif result.source == "skill":
             parts.append(self.tr("%s skill") % result.skill)
+        if result.hedged:
+            parts.append(self.tr("hedged, %s") % result.hedged)
         if result.interrupted:
             parts.append(self.tr("interrupted"))
         self.note.setTextFormat(Qt.TextFormat.RichText)

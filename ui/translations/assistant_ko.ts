@@ -1,9 +1,10 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="ko_KR">
 <context>
     <name>ConversationView</name>
     <message>
-        <location filename="../conversation.py" line="129" />
+        <location filename="../conversation.py" line="141"/>
         <source>Ask something: type below, or hold “Hold to talk” while you speak.</source>
         <translation>무엇이든 물어보세요: 아래에 입력하거나, 말하는 동안 “눌러서 말하기”를 누르고 계세요.</translation>
     </message>
@@ -11,65 +12,65 @@
 <context>
     <name>KioskWindow</name>
     <message>
-        <location filename="../kiosk.py" line="54" />
-        <location filename="../kiosk.py" line="124" />
-        <location filename="../kiosk.py" line="224" />
+        <location filename="../kiosk.py" line="54"/>
+        <location filename="../kiosk.py" line="125"/>
+        <location filename="../kiosk.py" line="223"/>
         <source>One moment…</source>
         <translation>잠시만요…</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="56" />
+        <location filename="../kiosk.py" line="57"/>
         <source>Listening…</source>
         <translation>듣고 있어요…</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="57" />
-        <source>I'm listening…</source>
+        <location filename="../kiosk.py" line="58"/>
+        <source>I&apos;m listening…</source>
         <translation>말씀하세요…</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="58" />
+        <location filename="../kiosk.py" line="59"/>
         <source>Thinking…</source>
         <translation>생각 중이에요…</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="59" />
+        <location filename="../kiosk.py" line="60"/>
         <source>Speaking…</source>
         <translation>말하는 중이에요…</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="147" />
+        <location filename="../kiosk.py" line="148"/>
         <source>Just start talking, or tap the button.</source>
         <translation>그냥 말씀하시거나 버튼을 누르세요.</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="148" />
+        <location filename="../kiosk.py" line="149"/>
         <source>Tap the button, then ask your question.</source>
         <translation>버튼을 누른 다음 질문하세요.</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="151" />
+        <location filename="../kiosk.py" line="152"/>
         <source>Hello! Ask me anything. Just start talking.</source>
         <translation>안녕하세요! 무엇이든 물어보세요. 그냥 말씀하시면 돼요.</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="162" />
-        <location filename="../kiosk.py" line="267" />
+        <location filename="../kiosk.py" line="163"/>
+        <location filename="../kiosk.py" line="267"/>
         <source>Tap to talk</source>
         <translation>눌러서 말하기</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="219" />
+        <location filename="../kiosk.py" line="218"/>
         <source>Sorry, this assistant is out of order right now.</source>
         <translation>죄송합니다. 지금은 비서를 사용할 수 없어요.</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="226" />
-        <source>I can't hear right now. Please tell a member of staff.</source>
+        <location filename="../kiosk.py" line="225"/>
+        <source>I can&apos;t hear right now. Please tell a member of staff.</source>
         <translation>지금은 들을 수 없어요. 직원에게 알려 주세요.</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="267" />
+        <location filename="../kiosk.py" line="267"/>
         <source>■  Stop</source>
         <translation>■  멈추기</translation>
     </message>
@@ -77,49 +78,49 @@
 <context>
     <name>LatencyMeter</name>
     <message>
-        <location filename="../meter.py" line="187" />
+        <location filename="../meter.py" line="206"/>
         <source>LAST TURN</source>
         <translation>마지막 대화</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="188" />
+        <location filename="../meter.py" line="207"/>
         <source>typed: text to first sound</source>
         <translation>입력: 글에서 첫 소리까지</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="189" />
+        <location filename="../meter.py" line="208"/>
         <source>heard voice to voice</source>
         <translation>들린 음성에서 음성까지</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="189" />
+        <location filename="../meter.py" line="208"/>
         <source>voice to voice</source>
         <translation>음성에서 음성까지</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="191" />
+        <location filename="../meter.py" line="210"/>
         <source>spoken by %s</source>
         <translation>목소리: %s</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="195" />
+        <location filename="../meter.py" line="214"/>
         <source>no turns yet — ask something</source>
         <translation>아직 대화가 없어요 — 무엇이든 물어보세요</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="195" />
+        <location filename="../meter.py" line="214"/>
         <source>no reply audio in the last turn</source>
         <translation>마지막 대화에는 음성 답변이 없었어요</translation>
     </message>
     <message numerus="yes">
-        <location filename="../meter.py" line="285" />
+        <location filename="../meter.py" line="306"/>
         <source>SESSION · %n spoken turn(s)</source>
         <translation>
             <numerusform>세션 · 말한 대화 %n번</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../meter.py" line="288" />
+        <location filename="../meter.py" line="309"/>
         <source>typed %s, median %s</source>
         <translation>입력 %s번, 중앙값 %s</translation>
     </message>
@@ -127,102 +128,102 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../status.py" line="53" />
+        <location filename="../status.py" line="53"/>
         <source>mic off</source>
         <translation>마이크 꺼짐</translation>
     </message>
     <message>
-        <location filename="../status.py" line="54" />
+        <location filename="../status.py" line="54"/>
         <source>mic on (push-to-talk)</source>
         <translation>마이크 켜짐 (눌러서 말하기)</translation>
     </message>
     <message>
-        <location filename="../status.py" line="55" />
+        <location filename="../status.py" line="55"/>
         <source>mic on (hands-free)</source>
         <translation>마이크 켜짐 (핸즈프리)</translation>
     </message>
     <message>
-        <location filename="../status.py" line="56" />
+        <location filename="../status.py" line="56"/>
         <source>no microphone</source>
         <translation>마이크 없음</translation>
     </message>
     <message>
-        <location filename="../window.py" line="45" />
+        <location filename="../window.py" line="45"/>
         <source>Offline voice assistant</source>
         <translation>오프라인 음성 비서</translation>
     </message>
     <message>
-        <location filename="../window.py" line="67" />
+        <location filename="../window.py" line="67"/>
         <source>Settings…</source>
         <translation>설정…</translation>
     </message>
     <message>
-        <location filename="../window.py" line="81" />
+        <location filename="../window.py" line="81"/>
         <source>Type a question and press Enter…</source>
         <translation>질문을 입력하고 Enter를 누르세요…</translation>
     </message>
     <message>
-        <location filename="../window.py" line="83" />
+        <location filename="../window.py" line="83"/>
         <source>Send</source>
         <translation>보내기</translation>
     </message>
     <message>
-        <location filename="../window.py" line="84" />
+        <location filename="../window.py" line="84"/>
         <source>■  Stop</source>
         <translation>■  멈추기</translation>
     </message>
     <message>
-        <location filename="../window.py" line="85" />
+        <location filename="../window.py" line="85"/>
         <source>Interrupt the reply now (Esc)</source>
         <translation>지금 답변 멈추기 (Esc)</translation>
     </message>
     <message>
-        <location filename="../window.py" line="87" />
+        <location filename="../window.py" line="87"/>
         <source>Hold to talk</source>
         <translation>눌러서 말하기</translation>
     </message>
     <message>
-        <location filename="../window.py" line="88" />
+        <location filename="../window.py" line="88"/>
         <source>Hold while you speak; release to get the answer</source>
         <translation>말하는 동안 누르고 있다가, 놓으면 답변을 들을 수 있어요</translation>
     </message>
     <message>
-        <location filename="../window.py" line="89" />
+        <location filename="../window.py" line="89"/>
         <source>Hands-free</source>
         <translation>핸즈프리</translation>
     </message>
     <message>
-        <location filename="../window.py" line="91" />
+        <location filename="../window.py" line="91"/>
         <source>Listen all the time; speak whenever you like</source>
         <translation>항상 듣고 있어요. 언제든 말씀하세요</translation>
     </message>
     <message>
-        <location filename="../window.py" line="114" />
+        <location filename="../window.py" line="114"/>
         <source>loading…</source>
         <translation>불러오는 중…</translation>
     </message>
     <message>
-        <location filename="../window.py" line="137" />
+        <location filename="../window.py" line="135"/>
         <source>Error while %s: %s</source>
         <translation>%s 중 오류: %s</translation>
     </message>
     <message>
-        <location filename="../window.py" line="210" />
+        <location filename="../window.py" line="208"/>
         <source>no model loaded</source>
         <translation>불러온 모델 없음</translation>
     </message>
     <message>
-        <location filename="../window.py" line="211" />
+        <location filename="../window.py" line="209"/>
         <source>Could not load the models: %s — choose others in Settings.</source>
         <translation>모델을 불러올 수 없어요: %s — 설정에서 다른 모델을 고르세요.</translation>
     </message>
     <message>
-        <location filename="../window.py" line="222" />
+        <location filename="../window.py" line="220"/>
         <source>&lt;b&gt;No microphone&lt;/b&gt; — type your questions in the box below.</source>
         <translation>&lt;b&gt;마이크 없음&lt;/b&gt; — 아래 입력란에 질문을 입력하세요.</translation>
     </message>
     <message>
-        <location filename="../window.py" line="225" />
+        <location filename="../window.py" line="223"/>
         <source>&lt;b&gt;No speaker&lt;/b&gt; — replies are shown but not heard.</source>
         <translation>&lt;b&gt;스피커 없음&lt;/b&gt; — 답변은 화면에만 보이고 들리지 않아요.</translation>
     </message>
@@ -230,7 +231,7 @@
 <context>
     <name>PinPad</name>
     <message>
-        <location filename="../pinpad.py" line="25" />
+        <location filename="../pinpad.py" line="25"/>
         <source>Administrator PIN</source>
         <translation>관리자 PIN</translation>
     </message>
@@ -238,72 +239,72 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../settings.py" line="67" />
+        <location filename="../settings.py" line="78"/>
         <source>Settings</source>
         <translation>설정</translation>
     </message>
     <message>
-        <location filename="../settings.py" line="75" />
+        <location filename="../settings.py" line="86"/>
         <source>LLM model (.gguf)</source>
         <translation>언어 모델 (.gguf)</translation>
     </message>
     <message>
-        <location filename="../settings.py" line="85" />
+        <location filename="../settings.py" line="96"/>
         <source>Voice engine</source>
         <translation>음성 엔진</translation>
     </message>
     <message>
-        <location filename="../settings.py" line="86" />
+        <location filename="../settings.py" line="97"/>
         <source>Piper voice (.onnx)</source>
         <translation>Piper 목소리 (.onnx)</translation>
     </message>
     <message>
-        <location filename="../settings.py" line="93" />
+        <location filename="../settings.py" line="104"/>
         <source>Speech recognition</source>
         <translation>음성 인식</translation>
     </message>
     <message>
-        <location filename="../settings.py" line="94" />
+        <location filename="../settings.py" line="105"/>
         <source>Language</source>
         <translation>언어</translation>
     </message>
     <message>
-        <location filename="../settings.py" line="104" />
+        <location filename="../settings.py" line="115"/>
         <source>Answer</source>
         <translation>대답</translation>
     </message>
     <message>
-        <location filename="../settings.py" line="111" />
+        <location filename="../settings.py" line="118"/>
         <source>Longest wait for unfinished words</source>
         <translation>끝나지 않은 말을 기다리는 최대 시간</translation>
     </message>
     <message>
-        <location filename="../settings.py" line="118" />
+        <location filename="../settings.py" line="121"/>
         <source>Fixed silence</source>
         <translation>고정 침묵</translation>
     </message>
     <message>
-        <location filename="../settings.py" line="127" />
+        <location filename="../settings.py" line="127"/>
         <source>VAD threshold</source>
         <translation>음성 감지 임계값</translation>
     </message>
     <message>
-        <location filename="../settings.py" line="131" />
+        <location filename="../settings.py" line="131"/>
         <source>System prompt</source>
         <translation>시스템 프롬프트</translation>
     </message>
     <message>
-        <location filename="../settings.py" line="135" />
+        <location filename="../settings.py" line="135"/>
         <source>Microphone</source>
         <translation>마이크</translation>
     </message>
     <message>
-        <location filename="../settings.py" line="136" />
+        <location filename="../settings.py" line="136"/>
         <source>Speaker</source>
         <translation>스피커</translation>
     </message>
     <message>
-        <location filename="../settings.py" line="186" />
+        <location filename="../settings.py" line="186"/>
         <source>Not applied: %s</source>
         <translation>적용되지 않음: %s</translation>
     </message>
@@ -311,37 +312,37 @@
 <context>
     <name>StateIndicator</name>
     <message>
-        <location filename="../indicator.py" line="20" />
+        <location filename="../indicator.py" line="21"/>
         <source>Loading</source>
         <translation>불러오는 중</translation>
     </message>
     <message>
-        <location filename="../indicator.py" line="21" />
+        <location filename="../indicator.py" line="22"/>
         <source>Idle</source>
         <translation>대기</translation>
     </message>
     <message>
-        <location filename="../indicator.py" line="22" />
+        <location filename="../indicator.py" line="23"/>
         <source>Waiting for the wake phrase</source>
         <translation>호출어를 기다리는 중</translation>
     </message>
     <message>
-        <location filename="../indicator.py" line="22" />
+        <location filename="../indicator.py" line="24"/>
         <source>Listening</source>
         <translation>듣는 중</translation>
     </message>
     <message>
-        <location filename="../indicator.py" line="23" />
+        <location filename="../indicator.py" line="25"/>
         <source>Hearing you</source>
         <translation>듣고 있어요</translation>
     </message>
     <message>
-        <location filename="../indicator.py" line="24" />
+        <location filename="../indicator.py" line="26"/>
         <source>Thinking</source>
         <translation>생각 중</translation>
     </message>
     <message>
-        <location filename="../indicator.py" line="25" />
+        <location filename="../indicator.py" line="27"/>
         <source>Speaking</source>
         <translation>말하는 중</translation>
     </message>
@@ -349,37 +350,42 @@
 <context>
     <name>TurnView</name>
     <message>
-        <location filename="../conversation.py" line="74" />
+        <location filename="../conversation.py" line="74"/>
         <source>(nothing was understood)</source>
         <translation>(알아듣지 못했어요)</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="87" />
+        <location filename="../conversation.py" line="87"/>
         <source>speaking…</source>
         <translation>말하는 중…</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="96" />
+        <location filename="../conversation.py" line="100"/>
         <source>%s to first sound</source>
         <translation>첫 소리까지 %s</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="99" />
+        <location filename="../conversation.py" line="103"/>
         <source>end of turn: %s</source>
         <translation>발화 끝: %s</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="101" />
+        <location filename="../conversation.py" line="105"/>
         <source>instant reply</source>
         <translation>즉시 답변</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="103" />
+        <location filename="../conversation.py" line="107"/>
         <source>%s skill</source>
         <translation>%s 기능</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="105" />
+        <location filename="../conversation.py" line="109"/>
+        <source>hedged, %s</source>
+        <translation>확실하지 않음, %s</translation>
+    </message>
+    <message>
+        <location filename="../conversation.py" line="111"/>
         <source>interrupted</source>
         <translation>중단됨</translation>
     </message>

@@ -18,15 +18,16 @@ from assistant.commands.bench.questions import HALVES
 
 
 def scored(answers: list[Answer]) -> list[Answer]:
-    """The answers a threshold acts on: the model's, with a confidence, to questions with one right answer."""
-    return [a for a in answers if a.source == "llm" and a.confidence is not None and not a.question.open]
+    """The answers a threshold acts on: the model's, to questions with one right answer
+    (one with no confidence, every word of it from the question, is never hedged)."""
+    return [a for a in answers if a.source == "llm" and not a.question.open]
 
 
 def outcome(answers: list[Answer], threshold: float) -> dict[str, int]:
     """Right, wrong and declined when the answers below ``threshold`` are hedged."""
     counts = {"right": 0, "wrong": 0, "declined": 0, "right_hedged": 0, "wrong_hedged": 0}
     for a in answers:
-        if a.confidence < threshold and a.verdict in ("right", "wrong"):
+        if a.confidence is not None and a.confidence < threshold and a.verdict in ("right", "wrong"):
             counts["declined"] += 1
             counts[f"{a.verdict}_hedged"] += 1
         else:
@@ -42,7 +43,7 @@ def choose(answers: list[Answer]) -> float:
     """The threshold that declines the most wrong answers of ``answers`` while declining
     at most one right answer in twenty (at least one); the lowest of equals. A right
     answer lost is what a person notices first, so few may be."""
-    levels = sorted({a.confidence for a in answers})
+    levels = sorted({a.confidence for a in answers if a.confidence is not None})
     candidates = [0.0] + [(lo + hi) / 2 for lo, hi in zip(levels, levels[1:])]
     allowed = max(1, round(LOST_SHARE * sum(a.verdict == "right" for a in answers)))
     kept = [t for t in candidates if outcome(answers, t)["right_hedged"] <= allowed]
