@@ -8,7 +8,8 @@ import pytest
 
 from assistant.sound import AudioError
 from assistant.commands.bench.quality import Answer, build_quality_report, format_quality
-from assistant.commands.bench.questions import Question, is_right, load_questions
+from assistant.commands.bench.calibrate import calibrate, choose, outcome
+from assistant.commands.bench.questions import Question, half_of, is_right, load_questions, verdict
 from assistant.think.prompt import default_examples
 from assistant.think.skills.text import normalize
 
@@ -46,23 +47,81 @@ def test_a_malformed_question_set_is_named(tmp_path):
         load_questions(path)
 
 
-def test_the_report_splits_the_share_right_by_mode_and_source():
+def test_the_report_splits_right_wrong_and_declined_by_half_mode_and_source():
     skill_q, llm_q = Question("What is 2 plus 2?", ("4",), "skill"), Question("Capital of France?", ("paris",), "llm")
     answers = [
-        Answer("typed", skill_q, skill_q.text, "2 plus 2 is 4.", "skill", "arithmetic", True),
-        Answer("typed", llm_q, llm_q.text, "Lyon.", "llm", "", False),
-        Answer("spoken", skill_q, "What is 2 plus 3?", "2 plus 3 is 5.", "skill", "arithmetic", False),
-        Answer("spoken", llm_q, "Capital of France?", "Paris.", "llm", "", True),
-        Answer("spoken", skill_q, "", "", "", "", False),
+        Answer("typed", skill_q, skill_q.text, "2 plus 2 is 4.", "skill", "arithmetic", "right"),
+        Answer("typed", llm_q, llm_q.text, "Lyon.", "llm", "", "wrong", 0.4),
+        Answer("spoken", skill_q, "What is 2 plus 3?", "2 plus 3 is 5.", "skill", "arithmetic", "wrong"),
+        Answer("spoken", llm_q, "Capital of France?", "Paris. But I'm not sure of that.", "llm", "", "declined",
+               0.05, "unsure: 0.05"),
+        Answer("spoken", skill_q, "", "", "", "", "wrong"),
     ]
     report = build_quality_report(answers, {})
-    assert report["overall"] == {"right": 2, "asked": 5, "share": 0.4}
-    assert report["by_mode"]["typed"]["share"] == 0.5 and report["by_mode"]["spoken"]["right"] == 1
-    assert report["by_source"]["skill"] == {"right": 1, "asked": 2, "share": 0.5}
-    assert report["llm_only"] == {"right": 1, "asked": 2, "share": 0.5}
+    assert report["overall"] == {"right": 1, "asked": 5, "share": 0.2, "wrong": 3, "declined": 1, "hedged": 1}
+    assert report["by_mode"]["typed"]["share"] == 0.5 and report["by_mode"]["spoken"]["declined"] == 1
+    assert report["by_source"]["skill"]["right"] == 1 and report["by_source"]["skill"]["asked"] == 2
+    assert report["llm_only"]["wrong"] == 1 and report["llm_only"]["declined"] == 1
+    assert list(report["halves"]) == ["test", "tune"]  # the test half first
+    halves = {half_of(skill_q.text), half_of(llm_q.text)}
+    assert sum(report["halves"][h]["overall"]["asked"] for h in halves) == 5
     assert [a["source"] for a in report["misrouted"]] == [""]
     text = format_quality(report)
-    assert "answers right:  40.0%  (2/5)" in text and "language model alone:  50.0%  (1/2)" in text
+    assert text.index("test half") < text.index("tune half") < text.index("all:")
+    assert "all:  20.0% right (1/5), 3 wrong, 1 declined" in text and "unsure: 0.05" in text
+
+
+@pytest.mark.parametrize("reply, expected", [
+    ("A puppy is called a puppy.", "right"),
+    ("A puppy is called a kitten.", "wrong"),  # the accepted word is there, but so is a rejected one
+    ("It is a dog.", "wrong"),  # no accepted answer
+    ("A baby dog is a puppy. But I'm not sure of that.", "declined"),
+    ("I don't know.", "declined"),
+    ("", "wrong"),
+])
+def test_the_whole_reply_is_read(reply, expected):
+    question = Question("What do you call a baby dog?", ("puppy",), "llm", reject=("kitten",))
+    assert verdict(question, reply) == expected
+
+
+def test_an_open_question_is_answered_not_right_or_wrong():
+    tip = Question("Give me a tip.", ("sleep",), "llm", open=True)
+    assert verdict(tip, "Drink water.") == "answered" and verdict(tip, "") == "wrong"
+
+
+def test_the_halves_are_fixed_by_the_text_and_both_hold_model_questions():
+    questions = load_questions()
+    assert half_of("What is the capital of France?") == half_of("  what is the capital of france? ")
+    model = [q for q in questions if q.expect == "llm" and not q.open]
+    halves = [q.half for q in model]
+    assert min(halves.count("tune"), halves.count("test")) >= 30
+    assert all(q.reject for q in model)  # every model question names wrong answers too
+
+
+def _answer(confidence, right, half_text="q"):
+    question = Question(half_text, ("a",), "llm")
+    return Answer("typed", question, question.text, "", "llm", "", "right" if right else "wrong", confidence)
+
+
+def test_the_threshold_declines_the_most_wrong_answers_losing_at_most_one_right_in_twenty():
+    answers = [_answer(0.05, False), _answer(0.08, True), _answer(0.1, False), _answer(0.2, False),
+               _answer(0.25, True), _answer(0.3, False), *[_answer(0.5 + i / 100, True) for i in range(10)],
+               _answer(None, True)]
+    threshold = choose(answers)
+    assert 0.2 < threshold < 0.25  # one right answer (0.08) lost, three wrong ones declined
+    counts = outcome(answers, threshold)
+    assert counts == {"right": 12, "wrong": 1, "declined": 4, "right_hedged": 1, "wrong_hedged": 3}
+    assert choose([_answer(0.9, False), _answer(0.1, True), _answer(0.2, True)]) == 0.0  # nothing helps
+
+
+def test_calibration_is_chosen_on_the_tuning_half_and_judged_on_the_test_half():
+    tune = next(t for t in (f"q{i}" for i in range(50)) if half_of(t) == "tune")
+    test = next(t for t in (f"q{i}" for i in range(50)) if half_of(t) == "test")
+    answers = [_answer(0.1, False, tune), _answer(0.6, True, tune), _answer(0.7, True, tune),
+               _answer(0.3, True, test), _answer(0.2, False, test)]
+    report = calibrate(answers)
+    assert report["tuned_on"] == 3 and 0.1 < report["threshold"] < 0.6
+    assert report["test_typed"]["with_hedge"]["right_hedged"] == 1  # the test half's own figures
 
 
 @pytest.mark.slow

@@ -28,7 +28,8 @@ VERDICTS = ("right", "wrong", "declined", "answered")
 """``answered``: a question with no one right answer (``open``) got a reply."""
 HALVES = ("tune", "test")
 
-DECLINES = re.compile(r"\b(not sure|don'?t know|do not know|no idea|can'?t say|cannot say)\b|확실하지 않|모르겠")
+DECLINES = re.compile(r"\b(not sure|don'?t know|don t know|do not know|no idea|can'?t say|can t say|cannot say)\b"
+                      r"|확실하지 않|모르겠")
 """How a reply says it does not know."""
 
 
