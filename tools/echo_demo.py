@@ -24,6 +24,7 @@ import json
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Iterator
 
@@ -74,11 +75,13 @@ def second_voice(text: str, out: Path, voice: str = "") -> np.ndarray:
 
 class Interjector:
     """The first speaker's words, then silence; the second speaker's words start at the
-    frame where the reply has sounded for ``after_s``. Keeps what it said."""
+    frame where the reply has sounded for ``after_s`` (what played before the first speaker
+    had finished, the start-up sound, does not count). Keeps what it said."""
 
     def __init__(self, first: np.ndarray, second: np.ndarray | None, played: PlayedAudio, after_s: float):
         self.rate, self.frame_samples = RATE, 512
         self.source = PacedWavSource(first, RATE, 512, realtime=True)
+        self.reply_from = first.size
         self.second, self.played, self.after_s = second, played, after_s
         self.said: list[np.ndarray] = []
         self.second_at: float | None = None
@@ -96,7 +99,7 @@ class Interjector:
         for frame, captured in self.source.frames():
             frame = frame.copy()
             reply = self.played.read(position, frame.size)
-            if float(np.sqrt(np.mean(reply * reply))) > FLOOR_RMS:
+            if position >= self.reply_from and float(np.sqrt(np.mean(reply * reply))) > FLOOR_RMS:
                 self._sounded += frame.size
             if self.second is not None and self.second_at is None and self._sounded >= self.after_s * RATE:
                 self.second_at, self._second_left = position / RATE, self.second
@@ -125,8 +128,8 @@ def converse(models, config: Config, replies, path: EchoPath, first: np.ndarray,
     room = EchoRoom(speaker, engine.echo.played, path, keep=True)
     try:
         engine.listen(room)
-        wanted = 2 if second is not None else 1
-        wait_until(lambda: sum(not t.interrupted for t in turns) >= wanted and speaker.done, 180)
+        wanted = 2 if second is not None else 1  # the first reply, cut or not, and the second's
+        wait_until(lambda: len(turns) >= wanted and not turns[-1].interrupted and speaker.done, 180)
         time.sleep(1.0)  # the room's echo of the last words, and any turn it would start
         wait_until(lambda: not engine.busy, 60)
     finally:
@@ -182,14 +185,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--after", type=float, default=2.8, help="seconds of reply heard before the second speaker talks")
     parser.add_argument("--second", default=SECOND, help="what the second speaker says (\"Wait.\" should hush the reply)")
     parser.add_argument("--voice", default="", help="the second speaker's eSpeak NG voice (e.g. en-gb-x-rp+m5)")
+    parser.add_argument("--lead", type=float, default=0.5, help="seconds of silence before the first question")
+    parser.add_argument("--no-learn-sound", action="store_true", help="no start-up sound (echo.learn_sound = false)")
     parser.add_argument("--over-only", action="store_true",
                         help="only the conversation with the second speaker: its reply is this process's first")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     config = Config()
+    if args.no_learn_sound:
+        config = replace(config, echo=replace(config.echo, learn_sound=False))
     models = load_models(config)
     replies = make_replies(config, models.tts, OUT_RATE)
-    lead = np.zeros(RATE // 2, np.float32)
+    lead = np.zeros(round(args.lead * RATE), np.float32)
     question = np.concatenate([lead, spoken(models.tts, QUESTION)])
     second = second_voice(args.second, args.out, args.voice)
     remembered: list[tuple[str, str]] = []

@@ -98,24 +98,24 @@ class EchoConfig:
     reverberation. Longer learns the room more slowly (on the room simulation: 128 ms
     left a 100 ms delay's echo uncancelled, 256 ms had not learnt the room 2 s in)."""
     noise_suppression: bool = False
-    """WebRTC only: its noise suppression on the microphone too (speexdsp's
-    preprocessor always suppresses noise and residual echo)."""
+    """WebRTC only: its noise suppression on the microphone too (speexdsp's always runs)."""
     high_pass: bool = True
     """WebRTC only: its high-pass filter (rumble and DC below ~80 Hz)."""
     stream_delay_ms: int = within(0, 0, 500, "ms")
-    """WebRTC only: known delay from the speaker's output to the microphone beyond
-    what the output reports (AEC3 also finds the delay itself)."""
+    """WebRTC only: known speaker-to-microphone delay beyond what the output reports."""
     ready_erle_db: float = within(18.0, 0, 60, "dB")
     """The canceller has learnt the room once it makes the echo this much quieter (ERLE over
     the latest 0.5 s of reply; speexdsp: ~6 dB in its first second, ~35 dB once it has
     learnt the room); until then speech over the reply pauses it only where the canceller
     kept its energy (``barge_in.learning_kept_db``). 0: ready at once."""
     remember_room: bool = True
-    """Keep what the canceller learnt of the room (4 s of reply and its echo, the delay)
-    per pair of output and input devices, so the first reply of the next run starts
-    with a canceller that has learnt it."""
+    """Keep what the canceller learnt of the room (4 s of reply and its echo, the delay) per
+    pair of devices, so the first reply of the next run starts with a canceller that knows it."""
     memory_s: float = within(4.0, 1, 10, "seconds")
     """How much of the reply and its echo is kept to teach a fresh canceller the room."""
+    learn_sound: bool = True
+    """Where nothing of the room is kept yet, listening starts with a soft sound (1 s) the
+    canceller learns the room from, so that the first reply can be interrupted at once."""
     echo_tail_ms: int = within(150, 0, 1000, "ms")
     """After the reply's last sound the room still rings this long; half duplex keeps
     the microphone closed for it."""

@@ -253,13 +253,18 @@ class EchoFilter:
         if self.readiness.ready and self.on_learnt is not None and self.room_key is not None:
             self.on_learnt(recording.record(self.room_key, self.canceller.name, self.readiness))
 
-    def keep_recording(self) -> None:
-        """The stream ends: a recording shorter than ``memory_s`` (the replies were short) on
-        which the canceller learnt the room is kept all the same, if it holds a second."""
-        recording, self.recording = self.recording, None
-        if (recording is not None and recording.samples >= self.played.rate and self.readiness.ready
-                and self.on_learnt is not None and self.room_key is not None):
+    def keep_recording(self, unless_learning: bool = False) -> bool:
+        """The stream ends (or the start-up sound does): a recording shorter than ``memory_s``
+        on which the canceller learnt the room is kept all the same, if it holds a second.
+        ``unless_learning``: one it has not learnt the room on goes on. True when kept."""
+        recording = self.recording
+        kept = (recording is not None and recording.samples >= self.played.rate and self.readiness.ready
+                and self.on_learnt is not None and self.room_key is not None)
+        if kept or not unless_learning:
+            self.recording = None
+        if kept:
             self.on_learnt(recording.record(self.room_key, self.canceller.name, self.readiness))
+        return kept
 
     def warm(self, record: RoomRecord) -> float:
         """Start converged: the canceller replays what it heard of this room before."""

@@ -30,6 +30,8 @@ SETTLE_S = 0.2
 """After a replay, the live blocks of this long are not taken into the check of the room."""
 CHECK_S = 2.0
 """A replayed room is dropped when no live window within this much reply confirms it."""
+REPLAY_S = 2.0
+"""A shorter record (the start-up sound's) is replayed again until the canceller has had this much."""
 QUIET_ECHO = 1e-7
 """Mean energy per sample (-70 dBFS) under which the microphone hears no echo (headphones)."""
 
@@ -203,15 +205,17 @@ class Recording:
 
 
 def warm(canceller: Canceller, record: RoomRecord, readiness: Readiness) -> float:
-    """Replay ``record`` through ``canceller`` (it learns the room again); the ERLE it
-    reached on the record's last half second. Readiness is assumed when that is enough."""
+    """Replay ``record`` through ``canceller`` (it learns the room again; a short one, again
+    until ``REPLAY_S``); the ERLE it reached on the last half second. Readiness is assumed
+    when that is enough."""
     n = canceller.block_samples
     far, mic = to_float(record.far), to_float(record.mic)
     probe = Readiness(readiness.threshold_db, record.rate, n)
-    for i in range(0, mic.size - n + 1, n):
-        out = canceller.cancel(mic[i : i + n], far[i : i + n])
-        if float(np.sqrt(np.mean(far[i : i + n] ** 2))) > 1e-4:
-            probe.add(float(np.dot(mic[i : i + n], mic[i : i + n])), float(np.dot(out, out)))
+    for _ in range(max(1, int(np.ceil(REPLAY_S * record.rate / max(1, mic.size))))):
+        for i in range(0, mic.size - n + 1, n):
+            out = canceller.cancel(mic[i : i + n], far[i : i + n])
+            if float(np.sqrt(np.mean(far[i : i + n] ** 2))) > 1e-4:
+                probe.add(float(np.dot(mic[i : i + n], mic[i : i + n])), float(np.dot(out, out)))
     silence = np.zeros(n, np.float32)
     for _ in range(round(SETTLE_S * record.rate / n)):  # let its buffers run out before the live stream
         canceller.cancel(silence, silence)

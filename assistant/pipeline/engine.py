@@ -26,6 +26,7 @@ from assistant.pipeline.listen import ListenStage
 from assistant.pipeline.output import PlaybackStage, SynthesisStage
 from assistant.pipeline.responder import ResponderStage
 from assistant.pipeline.stage import Stage
+from assistant.pipeline.startup import StartupSound
 from assistant.pipeline.transcription import TranscriptionStage
 from assistant.pipeline.wake_gate import WakeListening
 
@@ -68,6 +69,8 @@ class Engine:
         self.playback = PlaybackStage(turns, self.bus, self.echo.monitor(output))
         self.wake = WakeListening(config.wake, turns, self.bus, letters=jamo, chime=self.playback.chime)
         """Hands-free answers only after the wake phrase, when one is set (docs/wake.md)."""
+        self.startup = StartupSound(config.echo, self.echo, self.playback)
+        """The sound the canceller learns the room from where nothing of it is kept yet."""
         self.synthesis = SynthesisStage(turns, tts, self.playback)
         self.transcription = TranscriptionStage(turns, answering, self.bus, stt, speculative=config.vad.speculative,
                                                 at_pauses=config.turn.mode == "semantic", wake=self.wake)
@@ -76,7 +79,8 @@ class Engine:
         self.hearing = ListenStage(turns, answering, conductor.overlaps, self.bus, vad, config.vad,
                                    transcription=self.transcription, start_output_clock=self.playback.start_clock,
                                    echo=self.echo, barge_in=config.barge_in, replying=lambda: self.playback.replying,
-                                   pause_reply=self.playback.pause, wake=self.wake, turn=config.turn)
+                                   pause_reply=self.playback.pause, wake=self.wake, turn=config.turn,
+                                   startup=self.startup)
         reply_stages = (self.responder, self.synthesis, self.playback)
         conductor.connect(Links(
             responder=self.responder, playback=self.playback, hush=self.playback.hush, reply_stages=reply_stages,
@@ -174,8 +178,11 @@ class Engine:
     def listen(self, source: AudioIn, await_phrase: bool = True) -> None:
         """Start hands-free listening on ``source`` (microphone or paced WAV); the echo
         canceller starts from what it learnt of these devices before. With a wake phrase set,
-        nothing is answered until it is said, unless ``await_phrase`` is False (push-to-talk)."""
-        self.echo.recall(room_key(source, self._output, self.config.audio))
+        nothing is answered until it is said, unless ``await_phrase`` is False (push-to-talk).
+        Where the canceller has not learnt these devices' room, the start-up sound plays first."""
+        key = room_key(source, self._output, self.config.audio)
+        self.echo.recall(key)
+        self.startup.arm(key)
         self.wake.start(await_phrase)
         self.hearing.listen(source)
         self.bus.set_state(self._idle_state(), self.turns.current or 0)

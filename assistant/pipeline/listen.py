@@ -40,6 +40,7 @@ from assistant.pipeline.bus import EventBus
 from assistant.pipeline.answering import Answering
 from assistant.pipeline.overlaps import Overlaps
 from assistant.pipeline.stage import Stage
+from assistant.pipeline.startup import StartupSound
 from assistant.pipeline.turn_book import TurnBook
 from assistant.pipeline.wake_gate import WakeListening
 
@@ -195,7 +196,7 @@ class ListenStage(Stage):
                  config: VadConfig, *,
                  transcription: Stage, start_output_clock: Callable[[float], None], echo: SpeakerEcho,
                  barge_in: BargeInConfig, replying: Callable[[], bool], pause_reply: Callable[[], bool],
-                 wake: WakeListening, turn: TurnConfig | None = None):
+                 wake: WakeListening, turn: TurnConfig | None = None, startup: StartupSound | None = None):
         super().__init__(turns)
         self.answering = answering
         self.overlaps = overlaps
@@ -211,6 +212,8 @@ class ListenStage(Stage):
         """A reply is sounding or paused."""
         self.pause_reply = pause_reply
         self.wake = wake
+        self.startup = startup
+        """The start-up sound the canceller learns the room from (played on the first frame)."""
         self.segmenter: Segmenter | None = None
         self._listening = 0
         self._source: AudioIn | None = None
@@ -279,11 +282,15 @@ class ListenStage(Stage):
             self.start_output_clock(message.captured)  # sample 0 of the output = sample 0 of the input
             self.echo.filter.restart()  # ... and of the canceller's reference
             self._first = False
+            if self.startup is not None:
+                self.startup.start()
         self.wake.tick(message.captured)
         with self.model_call():
             cleaned = self.echo.filter.process(message.pcm, message.captured, hold_lag=self.segmenter.endpointer.busy)
             if cleaned.reply_audible:
                 self._audible_until = cleaned.captured + self.segmenter.frame_s
+            if self.startup is not None:
+                self.startup.heard(cleaned)
             detected_now = self.segmenter.push(cleaned.pcm, cleaned.captured, lambda p: self._user.judge(p, cleaned),
                                             reply_audible=cleaned.reply_audible)
         for detected in detected_now:
@@ -314,6 +321,8 @@ class ListenStage(Stage):
         turns, event = self.turns, detected.event
         if event is VadEventType.SPEECH_START:
             sounding = detected.at <= self._audible_until
+            if sounding and not self.replying() and self.startup is not None and self.startup.speech():
+                sounding = False  # over the start-up sound (now stopped): a turn as any other
             if sounding or self.replying():  # over a reply, sounding or between two of its chunks
                 # Speech that began in a silence of the reply holds no echo: it may pause it.
                 full_duplex = not sounding or (cleaned is not None and cleaned.converged and self.echo.mode.full)

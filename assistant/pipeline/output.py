@@ -61,6 +61,8 @@ class PlaybackStage(Stage):
         self._paused_at: float | None = None
         self._rest: list[tuple[np.ndarray, str]] = []
         self._held_end: EndOfReply | None = None
+        self._startup_until = 0.0
+        """When the start-up sound ends (perf_counter; :mod:`assistant.pipeline.startup`)."""
 
     @property
     def rate(self) -> int:
@@ -141,6 +143,30 @@ class PlaybackStage(Stage):
             if self.out.busy_until() <= time.perf_counter():
                 self.out.play(chime(self.out.rate) * self.volume)
 
+    def play_startup(self, pcm: np.ndarray) -> bool:
+        """The start-up sound, when nothing plays (through the monitored output: the echo
+        canceller learns the room from it). False when something was playing."""
+        with self._lock:
+            if self.out.busy_until() > time.perf_counter() or self.replying:
+                return False
+            at = self.out.play(pcm * self.volume)
+            self._startup_until = at + pcm.size / self.out.rate
+            return True
+
+    @property
+    def startup_sounding(self) -> bool:
+        return self._startup_until > time.perf_counter()
+
+    def stop_startup(self) -> bool:
+        """Silence the start-up sound now (someone speaks, or a reply begins). False when it
+        was not sounding."""
+        with self._lock:
+            if not self.startup_sounding:
+                return False
+            self._startup_until = 0.0
+            self.out.flush()
+            return True
+
     def change_volume(self, direction: int) -> None:
         self.volume = float(np.clip(self.volume * (1.25 if direction > 0 else 0.8), 0.1, 2.0))
 
@@ -174,6 +200,8 @@ class PlaybackStage(Stage):
                 if self._paused_at is not None:
                     self._rest.append((pcm, message.text))
                     return
+                if self.stop_startup():
+                    log.info("the reply cuts the start-up sound")
                 heard_at = self._play(pcm, message.text)
             timeline = turns.timeline(turn)
             if timeline.get(Mark.REPLY_SOUND) is None:

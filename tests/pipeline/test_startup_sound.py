@@ -1,0 +1,184 @@
+"""The start-up sound: broadband and soft, played where nothing of the room is kept, the room
+learnt from it kept for the devices, and never in the way of the user or of a reply."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from assistant.config import Config, EchoConfig, VadConfig
+from assistant.hear.echo import DuplexMode, EchoFilter, PlayedAudio, SpeakerEcho, SpeexCanceller
+from assistant.hear.echo_memory import RoomRecord, record_path, save
+from assistant.hear.room import EchoPath, EchoRoom, through_room
+from assistant.hear.sources import PacedWavSource
+from assistant.pipeline import Engine
+from assistant.pipeline.rooms import room_key
+from assistant.pipeline.startup import Phase
+from assistant.pipeline.waiting import wait_until
+from assistant.speak.startup_sound import LEVEL, SECONDS, startup_sound
+
+from fakes import FakeLlm, FakeStt, FakeTts, FakeVad, Recorder, RecordingSink
+
+RATE = 16000
+
+
+class Learning:
+    """A canceller that takes nothing out for its first ``learn_blocks`` blocks, then 40 dB."""
+
+    name = "learning"
+    rate = RATE
+    block_samples = 160
+    delay_samples = 0
+
+    def __init__(self, learn_blocks=20):
+        self.learn_blocks = learn_blocks
+        self.calls = 0
+
+    def cancel(self, mic, far):
+        self.calls += 1
+        return mic if self.calls <= self.learn_blocks else mic * 0.01
+
+    def close(self):
+        pass
+
+
+def band_db(pcm, rate, lo, hi):
+    spectrum = np.abs(np.fft.rfft(pcm)) ** 2
+    f = np.fft.rfftfreq(pcm.size, 1 / rate)
+    return 10 * np.log10(spectrum[(f >= lo) & (f < hi)].mean())
+
+
+@pytest.mark.parametrize("rate", [16000, 22050, 48000])
+def test_the_sound_is_soft_short_and_the_same_every_time(rate):
+    pcm = startup_sound(rate)
+    assert pcm.dtype == np.float32 and np.isfinite(pcm).all()
+    assert pcm.size == round(SECONDS * rate)
+    assert np.abs(pcm).max() <= LEVEL + 1e-6
+    assert abs(pcm[0]) < 1e-3 and abs(pcm[-1]) < 1e-3  # no click at either end
+    assert np.array_equal(pcm, startup_sound(rate))
+
+
+def test_the_sound_is_broadband():
+    pcm = startup_sound(RATE)
+    octaves = [band_db(pcm, RATE, lo, 2 * lo) for lo in (125, 250, 500, 1000, 2000, 3500)]
+    assert max(octaves) - min(octaves) < 30, octaves  # every band a reply uses is taught
+    assert band_db(pcm, RATE, 7600, 8000) < max(octaves) - 30  # nothing harsh above 7 kHz
+    assert band_db(pcm, RATE, 10, 60) < max(octaves) - 30  # nor rumble
+
+
+def test_speexdsp_learns_the_room_on_the_sound_alone():
+    sound = np.concatenate([startup_sound(RATE), np.zeros(RATE // 4, np.float32)])
+    played = PlayedAudio(RATE, keep_s=3)
+    played.start(0.0)
+    played.add(sound, RATE, 0.0)
+    path = EchoPath(40, 0.5)
+    mic = through_room(sound, path.impulse_response(RATE), round(path.delay_ms * RATE / 1000))
+    echo = EchoFilter(SpeexCanceller(), played, 512, EchoConfig())
+    for i in range(0, mic.size - 511, 512):
+        echo.process(mic[i : i + 512], i / RATE)
+    assert echo.readiness.ready and echo.readiness.ready_after_s <= SECONDS
+
+
+def config(**echo) -> Config:
+    return Config(vad=VadConfig(endpoint_ms=200, min_speech_ms=64), echo=EchoConfig(**echo))
+
+
+@pytest.fixture
+def start(tmp_path):
+    engines = []
+
+    def make(user=None, seconds=3.0, canceller=None, half_duplex=False, **echo_config):
+        cfg = config(**echo_config)
+        out, recorder = RecordingSink(), Recorder()
+        mode = DuplexMode(None, "no canceller") if half_duplex else DuplexMode("learning")
+        echo = SpeakerEcho(cfg.echo, RATE, 512, canceller=None if half_duplex else canceller or Learning(), mode=mode,
+                           memory=tmp_path)
+        engine = Engine(cfg, stt=FakeStt(transcript="What about Paris?"), llm=FakeLlm(reply="It is in France."),
+                        tts=FakeTts(), vad=FakeVad(), output=out, on_event=recorder, echo=echo)
+        engines.append(engine)
+        pcm = np.zeros(round(seconds * RATE), np.float32) if user is None else user
+        room = EchoRoom(PacedWavSource(pcm, RATE, 512, realtime=True), echo.played, EchoPath(40, 0.5))
+        return engine, room, out, recorder
+
+    yield make
+    for engine in engines:
+        engine.close()
+
+
+def test_played_where_nothing_is_kept_and_the_room_learnt_on_it_is_kept(start, tmp_path):
+    engine, room, out, _ = start()
+    engine.listen(room)
+    assert wait_until(lambda: out.played, 2)
+    assert out.played[0].size == round(SECONDS * RATE)  # the start-up sound, at the output's rate
+    key = room_key(room, out, engine.config.audio)
+    path = record_path(tmp_path, key, "learning")
+    assert wait_until(path.is_file, 4), "the room learnt on the sound is kept for these devices"
+    record = RoomRecord.from_bytes(path.read_bytes())
+    assert record.key == key and SECONDS <= record.far.size / RATE < SECONDS + 0.5
+    assert engine.startup.phase is Phase.OFF and engine.echo.filter.readiness.ready
+    engine.stop_listening()
+    engine.listen(room)  # again on the same devices: learnt already
+    time.sleep(0.3)
+    assert len(out.played) == 1
+
+
+def test_not_played_where_the_room_is_kept(start, tmp_path):
+    engine, room, out, _ = start()
+    key = room_key(room, out, engine.config.audio)
+    far = startup_sound(RATE, seconds=2.0)
+    save(tmp_path, RoomRecord(key, "learning", RATE, (far * 32767).astype(np.int16),
+                              (far * 16000).astype(np.int16), 40.0, 0.5, 40.0))
+    engine.listen(room)
+    time.sleep(0.5)
+    assert engine.echo.filter.readiness.ready and out.played == []
+
+
+@pytest.mark.parametrize("setting", [{"learn_sound": False}, {"half_duplex": True}])
+def test_not_played_when_turned_off_or_without_a_canceller(start, setting):
+    engine, room, out, _ = start(**setting)
+    engine.listen(room)
+    time.sleep(0.5)
+    assert out.played == []
+
+
+def test_not_played_without_an_echo_path(start):
+    engine, _, out, _ = start()
+    engine.listen(PacedWavSource(np.zeros(RATE, np.float32), RATE, 512, realtime=True))  # a WAV: no room to learn
+    time.sleep(0.5)
+    assert out.played == []
+
+
+def test_speech_over_the_sound_stops_it_and_is_a_turn_of_its_own(start):
+    user = np.zeros(4 * RATE, np.float32)
+    user[round(0.3 * RATE) : round(0.9 * RATE)] = 0.3
+    engine, room, out, rec = start(user=user, canceller=Learning(learn_blocks=10**6))  # the user's voice passes
+    engine.listen(room)
+    rec.wait_turns(1, timeout=10)
+    result = rec.results[0]
+    assert out.flushes >= 1  # the sound stopped
+    assert result.transcript == "What about Paris?" and result.reply == "It is in France." and not result.interrupted
+    assert "barge_in" not in result.timeline.counts
+
+
+def test_a_typed_question_during_the_sound_cuts_it(start):
+    engine, room, out, rec = start()
+    engine.listen(room)
+    assert wait_until(lambda: out.played, 2)
+    engine.submit_text("What about Paris?")
+    rec.wait_turns(1, timeout=10)
+    assert out.flushes >= 1 and len(out.played) >= 2  # cut, then the reply played
+    assert rec.results[0].reply == "It is in France." and not rec.results[0].interrupted
+
+
+def test_no_speaker_is_no_sound_and_no_error(start, monkeypatch):
+    engine, room, out, _ = start()
+
+    def broken(pcm):
+        raise OSError("no output device")
+
+    monkeypatch.setattr(out, "play", broken)
+    engine.listen(room)
+    time.sleep(0.5)
+    assert engine.startup.phase is Phase.OFF and engine.hearing.listening
