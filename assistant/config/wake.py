@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from assistant.config.rules import rule, within
+from assistant.config.rules import choice, rule, within
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,15 @@ class WakeConfig:
     spot_every_ms: int = within(192, 64, 1000, "ms")
     """...transcribed again after each this-many ms of speech (and at a pause), so the phrase is
     known soon after it is said."""
+    by: str = choice("probability", "letters")
+    """How the phrase is told: ``probability``, the recognizer's own probability of the phrase given the
+    start of the utterance (Whisper only; a Korean phrase with an English-only Whisper, and vosk, fall
+    back to letters), or ``letters``, the transcript's first words against the phrase letter by letter."""
+    probability: float = within(2.0, 0.01, 100.0)
+    """``by = probability``: the phrase's probability (0-100, the geometric mean over its tokens) that
+    wakes; calibrated on the wake bench's tuning half (docs/wake.md)."""
     score: float = within(80.0, 50.0, 100.0)
-    """How alike (0-100, letter by letter) the start of the words and the phrase must be."""
+    """``by = letters``: how alike (0-100, letter by letter) the start of the words and the phrase must
+    be (the phrase taken out of the words always goes by letters)."""
     chime: bool = True
     """A short chime when the phrase is heard (the screen shows it either way)."""

@@ -29,13 +29,22 @@ _NOT_LETTERS = re.compile(r"[\W_]+")
 _EDGE = " \t,.!?;:-–—…'\""
 
 SKIP_PENALTY = 8.0
-"""A word before the phrase ("oh, hey assistant") costs this much of the score."""
-SKIPPED_WORDS = 1
-"""At most this many words may come before the phrase."""
+"""A word before the phrase ("oh, hey assistant") costs this much of the score, where one may come."""
+SKIPPED_WORDS = 0
+"""How many words may come before the phrase: none. One let "The assistant", "Okay, assistant" and
+"I'm the assistant" in (all the false accepts of the first round's bench)."""
+FIRST_WORD_SLACK = 10.0
+"""The score is at most the first word's own (letters alike with the phrase's first word) plus this
+much: letter by letter the whole of "The assistant" or "Okay, assistant" is 88-92 like "hey
+assistant", their first word 57-67."""
 MISS_AFTER_LETTERS = 2.0
 """A transcript with this many times the phrase's letters that does not begin with it never will."""
 FIRST_SPOT_S = 0.4
 """Speech shorter than this holds no phrase worth transcribing."""
+FLOOR = 1.0
+"""``by = probability``: a phrase probability (0-100) this low after ``FLOOR_AFTER_S`` of speech will
+not become the phrase (the utterance is let go: it costs no more looks)."""
+FLOOR_AFTER_S = 1.0
 STRIP_SLACK = 15.0
 """The final transcript (of the whole utterance) loses the phrase at this much below ``wake.score``:
 the phrase was heard already, the longer audio may be written a little differently."""
@@ -60,24 +69,30 @@ class WakePhrase:
     """The phrase and how to find it at the start of a transcript. ``letters`` spells a text
     for comparison (:func:`plain_letters`; Korean is better compared as its jamo)."""
 
-    def __init__(self, phrase: str, score: float = 80.0, letters: Callable[[str], str] = plain_letters):
+    def __init__(self, phrase: str, score: float = 80.0, letters: Callable[[str], str] = plain_letters,
+                 skipped_words: int = SKIPPED_WORDS):
         self.phrase = " ".join(phrase.split())
+        self.skipped_words = skipped_words
         self.score = score
         self.letters = letters
         self.target = letters(self.phrase)
+        self.first = letters(self.phrase.split()[0]) if self.phrase else ""
         self.words = max(1, len(self.phrase.split()))
 
     def best(self, text: str) -> Found | None:
         """The start of ``text`` most like the phrase (None for no words)."""
         spans = [(m.start(), m.end()) for m in _WORD.finditer(text)]
         best: Found | None = None
-        for skip in range(min(SKIPPED_WORDS, len(spans) - 1) + 1):
+        for skip in range(min(self.skipped_words, len(spans) - 1) + 1):
             for count in range(1, self.words + 3):
                 if skip + count > len(spans):
                     break
                 start, end = spans[skip][0], spans[skip + count - 1][1]
                 said = text[start:end]
                 score = fuzz.ratio(self.letters(said), self.target) - SKIP_PENALTY * skip
+                if self.words > 1:
+                    first = fuzz.ratio(self.letters(text[spans[skip][0] : spans[skip][1]]), self.first)
+                    score = min(score, first + FIRST_WORD_SLACK)
                 if best is None or score > best.score:
                     best = Found(round(score, 1), said.strip(_EDGE), text[end:].lstrip(_EDGE))
         return best
@@ -119,17 +134,33 @@ class Spotting:
         """Transcribe now: ``speech_s`` of the utterance heard, a step after the last look."""
         return speech_s >= self.next_s
 
-    def hear(self, text: str, speech_s: float, final: bool = False) -> tuple[Verdict, Found | None]:
+    def hear(self, text: str, speech_s: float, final: bool = False,
+             probability: float | None = None) -> tuple[Verdict, Found | None]:
         """A transcript of the first ``speech_s`` seconds (``final``: the utterance paused or
-        ended, or ``spot_s`` is reached: no more audio will be looked at)."""
+        ended, or ``spot_s`` is reached: no more audio will be looked at). With ``probability``
+        (0-100, the recognizer's own of the phrase, ``by = probability``) that decides, and
+        ``text`` (which may be '' below the threshold) only gives the words taken for it."""
         self.spots += 1
         self.next_s = speech_s + self.step_s - 1e-6
+        if probability is not None:
+            return self._hear_probability(text, speech_s, final, probability)
         found = self.phrase.best(text)
         if found is not None and (self.best is None or found.score > self.best.score):
             self.best = found
         if found is not None and found.score >= self.phrase.score:
             return Verdict.WOKE, found
         if final or speech_s >= self.config.spot_s or self.phrase.too_long(text):
+            return Verdict.MISS, found
+        return Verdict.WAIT, found
+
+    def _hear_probability(self, text: str, speech_s: float, final: bool, probability: float):
+        words = self.phrase.find(text, slack=STRIP_SLACK) if text else None
+        found = Found(round(probability, 2), words.said if words else self.phrase.phrase, words.rest if words else "")
+        if self.best is None or found.score > self.best.score:
+            self.best = found
+        if probability >= self.config.probability:
+            return Verdict.WOKE, found
+        if final or speech_s >= self.config.spot_s or (probability < FLOOR and speech_s >= FLOOR_AFTER_S):
             return Verdict.MISS, found
         return Verdict.WAIT, found
 

@@ -28,6 +28,7 @@ from assistant.pipeline.responder import ResponderStage
 from assistant.pipeline.stage import Stage
 from assistant.pipeline.startup import StartupSound
 from assistant.pipeline.transcription import TranscriptionStage
+from assistant.hear.wake_score import phrase_scorer
 from assistant.pipeline.wake_gate import WakeListening
 
 
@@ -67,7 +68,8 @@ class Engine:
         turns = self.turns = conductor.book
         answering = conductor.answering
         self.playback = PlaybackStage(turns, self.bus, self.echo.monitor(output))
-        self.wake = WakeListening(config.wake, turns, self.bus, letters=jamo, chime=self.playback.chime)
+        self.wake = WakeListening(config.wake, turns, self.bus, letters=jamo, chime=self.playback.chime,
+                                  scorer=phrase_scorer(stt, config.wake))
         """Hands-free answers only after the wake phrase, when one is set (docs/wake.md)."""
         self.startup = StartupSound(config.echo, self.echo, self.playback)
         """The sound the canceller learns the room from where nothing of it is kept yet."""

@@ -131,20 +131,28 @@ class TranscriptionStage(Stage):
         timeline.mark(Mark.STT_START)
         with self.model_call():
             text = self._utterance.transcribe()
+            text = self.wake.strip(turn, text, self._audio) if self.wake else text
         timeline.mark(Mark.STT_FINAL)
-        return self.wake.strip(turn, text) if self.wake else text
+        return text
+
+    def _audio(self) -> np.ndarray:
+        return self._utterance.audio() if hasattr(self._utterance, "audio") else np.zeros(0, np.float32)
 
     def _look(self, turn: int, paused: bool = False, final: bool = False) -> bool:
         """Look for the wake phrase in the utterance so far: True once it is heard. Without it
         (and no more to look at) the utterance is dropped."""
         speech_s = self._fed_s - self._preroll_s
+        probability = None
         if self.stt.streaming:
             text = self._partial
         else:
             with self.model_call():
-                text = self._utterance.transcribe()
+                probability = self.wake.probability(self._audio()) if self.wake.scorer is not None else None
+                text = self._utterance.transcribe() if self.wake.wants_words(probability) else ""
+                if text and probability is not None:
+                    text = self.wake.words(text, self._audio)
         audio_end = self.turns.timeline(turn).get(Mark.SPEECH_START) + speech_s
-        verdict = self.wake.heard(turn, text, speech_s, audio_end, final=final, paused=paused)
+        verdict = self.wake.heard(turn, text, speech_s, audio_end, final=final, paused=paused, probability=probability)
         if verdict is Verdict.WAIT:
             return False
         self._spot = None

@@ -15,9 +15,11 @@ import logging
 import threading
 from typing import Callable
 
+import numpy as np
+
 from assistant.config import WakeConfig
 from assistant.events import Event, EventType, State, WakeHeard
-from assistant.hear.wake import Found, Spotting, Verdict, WakeGate, WakePhrase, plain_letters
+from assistant.hear.wake import STRIP_SLACK, Found, Spotting, Verdict, WakeGate, WakePhrase, plain_letters
 from assistant.timeline import Mark
 from assistant.pipeline.bus import EventBus
 from assistant.pipeline.turn_book import TurnBook
@@ -30,8 +32,12 @@ class WakeListening:
     stage at each look at an utterance's start."""
 
     def __init__(self, config: WakeConfig, book: TurnBook, bus: EventBus,
-                 letters: Callable[[str], str] = plain_letters, chime: Callable[[], None] | None = None):
+                 letters: Callable[[str], str] = plain_letters, chime: Callable[[], None] | None = None,
+                 scorer=None):
         self.config = config
+        self.scorer = scorer
+        """``wake.by = probability``: the recognizer's probability (0-100) of the phrase at the start of
+        some audio (:class:`~assistant.hear.wake_score.PhraseProbability`); None: by letters."""
         self.book = book
         self.bus = bus
         self.phrase = WakePhrase(config.phrase, config.score, letters) if config.phrase.strip() else None
@@ -97,16 +103,34 @@ class WakeListening:
         with self._lock:
             return self._spotting.get(turn_id)
 
+    def probability(self, audio: np.ndarray) -> float | None:
+        """The phrase's probability at the start of ``audio`` (None: told by letters)."""
+        return self.scorer(audio) if self.scorer is not None else None
+
+    def wants_words(self, probability: float | None) -> bool:
+        """A look needs the transcript: by letters, or the probability wakes (the words then say
+        what was taken for the phrase and what followed)."""
+        return probability is None or probability >= self.config.probability
+
+    def words(self, text: str, audio: Callable[[], np.ndarray]) -> str:
+        """The transcript of a turn the phrase woke, with the phrase at its start: a voice the
+        recognizer mishears ("Can you see it's done? What is the weather like?") is decoded on from
+        the phrase forced at the start."""
+        if self.scorer is None or self.phrase is None or self.phrase.find(text, slack=STRIP_SLACK):
+            return text
+        rest = self.scorer.after_phrase(audio())
+        return f"{self.phrase.phrase}, {rest}" if rest else self.phrase.phrase
+
     def heard(self, turn_id: int, text: str, speech_s: float, audio_end: float, final: bool = False,
-              paused: bool = False) -> Verdict:
+              paused: bool = False, probability: float | None = None) -> Verdict:
         """The words of the first ``speech_s`` of a spotted utterance (its last sample captured at
         ``audio_end``); ``final``: no more of it will be looked at, ``paused``: the user stopped
-        after these words."""
+        after these words; ``probability``: the phrase's (``wake.by = probability``)."""
         with self._lock:
             spotting = self._spotting.get(turn_id)
             if spotting is None:
                 return Verdict.MISS
-            verdict, found = spotting.hear(text, speech_s, final)
+            verdict, found = spotting.hear(text, speech_s, final, probability)
             if verdict is not Verdict.WAIT:
                 del self._spotting[turn_id]
             if verdict is Verdict.WOKE:
@@ -127,11 +151,14 @@ class WakeListening:
         with self._lock:
             return turn_id in self._woken
 
-    def strip(self, turn_id: int, text: str) -> str:
-        """The words of a turn without the phrase that began it."""
+    def strip(self, turn_id: int, text: str, audio: Callable[[], np.ndarray] | None = None) -> str:
+        """The words of a turn without the phrase that began it (``audio``: the turn's, to decode
+        on from the phrase where the words do not begin with it)."""
         with self._lock:
             woken = turn_id in self._woken
-        return self.phrase.strip(text) if woken and self.phrase is not None else text
+        if not woken or self.phrase is None:
+            return text
+        return self.phrase.strip(self.words(text, audio) if audio is not None else text)
 
     def _wake(self, turn_id: int, found: Found, audio_end: float, chime: bool) -> None:
         timeline = self.book.timeline(turn_id)

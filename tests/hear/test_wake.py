@@ -15,7 +15,6 @@ from assistant.think.hangul import jamo
     ("hey assistant what time is it", "what time is it"),
     ("Hey, Assistant!", ""),
     ("Hey assistent, tell me a joke.", "tell me a joke."),  # a letter misheard
-    ("Oh, hey assistant, what's up?", "what's up?"),  # one word before it
 ])
 def test_the_phrase_is_found_at_the_start_and_taken_out(text, rest):
     found = WakePhrase("hey assistant").find(text)
@@ -25,9 +24,15 @@ def test_the_phrase_is_found_at_the_start_and_taken_out(text, rest):
 @pytest.mark.parametrize("text", [
     "What time is it?", "Hey, this is the news at nine.", "Hey sister.", "A system failure was reported.",
     "I said hey to the assistant manager", "",
+    "Okay, assistant.", "The assistant said hello.", "Oh, hey assistant, what's up?",  # the first word counts
 ])
 def test_other_words_are_not_the_phrase(text):
     assert WakePhrase("hey assistant").find(text) is None
+
+
+def test_a_word_before_the_phrase_may_be_allowed_at_a_cost():
+    found = WakePhrase("hey assistant", skipped_words=1).find("Oh, hey assistant, what's up?")
+    assert found is not None and found.rest == "what's up?" and found.score < 100
 
 
 def test_a_transcript_without_the_phrase_is_left_as_it_is():
@@ -80,3 +85,28 @@ def test_a_turn_the_gate_never_saw_does_not_open_the_window():
     gate = WakeGate(follow_up_s=5.0)
     gate.turn_over(7)  # typed, or a timer's announcement
     assert gate.waiting(1.0) and gate.asleep
+
+
+def _probability_spotting(threshold=2.0):
+    config = WakeConfig(phrase="hey assistant", probability=threshold, spot_every_ms=200, spot_s=2.0)
+    return Spotting(WakePhrase("hey assistant"), config)
+
+
+def test_by_probability_the_recognizers_probability_decides_whatever_the_words():
+    spotting = _probability_spotting()
+    assert spotting.hear("", 0.4, probability=1.5)[0] is Verdict.WAIT  # below the threshold, no words needed
+    verdict, found = spotting.hear("Hey, Assistant, what", 0.6, probability=12.0)
+    assert verdict is Verdict.WOKE and found.score == 12.0 and found.said == "Hey, Assistant" and found.rest == "what"
+
+
+def test_by_probability_misheard_words_still_wake_and_say_the_phrase():
+    verdict, found = _probability_spotting().hear("Can you see it's done?", 0.8, probability=9.0)
+    assert verdict is Verdict.WOKE and found.said == "hey assistant"
+
+
+def test_by_probability_a_hopeless_start_is_let_go_after_a_second():
+    spotting = _probability_spotting()
+    assert spotting.hear("", 0.8, probability=0.2)[0] is Verdict.WAIT  # too early to tell
+    assert spotting.hear("", 1.0, probability=0.2)[0] is Verdict.MISS
+    assert _probability_spotting().hear("", 1.2, probability=1.5)[0] is Verdict.WAIT
+    assert _probability_spotting().hear("", 2.0, probability=1.5)[0] is Verdict.MISS  # spot_s reached

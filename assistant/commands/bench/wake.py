@@ -17,7 +17,6 @@ the CPU the waiting costs as a share of one core.
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,16 +24,12 @@ import numpy as np
 
 from assistant.commands.bench.turn_corpus import MONOLOGUE, espeak_speaker, join_parts, noise
 from assistant.commands.bench.turn_split import COMPLETE, REQUESTS, STATEMENTS, VOICES, Voice
-from assistant.config import Config, VadConfig
-from assistant.hear.wake import Spotting, Verdict, WakePhrase
-from assistant.hear.vad import VadEventType
-from assistant.pipeline.listen import Segmenter
+from assistant.config import Config, with_overrides
 from assistant.resources import cache_dir
-from assistant.sound import load_wav, save_wav
-from assistant.think.hangul import jamo
+from assistant.sound import save_wav
 
 RATE = 16000
-VERSION = 1
+VERSION = 2
 PHRASE = "hey assistant"
 NEGATIVE_MINUTES = 31.0
 CONFUSABLE = {
@@ -42,6 +37,8 @@ CONFUSABLE = {
     "test": ["Hey, a sister of mine called.", "Hey there, I am the assistant manager.", "Hey, this is so tense."],
 }
 """Sentences that begin like the phrase, or hold its words."""
+RATE_STEPS = (-20, 0, 30)
+"""Each voice says the positives at three rates (words a minute, about its own): 54 phrase takes in the test half."""
 QUESTIONS = {"tune": ["what time is it?", "tell me a joke."], "test": ["what is the weather like?", "set a timer."]}
 
 
@@ -86,7 +83,7 @@ def _save(folder: Path, name: str, audio: np.ndarray) -> Path:
 def _positives(folder: Path, half: str, voices: list[Voice]) -> list[WakeTake]:
     takes = []
     for v, voice in enumerate(voices):
-        for rate in (voice.rate, voice.rate + 30):
+        for rate in (voice.rate + step for step in RATE_STEPS):
             say = espeak_speaker(voice.name, rate, voice.pitch)
             phrase = say(PHRASE.capitalize())
             question = QUESTIONS[half][v % 2]
@@ -123,85 +120,45 @@ def _negatives(folder: Path, half: str, voices: list[Voice]) -> list[WakeTake]:
     return takes
 
 
-def replay(take: WakeTake, vad, stt, config: Config) -> dict:
-    """The take as the engine hears it while waiting: its utterances and what each look found."""
-    pcm = load_wav(take.path, RATE)
-    frame = config.audio.frame_samples
-    segmenter = Segmenter(vad, VadConfig(), frame / RATE)
-    phrase = WakePhrase(config.wake.phrase, config.wake.score, jamo)
-    looks, woke, best, cpu = 0, None, 0.0, time.process_time()
-    utterance: list[np.ndarray] | None = None
-    spotting = start = preroll = None
-    for i in range(0, pcm.size - frame + 1, frame):
-        for detected in segmenter.push(pcm[i : i + frame], i / RATE):
-            if detected.event is VadEventType.SPEECH_START and woke is None:
-                utterance, spotting = [detected.pcm], Spotting(phrase, config.wake)
-                start, preroll = detected.at, detected.pcm.size / RATE
-            elif utterance is not None and detected.event is None:
-                utterance.append(detected.pcm)
-            final = detected.event is VadEventType.ENDPOINT
-            if utterance is None or not (final or detected.event is VadEventType.EARLY_SILENCE
-                                          or spotting.due(sum(u.size for u in utterance) / RATE - preroll)):
-                continue
-            audio = np.concatenate(utterance)
-            speech_s = audio.size / RATE - preroll
-            began = time.perf_counter()
-            verdict, found = spotting.hear(stt.transcribe_array(audio), speech_s, final)
-            compute = time.perf_counter() - began
-            looks += 1
-            best = max(best, found.score if found else 0.0)
-            if verdict is Verdict.WOKE:
-                woke = {"at_s": round(start + speech_s, 3), "compute_ms": round(compute * 1000, 1),
-                        "score": found.score, "said": found.said}
-            if verdict is not Verdict.WAIT:
-                utterance = None
-    row = {"take": take.name, "half": take.half, "positive": take.positive, "voice": take.voice,
-           "seconds": round(pcm.size / RATE, 2), "looks": looks, "best": best, "woke": woke,
-           "cpu_s": round(time.process_time() - cpu, 3)}
-    if woke and take.phrase_end_s is not None:
-        row["latency_ms"] = round((woke["at_s"] - take.phrase_end_s) * 1000 + woke["compute_ms"], 1)
-    return row
-
-
-def wake_figures(rows: list[dict]) -> dict:
-    """Per half: false accepts per hour, misses, latency, CPU while waiting."""
-    out = {}
-    for half in ("test", "tune"):
-        neg = [r for r in rows if r["half"] == half and not r["positive"]]
-        pos = [r for r in rows if r["half"] == half and r["positive"]]
-        hours = sum(r["seconds"] for r in neg) / 3600
-        accepts = sum(1 for r in neg if r["woke"])
-        latencies = sorted(r["latency_ms"] for r in pos if "latency_ms" in r)
-        out[half] = {
-            "negative_minutes": round(hours * 60, 1), "negative_takes": len(neg),
-            "false_accepts": accepts, "false_accepts_per_hour": round(accepts / hours, 2) if hours else None,
-            "false_accept_takes": [r["take"] for r in neg if r["woke"]],
-            "phrase_takes": len(pos), "misses": sum(1 for r in pos if not r["woke"]),
-            "miss_rate": round(sum(1 for r in pos if not r["woke"]) / len(pos), 3) if pos else None,
-            "missed_takes": [r["take"] for r in pos if not r["woke"]],
-            "latency_ms_median": latencies[len(latencies) // 2] if latencies else None,
-            "latency_ms_max": latencies[-1] if latencies else None,
-            "latency_ms_p90": latencies[int(0.9 * (len(latencies) - 1))] if latencies else None,
-            "cpu_share_of_a_core": round(sum(r["cpu_s"] for r in neg) / (hours * 3600), 3) if hours else None,
-            "looks_per_minute": round(sum(r["looks"] for r in neg) / (hours * 60), 1) if hours else None,
-        }
-    return out
-
-
 def run_wake_bench(config: Config, out: Path, halves: tuple[str, ...] = ("test", "tune")) -> dict:
-    """Make (or read) the corpus, replay every take of ``halves``, write ``out``/wake.json."""
-    from assistant.config import with_overrides
-    from assistant.hear.stt import WhisperStt
-    from assistant.hear.vad import SileroVad
-    from assistant.machine.models import find_silero_vad
+    """Make (or read) the corpus, look at every take of ``halves`` once (the looks are kept in
+    ``out``/wake-looks.jsonl and read again from there), then measure every way of deciding
+    (:mod:`~assistant.commands.bench.wake_ways`): thresholds from the tuning half only. Writes
+    ``out``/wake.json; ``default`` names the way the config's ``wake.by`` uses."""
+    from assistant.commands.bench.wake_ways import WAYS, calibrate, figures
 
     if not config.wake.phrase:
         config = with_overrides(config, wake={"phrase": PHRASE})
-    stt, vad = WhisperStt(config.stt), SileroVad(find_silero_vad())
-    takes = [t for half in halves for t in make_wake_corpus() if t.half == half]
-    rows = [replay(take, vad, stt, config) for take in takes]
-    report = {"phrase": config.wake.phrase, "score": config.wake.score, "spot_s": config.wake.spot_s,
-              "spot_every_ms": config.wake.spot_every_ms, "stt": stt.name, "halves": wake_figures(rows), "takes": rows}
     out.mkdir(parents=True, exist_ok=True)
+    looks = _looks(config, out / "wake-looks.jsonl", halves)
+    by_half = {half: [t for t in looks if t["half"] == half] for half in halves}
+    ways = {}
+    for way in WAYS:
+        threshold = calibrate(way, by_half["tune"], config.wake.phrase) if "tune" in by_half else config.wake.probability
+        ways[way] = {half: figures(way, takes, threshold, config.wake.phrase) for half, takes in by_half.items()}
+    report = {"phrase": config.wake.phrase, "spot_s": config.wake.spot_s, "spot_every_ms": config.wake.spot_every_ms,
+              "default": "probability" if config.wake.by == "probability" else "text", "ways": ways,
+              "halves": ways["probability" if config.wake.by == "probability" else "text"]}
     (out / "wake.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
     return report
+
+
+def _looks(config: Config, path: Path, halves: tuple[str, ...]) -> list[dict]:
+    from assistant.commands.bench.wake_looks import take_looks
+    from assistant.hear.stt import WhisperStt
+    from assistant.hear.vad import SileroVad
+    from assistant.hear.wake_score import PhraseProbability
+    from assistant.machine.models import find_silero_vad
+
+    kept = [json.loads(line) for line in path.read_text().splitlines()] if path.is_file() else []
+    done = {row["take"] for row in kept}
+    todo = [t for t in make_wake_corpus() if t.half in halves and t.name not in done]
+    if todo:
+        stt, vad = WhisperStt(config.stt), SileroVad(find_silero_vad())
+        scorer = PhraseProbability(stt, config.wake.phrase)
+        with path.open("a", encoding="utf-8") as file:
+            for take in todo:
+                row = take_looks(take, vad, scorer, config)
+                file.write(json.dumps(row) + "\n")
+                kept.append(row)
+    return [row for row in kept if row["half"] in halves]

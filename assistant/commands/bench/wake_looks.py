@@ -1,0 +1,94 @@
+"""The wake bench's looks: every take replayed once, each look at an utterance's start kept whole
+(its transcript, the phrase's token probabilities, what each part cost), so that every way of
+deciding (:mod:`assistant.commands.bench.wake_ways`) is measured on the same looks.
+
+A look is what the transcription stage does while waiting: the first ``speech_s`` of the
+utterance through Whisper's encoder once, then the greedy decoding (the transcript) and the
+phrase forced after the start of transcript (its probability) on that same encoding. An
+utterance is looked at until it ends, ``spot_s`` is reached, or no way could still find the
+phrase in it (too many letters not beginning with it, and its probability below
+:data:`FLOOR` after :data:`FLOOR_AFTER_S` of speech).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from assistant.config import Config, VadConfig
+from assistant.hear.stt import TOKENS_PER_S, guarded
+from assistant.hear.vad import VadEventType
+from assistant.hear.wake import FIRST_SPOT_S, FLOOR, FLOOR_AFTER_S, WakePhrase
+from assistant.hear.wake_score import PhraseProbability, geometric_mean
+from assistant.pipeline.listen import Segmenter
+from assistant.sound import load_wav
+
+RATE = 16000
+
+
+def _decode(scorer: PhraseProbability, encoded, pcm: np.ndarray) -> tuple[str, float]:
+    """The greedy transcript of the encoded audio (as :class:`WhisperStt` makes it) and its
+    mean token log-probability."""
+    stt, seconds = scorer.stt, pcm.size / RATE
+    window = max(stt.config.window_s, math.ceil(seconds + 1.0))
+    result = stt._model.model.generate(
+        encoded, [scorer._prompt], beam_size=1, max_length=min(224, 12 * window, 16 + math.ceil(TOKENS_PER_S * seconds)),
+        return_no_speech_prob=True, return_scores=True, suppress_blank=True, suppress_tokens=[-1])[0]
+    tokens = [t for t in result.sequences_ids[0] if t < stt._tokenizer.eot]
+    return guarded(stt._tokenizer.decode(tokens), seconds, result.no_speech_prob), float(result.scores[0])
+
+
+def look(scorer: PhraseProbability, audio: np.ndarray) -> dict:
+    clock = time.process_time()
+    encoded = scorer.encode(audio)
+    encode_ms = (time.process_time() - clock) * 1000
+    clock = time.process_time()
+    probs = scorer.token_probs(encoded, audio.size)
+    align_ms = (time.process_time() - clock) * 1000
+    clock = time.process_time()
+    text, logprob = _decode(scorer, encoded, audio)
+    decode_ms = (time.process_time() - clock) * 1000
+    return {"text": text, "logprob": round(logprob, 3), "probs": [[round(p, 5) for p in row] for row in probs],
+            "ms": {"encode": round(encode_ms, 1), "align": round(align_ms, 1), "decode": round(decode_ms, 1)}}
+
+
+def take_looks(take, vad, scorer: PhraseProbability, config: Config) -> dict:
+    """The take's utterances as the engine cuts them, and the looks at each one's start."""
+    pcm = load_wav(take.path, RATE)
+    frame = config.audio.frame_samples
+    segmenter = Segmenter(vad, VadConfig(), frame / RATE)
+    phrase = WakePhrase(config.wake.phrase, config.wake.score)
+    step = config.wake.spot_every_ms / 1000
+    utterances: list[dict] = []
+    audio: list[np.ndarray] | None = None
+    preroll = next_s = 0.0
+    cpu = time.process_time()
+    for i in range(0, pcm.size - frame + 1, frame):
+        for detected in segmenter.push(pcm[i : i + frame], i / RATE):
+            if detected.event is VadEventType.SPEECH_START:
+                audio, preroll, next_s = [detected.pcm], detected.pcm.size / RATE, max(FIRST_SPOT_S, step)
+                utterances.append({"start_s": round(detected.at, 3), "looks": []})
+                continue
+            if audio is None:
+                continue
+            if detected.event is None:
+                audio.append(detected.pcm)
+            final = detected.event is VadEventType.ENDPOINT
+            paused = final or detected.event is VadEventType.EARLY_SILENCE
+            heard = np.concatenate(audio)
+            speech_s = heard.size / RATE - preroll
+            if not (paused or speech_s >= next_s):
+                continue
+            next_s = speech_s + step - 1e-6
+            row = look(scorer, heard)
+            row.update(speech_s=round(speech_s, 3), paused=paused, final=final or speech_s >= config.wake.spot_s)
+            utterances[-1]["looks"].append(row)
+            best = max(100 * geometric_mean(p) for p in row["probs"])
+            hopeless = phrase.too_long(row["text"]) and best < FLOOR and speech_s >= FLOOR_AFTER_S
+            if row["final"] or hopeless:
+                audio = None
+    return {"take": take.name, "half": take.half, "positive": take.positive, "voice": take.voice,
+            "phrase_end_s": take.phrase_end_s, "seconds": round(pcm.size / RATE, 2), "utterances": utterances,
+            "cpu_s": round(time.process_time() - cpu, 3)}

@@ -1,0 +1,138 @@
+"""Ways of deciding that an utterance began with the wake phrase, measured on the bench's looks
+(:mod:`assistant.commands.bench.wake_looks`): each way walks an utterance's looks in order as
+:class:`~assistant.hear.wake.Spotting` would and stops where it would (the phrase heard, or no
+more to look at), so its misses, false accepts, latency and CPU are its own.
+
+- ``text+skip``: the transcript's first words against the phrase's letters (score 80), one word
+  allowed before it (the first round's rule);
+- ``text``: the same, no word before it;
+- ``probability``: Whisper's own probability of the phrase forced at the start (geometric mean of
+  its tokens, best spelling); ``probability-min``: the least likely of its tokens instead;
+  ``probability-ratio``: the geometric mean against the free transcription's own mean token
+  probability (a log-ratio).
+
+The probability ways' thresholds are calibrated on the tuning half only
+(:func:`calibrate`), then the same threshold is used on the test half.
+"""
+
+from __future__ import annotations
+
+import math
+
+from assistant.config import WakeConfig
+from assistant.hear.wake import FLOOR, FLOOR_AFTER_S, Spotting, Verdict, WakePhrase
+from assistant.hear.wake_score import geometric_mean
+
+WAYS = ("text+skip", "text", "probability", "probability-min", "probability-ratio")
+MISS_WEIGHT = 1.0
+"""Calibration: a point of miss rate (%) weighs this much ..."""
+FA_WEIGHT = 10.0
+"""... and a false accept an hour this much (the targets, 10% and 1/h, weigh the same)."""
+
+
+def look_score(way: str, row: dict, phrase: WakePhrase | None = None) -> float:
+    """The way's score of one look (text ways: 0-100 letters alike; probability: 0-100;
+    ratio: natural log)."""
+    if way.startswith("text"):
+        found = phrase.best(row["text"])
+        return found.score if found else 0.0
+    if way == "probability-min":
+        return 100 * max(min(p) for p in row["probs"])
+    gm = max(geometric_mean(p) for p in row["probs"])
+    if way == "probability-ratio":
+        return math.log(max(gm, 1e-12)) - row["logprob"]
+    return 100 * gm
+
+
+def _utterance(way: str, looks: list[dict], threshold: float, phrase: WakePhrase) -> tuple[int | None, int]:
+    """(index of the look that found the phrase or None, looks spent). ``text`` ways and
+    ``probability`` go through the engine's own :class:`Spotting`."""
+    if way.startswith("text") or way == "probability":
+        spotting = Spotting(phrase, WakeConfig(phrase=phrase.phrase, probability=threshold))
+        for i, row in enumerate(looks):
+            if way == "probability":
+                probability = look_score(way, row)
+                text = row["text"] if probability >= threshold else ""
+                verdict, _ = spotting.hear(text, row["speech_s"], row["final"], probability)
+            else:
+                verdict, _ = spotting.hear(row["text"], row["speech_s"], row["final"])
+            if verdict is not Verdict.WAIT:
+                return (i if verdict is Verdict.WOKE else None), i + 1
+        return None, len(looks)
+    for i, row in enumerate(looks):
+        if look_score(way, row, phrase) >= threshold:
+            return i, i + 1
+        if 100 * max(geometric_mean(p) for p in row["probs"]) < FLOOR and row["speech_s"] >= FLOOR_AFTER_S:
+            return None, i + 1
+    return None, len(looks)
+
+
+def _cost_ms(way: str, row: dict, woke: bool) -> float:
+    ms = row["ms"]
+    if way.startswith("text"):
+        return ms["encode"] + ms["decode"]
+    return ms["encode"] + ms["align"] + (ms["decode"] if woke else 0.0)
+
+
+def decide(way: str, take: dict, threshold: float, phrase: WakePhrase) -> dict:
+    """One take under one way: woken (and where), looks and CPU spent."""
+    looks = cpu = 0
+    for utterance in take["utterances"]:
+        index, spent = _utterance(way, utterance["looks"], threshold, phrase)
+        looks += spent
+        cpu += sum(_cost_ms(way, row, i == index) for i, row in enumerate(utterance["looks"][:spent]))
+        if index is not None:
+            row = utterance["looks"][index]
+            woke = {"look": looks, "score": round(look_score(way, row, phrase), 3), "text": row["text"]}
+            if take["phrase_end_s"] is not None:
+                at = utterance["start_s"] + row["speech_s"]
+                woke["latency_ms"] = round((at - take["phrase_end_s"]) * 1000 + _cost_ms(way, row, True), 1)
+            return {"woke": woke, "looks": looks, "cpu_ms": cpu}
+    return {"woke": None, "looks": looks, "cpu_ms": cpu}
+
+
+def figures(way: str, takes: list[dict], threshold: float, phrase_text: str) -> dict:
+    """Misses, false accepts an hour, latency and CPU of one way on one half."""
+    phrase = WakePhrase(phrase_text, 80.0, skipped_words=1 if way == "text+skip" else 0)
+    decided = [(take, decide(way, take, threshold, phrase)) for take in takes]
+    neg = [(t, d) for t, d in decided if not t["positive"]]
+    pos = [(t, d) for t, d in decided if t["positive"]]
+    hours = sum(t["seconds"] for t, _ in neg) / 3600
+    accepts = [t["take"] for t, d in neg if d["woke"]]
+    missed = [t["take"] for t, d in pos if not d["woke"]]
+    latencies = sorted(d["woke"]["latency_ms"] for _, d in pos if d["woke"])
+    pick = (lambda q: latencies[int(q * (len(latencies) - 1))]) if latencies else (lambda q: None)
+    return {
+        "way": way, "threshold": round(threshold, 3), "negative_minutes": round(hours * 60, 1),
+        "negative_takes": len(neg), "false_accepts": len(accepts),
+        "false_accepts_per_hour": round(len(accepts) / hours, 2) if hours else None,
+        "false_accept_takes": accepts, "phrase_takes": len(pos), "misses": len(missed),
+        "miss_rate": round(len(missed) / len(pos), 3) if pos else None, "missed_takes": missed,
+        "latency_ms_median": pick(0.5), "latency_ms_p90": pick(0.9), "latency_ms_max": latencies[-1] if latencies else None,
+        "cpu_share_of_a_core": round(sum(d["cpu_ms"] for _, d in neg) / 1000 / (hours * 3600), 3) if hours else None,
+        "looks_per_minute": round(sum(d["looks"] for _, d in neg) / (hours * 60), 1) if hours else None,
+    }
+
+
+def calibrate(way: str, tune: list[dict], phrase_text: str) -> float:
+    """The threshold of a probability way, from the tuning half only: the one that minimises
+    ``MISS_WEIGHT`` × miss rate (%) + ``FA_WEIGHT`` × false accepts an hour; of equally good
+    ones, the middle (geometrically, for the probabilities)."""
+    if way.startswith("text"):
+        return 80.0
+    if way == "probability-ratio":
+        candidates = [-8 + 0.05 * i for i in range(241)]
+    else:
+        candidates = [10 ** (-2 + 0.02 * i) for i in range(201)]
+    best, chosen = None, []
+    for threshold in candidates:
+        f = figures(way, tune, threshold, phrase_text)
+        cost = MISS_WEIGHT * 100 * f["miss_rate"] + FA_WEIGHT * f["false_accepts_per_hour"]
+        if best is None or cost < best - 1e-9:
+            best, chosen = cost, [threshold]
+        elif abs(cost - best) <= 1e-9:
+            chosen.append(threshold)
+    low, high = chosen[0], chosen[-1]
+    if way == "probability-ratio":
+        return (low + high) / 2
+    return math.sqrt(low * high)
