@@ -16,6 +16,7 @@ from assistant import resources
 from assistant import offline
 from assistant.config import Config
 from assistant.pipeline.kiosk.logs import log_to_file
+from assistant.pipeline.kiosk.memory import limit_arenas
 from assistant.commands.options import add_command, add_echo_path, config_from_args
 from assistant.commands.kiosk.restarter import ProcessSupervisor, RestartPolicy
 
@@ -53,6 +54,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run_kiosk(args: argparse.Namespace) -> int:
+    limit_arenas()  # before any engine thread allocates: a day of turns stays level (memory.py)
     config = kiosk_config(config_from_args(args))
     if getattr(args, "soak", None):
         from assistant.commands.kiosk.soak import run_soak_command
