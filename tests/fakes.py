@@ -13,7 +13,7 @@ from typing import Callable
 
 import numpy as np
 
-from assistant.config import Config, KioskConfig, LlmConfig
+from assistant.config import Config, EchoConfig, KioskConfig, LlmConfig
 from assistant.events import EventType
 from assistant.think.conversation import GenerationStats
 from assistant.pipeline.waiting import wait_until
@@ -266,11 +266,13 @@ def run_assistant(*args, timeout: float = 60) -> subprocess.CompletedProcess:
 
 
 def kiosk_config(tmp_path: Path, **kiosk_values) -> Config:
-    """A kiosk configuration with quick timers and logs under ``tmp_path``."""
+    """A kiosk configuration with quick timers and logs under ``tmp_path``. No start-up sound:
+    the fakes' steady "speech" does not pass the echo canceller that runs while it plays
+    (tests/pipeline/test_startup_sound.py is about the sound)."""
     values = dict(hands_free=False, idle_reset_s=30.0, stage_timeout_s=0.5, watchdog_interval_s=0.05,
                   log_dir=str(tmp_path / "logs"))
     values.update(kiosk_values)
-    return replace(Config(), kiosk=KioskConfig(enabled=True, **values))
+    return replace(Config(), kiosk=KioskConfig(enabled=True, **values), echo=EchoConfig(learn_sound=False))
 
 
 class Kiosk:

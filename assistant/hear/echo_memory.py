@@ -101,6 +101,12 @@ class Readiness:
             self.ready_after_s = self.far_blocks * self.block_samples / self.rate
             log.info("echo canceller ready after %.2f s of reply (ERLE %.1f dB)", self.ready_after_s, erle)
 
+    def restart_window(self) -> None:
+        """What plays next is another sound (a reply after the start-up sound): not yet ready,
+        the echo reduction on what played before no longer counts."""
+        if not self.ready:
+            self._mic, self._clean = [], []
+
     def assume(self) -> None:
         """Ready from a replayed record; the next full live window confirms it."""
         self._mic, self._clean = [], []

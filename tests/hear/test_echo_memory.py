@@ -167,3 +167,19 @@ def test_replies_shorter_than_the_recording_are_kept_when_the_stream_ends(tmp_pa
     assert out[-1].converged
     record = load(tmp_path, "speaker A -> microphone B", "speex", RATE)
     assert record is not None and RATE <= record.far.size < 4 * RATE
+
+
+def test_after_the_start_up_sound_the_reply_measures_its_own_echo_reduction():
+    from assistant.hear.echo_memory import Readiness
+
+    readiness = Readiness(18.0, RATE, 160)
+    for _ in range(49):  # the sound's last blocks: 30 dB, one short of a full window
+        readiness.add(1.0, 1e-3)
+    readiness.restart_window()
+    assert readiness.erle_db is None and not readiness.ready
+    for _ in range(50):  # the reply: 10 dB
+        readiness.add(1.0, 0.1)
+    assert not readiness.ready  # before, the window held the sound's 30 dB and said ready
+    ready = Readiness(0.0, RATE, 160)
+    ready.restart_window()
+    assert ready.ready  # a canceller that has learnt the room stays ready

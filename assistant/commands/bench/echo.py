@@ -82,18 +82,34 @@ class EchoFigures:
         return {k: (round(float(v), 2) if isinstance(v, (float, np.floating)) else v) for k, v in asdict(self).items()}
 
 
-def listen(canceller: Canceller | None, scene: Scene, vad, config: Config, frame_samples: int = 512,
-           record: RoomRecord | None = None) -> tuple[np.ndarray, list[float], float, float | None]:
-    """The microphone through ``canceller`` (None: untouched; warmed on ``record``, what it
-    learnt of the room before) and the barge-in logic, frame by frame as the listener runs
-    them: the cleaned signal, the stream positions (s) at which the reply would pause, the
-    canceller's ms per 10 ms block, and the seconds of reply it took to be ready."""
+def _played(scene: Scene) -> PlayedAudio:
     played = PlayedAudio(scene.rate, keep_s=scene.mic.size / scene.rate + 1)
     played.start(0.0)
     played.add(scene.far, scene.rate, 0.0)
+    return played
+
+
+def listen(canceller: Canceller | None, scene: Scene, vad, config: Config, frame_samples: int = 512,
+           record: RoomRecord | None = None,
+           prelude: Scene | None = None) -> tuple[np.ndarray, list[float], float, float | None]:
+    """The microphone through ``canceller`` (None: untouched; warmed on ``record``, what it
+    learnt of the room before, or having heard ``prelude`` first, the start-up sound in the
+    same room) and the barge-in logic, frame by frame as the listener runs them: the cleaned
+    signal, the stream positions (s) at which the reply would pause, the canceller's ms per
+    10 ms block, and the seconds of reply it took to be ready."""
+    played = _played(scene)
     echo = EchoFilter(canceller, played, frame_samples, config.echo)
     if record is not None and canceller is not None:
         echo.warm(record)
+    before_s = 0.0
+    if prelude is not None and canceller is not None:
+        echo.played = _played(prelude)
+        for i in range(0, prelude.mic.size - frame_samples + 1, frame_samples):
+            echo.process(prelude.mic[i : i + frame_samples], 0.0)
+        echo.played = played
+        echo.restart()
+        echo.readiness.restart_window()
+        before_s = echo.readiness.far_blocks * canceller.block_samples / scene.rate
     endpointer = Endpointer(config.vad)
     user = UserSpeech(config.barge_in)
     vad.reset()
@@ -122,6 +138,7 @@ def listen(canceller: Canceller | None, scene: Scene, vad, config: Config, frame
     clean = np.concatenate(out)[lag : lag + mic.size]
     blocks = padded.size // (canceller.block_samples if canceller else frame_samples)
     ready = echo.readiness.ready_after_s if canceller is not None and echo.readiness.ready else None
+    ready = None if ready is None else max(0.0, ready - before_s)  # seconds of the reply
     return clean, [p - lag / scene.rate for p in pauses], spent / blocks * 1000, ready
 
 
@@ -149,9 +166,9 @@ def speech_onset(pcm: np.ndarray, vad, rate: int, threshold: float = 0.5) -> flo
 
 
 def measure(canceller: Canceller | None, scene: Scene, vad, config: Config,
-            record: RoomRecord | None = None) -> EchoFigures:
+            record: RoomRecord | None = None, prelude: Scene | None = None) -> EchoFigures:
     """The figures of ``canceller`` on ``scene`` (None: no canceller, for comparison)."""
-    out, pauses, ms_per_block, ready = listen(canceller, scene, vad, config, record=record)
+    out, pauses, ms_per_block, ready = listen(canceller, scene, vad, config, record=record, prelude=prelude)
     rate = scene.rate
     block = round(BLOCK_S * rate)
     echo_on = _active(scene.echo, block)
@@ -179,7 +196,7 @@ def measure(canceller: Canceller | None, scene: Scene, vad, config: Config,
         first = 20 * np.log10(max(gain_first, 1e-6))
     name = canceller.name if canceller else "none"
     return EchoFigures(
-        f"{name}-remembered" if record is not None else name, erle, erle_first, 20 * np.log10(max(gain, 1e-6)),
+        f"{name}-remembered" if record is not None else f"{name}-sound" if prelude is not None else name, erle, erle_first, 20 * np.log10(max(gain, 1e-6)),
         sdr, len(false), hits[0] if hits else None, ms_per_block, ready, first,
     )
 
@@ -220,20 +237,23 @@ def remembered_room(reply: np.ndarray, path: EchoPath, rate: int, name: str, sec
 def canceller_figures(reply: np.ndarray, users: list[np.ndarray], path: EchoPath, vad, config: Config,
                       rate: int, at_s: tuple[float, ...] = USER_AT_S) -> dict[str, dict]:
     """Each canceller on every scene (the reply with one user utterance over it, at each
-    of ``at_s``), fresh and started from a remembered room: the figures per scene and
-    their medians."""
+    of ``at_s``), fresh, started from a remembered room, and having heard the start-up sound
+    first: the figures per scene and their medians."""
     from assistant.hear.echo import load_canceller
+    from assistant.speak.startup_sound import startup_sound
 
+    sound = make_scene(startup_sound(rate), np.zeros(0, np.float32), path, rate, 0.0)
     report: dict[str, dict] = {}
     for name in canceller_names():
-        for remembered in ((False, True) if name != "none" else (False,)):
-            record = remembered_room(reply, path, rate, name) if remembered else None
+        for start in (("fresh", "remembered", "sound") if name != "none" else ("fresh",)):
+            record = remembered_room(reply, path, rate, name) if start == "remembered" else None
+            prelude = sound if start == "sound" else None
             scenes = []
             for user in users:
                 for at in at_s:
                     canceller = None if name == "none" else load_canceller(name, config.echo, rate)
                     scene = make_scene(reply, user, path, rate, at)
-                    scenes.append(measure(canceller, scene, vad, config, record).to_json() | {"user_at_s": at})
+                    scenes.append(measure(canceller, scene, vad, config, record, prelude).to_json() | {"user_at_s": at})
             report[scenes[0]["canceller"]] = {"median": _medians(scenes), "scenes": scenes}
     return report
 
