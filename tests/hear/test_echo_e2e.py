@@ -61,3 +61,31 @@ def test_a_second_speaker_stops_the_reply_and_is_answered(engines, tmp_path):
     assert report["first_reply_silent_at_s"] is not None and report["first_reply_silent_at_s"] < said_until, report
     # the history holds the reply as far as it was heard (its turn's reply, cut)
     assert recorded[0] == (cut.transcript, cut.reply) and cut.reply
+
+
+def test_a_fresh_process_learns_the_room_from_the_start_up_sound(engines, tmp_path):
+    import os
+
+    from assistant.commands.spoken import speak_question
+    from assistant.hear.echo_memory import RoomRecord
+    from assistant.sound import save_wav
+
+    question = tmp_path / "question.wav"  # the user speaks once the sound is over
+    save_wav(question, speak_question(engines.tts, "What color is the sky?", lead_s=1.5), 16000)
+    out, cache = tmp_path / "reply.wav", tmp_path / "cache"  # nothing kept of any room yet
+    proc = subprocess.run(
+        [sys.executable, "-m", "assistant", "chat", "--input", str(question), "--output", str(out),
+         "--echo-path", "40,0.5", "--json"],
+        capture_output=True, text=True, timeout=240, env={**os.environ, "XDG_CACHE_HOME": str(cache)},
+    )
+    assert proc.returncode == 0, proc.stderr
+    turns = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    assert len(turns) == 1 and not turns[0]["interrupted"] and turns[0]["reply"], turns
+    records = list(cache.rglob("room-*.npz"))
+    assert len(records) == 1, "the room is kept for the simulated devices"
+    record = RoomRecord.from_bytes(records[0].read_bytes())
+    assert "simulated" in record.key and record.canceller == "speex"
+    assert record.far.size / record.rate < 2.0, "learnt on the start-up sound (a reply's record is 4 s)"
+    assert record.erle_db >= Config().echo.ready_erle_db and abs(record.delay_ms - 40) <= 2
+    spans = sound_spans(load_wav(out, 22050), 22050)
+    assert spans[0][0] < 0.3 and spans[0][1] <= 1.2, spans  # the sound, before the question
