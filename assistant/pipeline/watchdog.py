@@ -122,16 +122,17 @@ class EngineSupervisor:
         """Look at the stages once; restart the engine if one is dead or stuck.
 
         Returns the problem found, or None."""
-        if self.gave_up:
-            return None
-        problem = stage_problem(self.engine.stages, self._clock(), self.stage_timeout_s)
-        if problem is None:
-            return None
-        if problem.in_model:
-            self.give_up(f"{problem.reason}; the model may be held, so the app starts afresh")
-        else:
-            self.restart(problem.reason)
-        return problem.reason
+        with self._lock:  # not the engine being replaced: its stages are stopping
+            if self.gave_up:
+                return None
+            problem = stage_problem(self.engine.stages, self._clock(), self.stage_timeout_s)
+            if problem is None:
+                return None
+            if problem.in_model:
+                self.give_up(f"{problem.reason}; the model may be held, so the app starts afresh")
+            else:
+                self.restart(problem.reason)
+            return problem.reason
 
     def restart(self, reason: str) -> None:
         """Replace a broken engine; give up (restart the app) if that keeps happening."""

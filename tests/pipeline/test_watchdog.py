@@ -123,3 +123,44 @@ def test_too_many_restarts_give_up_so_the_app_restarts():
         assert supervisor.check() is None  # nothing more once given up
     finally:
         supervisor.close()
+
+
+def test_a_look_while_the_engine_is_replaced_waits_for_the_fresh_one():
+    """Another thread renewing the engine (the soak's forced restart) is not taken for a
+    dead stage: the old engine's stopped threads are not looked at."""
+    building, go = threading.Event(), threading.Event()
+    built = []
+
+    def make(listener):
+        engine = Engine(Config(), stt=FakeStt(), llm=FakeLlm(), tts=FakeTts(), vad=FakeVad(),
+                        output=RecordingSink(), on_event=listener)
+        if built:  # the fresh engine: built once the old one has stopped
+            old = built[-1]
+            assert wait_until(lambda: not any(stage.alive for stage in old.stages), timeout=10)
+            building.set()
+            go.wait(10)
+        built.append(engine)
+        return engine
+
+    supervisor = EngineSupervisor(make, lambda *_: None, stage_timeout_s=5, max_restarts=3, window_s=60,
+                                  on_give_up=lambda reason: pytest.fail(reason))
+    looked: list = []
+    looked_done = threading.Event()
+
+    def look():
+        looked.append(supervisor.check())
+        looked_done.set()
+
+    renewing = threading.Thread(target=supervisor.renew)
+    try:
+        renewing.start()
+        assert building.wait(10)
+        threading.Thread(target=look).start()
+        assert not looked_done.wait(0.2)  # it waits for the fresh engine
+        go.set()
+        renewing.join(10)
+        assert looked_done.wait(10)
+        assert looked == [None] and supervisor.restarts == 0 and len(built) == 2
+    finally:
+        go.set()
+        supervisor.close()
