@@ -337,3 +337,24 @@ def fuzz_settings(examples: int):
     from hypothesis import HealthCheck, settings
 
     return settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+class LearningCanceller:
+    """An echo canceller that takes nothing out for its first ``learn_blocks`` 10 ms
+    blocks, then 40 dB (one that learns the room, without the maths)."""
+
+    name = "learning"
+    rate = 16000
+    block_samples = 160
+    delay_samples = 0
+
+    def __init__(self, learn_blocks: int = 20):
+        self.learn_blocks = learn_blocks
+        self.calls = 0
+
+    def cancel(self, mic, far):
+        self.calls += 1
+        return mic if self.calls <= self.learn_blocks else mic * 0.01
+
+    def close(self):
+        pass

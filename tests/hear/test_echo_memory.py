@@ -8,28 +8,11 @@ from assistant.hear.echo import DuplexMode, EchoFilter, PlayedAudio, SpeakerEcho
 from assistant.hear.echo_memory import RoomRecord, load, measure_delay, record_path
 from assistant.hear.room import EchoPath, through_room
 
+from fakes import LearningCanceller
+
 RATE = 16000
 FRAME_S = 512 / RATE
 
-
-class Learning:
-    """A canceller that takes nothing out for its first ``learn_blocks`` blocks, then 40 dB."""
-
-    name = "learning"
-    rate = RATE
-    block_samples = 160
-    delay_samples = 0
-
-    def __init__(self, learn_blocks=50):
-        self.learn_blocks = learn_blocks
-        self.calls = 0
-
-    def cancel(self, mic, far):
-        self.calls += 1
-        return mic if self.calls <= self.learn_blocks else mic * 0.01
-
-    def close(self):
-        pass
 
 
 def speechlike(seconds, seed=3):
@@ -57,7 +40,7 @@ def run(echo_filter, mic):
 def test_ready_once_the_canceller_takes_the_echo_out_not_after_a_fixed_time():
     far = speechlike(3.0)
     played, mic = scene(far)
-    out = run(EchoFilter(Learning(learn_blocks=50), played, 512, EchoConfig()), mic)
+    out = run(EchoFilter(LearningCanceller(learn_blocks=50), played, 512, EchoConfig()), mic)
     ready = [c.converged for c in out]
     # 0.5 s without any reduction, then 0.5 s of window to measure it
     assert not ready[int(0.9 / FRAME_S)] and ready[int(1.2 / FRAME_S)]
@@ -66,15 +49,15 @@ def test_ready_once_the_canceller_takes_the_echo_out_not_after_a_fixed_time():
 def test_a_canceller_that_takes_nothing_out_is_never_ready_unless_there_is_no_echo():
     far = speechlike(2.0)
     played, mic = scene(far)
-    out = run(EchoFilter(Learning(learn_blocks=10**9), played, 512, EchoConfig()), mic)
+    out = run(EchoFilter(LearningCanceller(learn_blocks=10**9), played, 512, EchoConfig()), mic)
     assert not any(c.converged for c in out)
-    out = run(EchoFilter(Learning(learn_blocks=10**9), played, 512, EchoConfig()), np.zeros_like(mic))
+    out = run(EchoFilter(LearningCanceller(learn_blocks=10**9), played, 512, EchoConfig()), np.zeros_like(mic))
     assert out[-1].converged  # headphones: the microphone hears no echo
 
 
 def test_zero_threshold_is_ready_at_once():
     played, mic = scene(speechlike(1.0))
-    out = run(EchoFilter(Learning(learn_blocks=10**9), played, 512, EchoConfig(ready_erle_db=0)), mic)
+    out = run(EchoFilter(LearningCanceller(learn_blocks=10**9), played, 512, EchoConfig(ready_erle_db=0)), mic)
     assert all(c.converged for c in out)
 
 

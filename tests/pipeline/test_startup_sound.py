@@ -19,29 +19,10 @@ from assistant.pipeline.startup import Phase
 from assistant.pipeline.waiting import wait_until
 from assistant.speak.startup_sound import LEVEL, SECONDS, startup_sound
 
-from fakes import FakeLlm, FakeStt, FakeTts, FakeVad, Recorder, RecordingSink
+from fakes import FakeLlm, LearningCanceller, FakeStt, FakeTts, FakeVad, Recorder, RecordingSink
 
 RATE = 16000
 
-
-class Learning:
-    """A canceller that takes nothing out for its first ``learn_blocks`` blocks, then 40 dB."""
-
-    name = "learning"
-    rate = RATE
-    block_samples = 160
-    delay_samples = 0
-
-    def __init__(self, learn_blocks=20):
-        self.learn_blocks = learn_blocks
-        self.calls = 0
-
-    def cancel(self, mic, far):
-        self.calls += 1
-        return mic if self.calls <= self.learn_blocks else mic * 0.01
-
-    def close(self):
-        pass
 
 
 def band_db(pcm, rate, lo, hi):
@@ -93,7 +74,7 @@ def start(tmp_path):
         cfg = config(**echo_config)
         out, recorder = RecordingSink(), Recorder()
         mode = DuplexMode(None, "no canceller") if half_duplex else DuplexMode("learning")
-        echo = SpeakerEcho(cfg.echo, RATE, 512, canceller=None if half_duplex else canceller or Learning(), mode=mode,
+        echo = SpeakerEcho(cfg.echo, RATE, 512, canceller=None if half_duplex else canceller or LearningCanceller(), mode=mode,
                            memory=tmp_path)
         engine = Engine(cfg, stt=FakeStt(transcript="What about Paris?"), llm=FakeLlm(reply="It is in France."),
                         tts=FakeTts(), vad=FakeVad(), output=out, on_event=recorder, echo=echo)
@@ -153,7 +134,7 @@ def test_not_played_without_an_echo_path(start):
 def test_speech_over_the_sound_stops_it_and_is_a_turn_of_its_own(start):
     user = np.zeros(4 * RATE, np.float32)
     user[round(0.3 * RATE) : round(0.9 * RATE)] = 0.3
-    engine, room, out, rec = start(user=user, canceller=Learning(learn_blocks=10**6))  # the user's voice passes
+    engine, room, out, rec = start(user=user, canceller=LearningCanceller(learn_blocks=10**6))  # the user's voice passes
     engine.listen(room)
     rec.wait_turns(1, timeout=10)
     result = rec.results[0]
