@@ -31,6 +31,9 @@ class WakeConfig:
     probability: float = within(2.0, 0.01, 100.0)
     """``by = probability``: the phrase's probability (0-100, the geometric mean over its tokens) that
     wakes; calibrated on the wake bench's tuning half (docs/wake.md)."""
+    prompted: bool = False
+    """``by = probability``: the phrase is also given to Whisper as the text before (as faster-whisper's
+    ``initial_prompt`` and ``hotwords`` do), which makes it likelier in every utterance, said or not."""
     score: float = within(80.0, 50.0, 100.0)
     """``by = letters``: how alike (0-100, letter by letter) the start of the words and the phrase must
     be (the phrase taken out of the words always goes by letters)."""

@@ -43,15 +43,20 @@ class PhraseProbability:
     """Whisper's probability of ``phrase`` at the start of some audio (``stt``: a loaded
     :class:`~assistant.hear.stt.WhisperStt`)."""
 
-    def __init__(self, stt, phrase: str):
+    def __init__(self, stt, phrase: str, prompted: bool = False):
         self.stt = stt
         model = stt._model
         self._model = model
         self._prompt = list(stt._prompt)
+        if prompted:  # the phrase as the text before, as faster-whisper's initial_prompt puts it
+            words = " ".join(phrase.split())
+            self._prompt = [stt._tokenizer.sot_prev, *stt._tokenizer.encode(f" {words[:1].upper()}{words[1:]}."), *self._prompt]
         self.spellings = spellings(phrase)
         self.tokens = [stt._tokenizer.encode(text) for text in self.spellings]
         self.likeliest = 0
         """The spelling that scored best at the latest look."""
+        self._encoded: tuple[int, object] | None = None
+        """(samples, the encoder's output) of the latest look: its words are decoded from it."""
 
     def encode(self, pcm: np.ndarray):
         """The encoder's output for ``pcm`` in the short window :class:`WhisperStt` uses."""
@@ -78,7 +83,9 @@ class PhraseProbability:
         """0-100: the phrase's probability (geometric mean over its tokens, best spelling)."""
         if pcm.size < RATE // 10:
             return 0.0
-        means = [geometric_mean(p) for p in self.token_probs(self.encode(pcm), pcm.size)]
+        encoded = self.encode(pcm)
+        self._encoded = (pcm.size, encoded)
+        means = [geometric_mean(p) for p in self.token_probs(encoded, pcm.size)]
         self.likeliest = int(np.argmax(means))
         return round(100 * means[self.likeliest], 2)
 
@@ -88,7 +95,8 @@ class PhraseProbability:
     def after_phrase(self, pcm: np.ndarray) -> str:
         """What was said after the phrase: the phrase forced at the start, Whisper decodes on from
         it (the words of a voice it mishears: "Can you see it's done? What is the weather like?"
-        becomes "what is the weather like?"). '' for audio too long for one window."""
+        becomes "what is the weather like?"); the latest look's encoding is used again where this is
+        its audio. '' for audio too long for one window."""
         from assistant.hear.stt import TOKENS_PER_S, guarded
 
         seconds = pcm.size / RATE
@@ -96,8 +104,9 @@ class PhraseProbability:
             return ""
         window = max(self.stt.config.window_s, math.ceil(seconds + 1.0))
         forced = self.tokens[self.likeliest]
+        encoded = self._encoded[1] if self._encoded and self._encoded[0] == pcm.size else self.encode(pcm)
         result = self._model.model.generate(
-            self.encode(pcm), [self._prompt + forced], beam_size=1,
+            encoded, [self._prompt + forced], beam_size=1,
             max_length=min(224, 12 * window, 16 + len(forced) + math.ceil(TOKENS_PER_S * seconds)),
             return_no_speech_prob=True, suppress_blank=True, suppress_tokens=[-1])[0]
         tokens = [t for t in result.sequences_ids[0] if t < self.stt._tokenizer.eot]
@@ -115,4 +124,4 @@ def phrase_scorer(stt, config) -> PhraseProbability | None:
     multilingual = bool(getattr(stt, "_multilingual", False))
     if not multilingual and not config.phrase.isascii():
         return None
-    return PhraseProbability(stt, config.phrase)
+    return PhraseProbability(stt, config.phrase, prompted=config.prompted)

@@ -147,10 +147,12 @@ class TranscriptionStage(Stage):
             text = self._partial
         else:
             with self.model_call():
-                probability = self.wake.probability(self._audio()) if self.wake.scorer is not None else None
-                text = self._utterance.transcribe() if self.wake.wants_words(probability) else ""
-                if text and probability is not None:
-                    text = self.wake.words(text, self._audio)
+                if self.wake.scorer is None:
+                    text = self._utterance.transcribe()
+                else:  # the words only once the phrase is heard: the phrase, and Whisper on from it
+                    audio = self._audio()
+                    probability = self.wake.probability(audio)
+                    text = self.wake.phrase_words(audio) if probability >= self.wake.config.probability else ""
         audio_end = self.turns.timeline(turn).get(Mark.SPEECH_START) + speech_s
         verdict = self.wake.heard(turn, text, speech_s, audio_end, final=final, paused=paused, probability=probability)
         if verdict is Verdict.WAIT:

@@ -107,10 +107,10 @@ class WakeListening:
         """The phrase's probability at the start of ``audio`` (None: told by letters)."""
         return self.scorer(audio) if self.scorer is not None else None
 
-    def wants_words(self, probability: float | None) -> bool:
-        """A look needs the transcript: by letters, or the probability wakes (the words then say
-        what was taken for the phrase and what followed)."""
-        return probability is None or probability >= self.config.probability
+    def phrase_words(self, audio: np.ndarray) -> str:
+        """The words of a look whose probability woke: the phrase, then what Whisper decodes on from it."""
+        rest = self.scorer.after_phrase(audio)
+        return f"{self.phrase.phrase}, {rest}" if rest else self.phrase.phrase
 
     def words(self, text: str, audio: Callable[[], np.ndarray]) -> str:
         """The transcript of a turn the phrase woke, with the phrase at its start: a voice the
@@ -118,8 +118,7 @@ class WakeListening:
         the phrase forced at the start."""
         if self.scorer is None or self.phrase is None or self.phrase.find(text, slack=STRIP_SLACK):
             return text
-        rest = self.scorer.after_phrase(audio())
-        return f"{self.phrase.phrase}, {rest}" if rest else self.phrase.phrase
+        return self.phrase_words(audio())
 
     def heard(self, turn_id: int, text: str, speech_s: float, audio_end: float, final: bool = False,
               paused: bool = False, probability: float | None = None) -> Verdict:

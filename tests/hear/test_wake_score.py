@@ -37,7 +37,8 @@ class _Whisperish:
 
 def test_the_probability_needs_a_whisper_that_can_write_the_phrase(monkeypatch):
     made = []
-    monkeypatch.setattr("assistant.hear.wake_score.PhraseProbability", lambda stt, phrase: made.append(phrase) or phrase)
+    monkeypatch.setattr("assistant.hear.wake_score.PhraseProbability",
+                        lambda stt, phrase, prompted: made.append(prompted) or phrase)
     english = WakeConfig(phrase="hey assistant")
     assert phrase_scorer(_Whisperish(False), english) == "hey assistant"
     assert phrase_scorer(_Whisperish(False), WakeConfig(phrase="안녕 비서")) is None  # tiny.en writes no Korean
@@ -76,9 +77,9 @@ def test_a_woken_turn_the_recognizer_misheard_is_decoded_on_from_the_phrase():
     assert wake.strip(8, "Can you see it's done?", lambda: np.zeros(1)) == "Can you see it's done?"  # not woken
 
 
-def test_below_the_threshold_a_look_needs_no_words():
-    wake = _listening(_FakeScorer(""))
-    assert not wake.wants_words(0.5) and wake.wants_words(WakeConfig().probability) and wake.wants_words(None)
+def test_the_words_of_a_look_that_woke_are_the_phrase_and_what_follows_it():
+    assert _listening(_FakeScorer("set a timer.")).phrase_words(np.zeros(1)) == "hey assistant, set a timer."
+    assert _listening(_FakeScorer("")).phrase_words(np.zeros(1)) == "hey assistant"
 
 
 @pytest.mark.slow

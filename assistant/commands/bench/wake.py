@@ -4,14 +4,16 @@ test half apart by voice and by sentence (decided before any tuning; the test ha
 Negatives never say the phrase: sentences said by many espeak-ng voices, three at a time, some
 as a TV would sound (a second voice talking over, 6 dB down) and some under steady noise, at least
 ``NEGATIVE_MINUTES`` a half. Positives say it: alone, then the question in one breath, and with a
-pause before the question, by each voice of the half at two rates.
+pause before the question, by each voice of the half at three rates (decided before tuning).
 
 Each take is replayed as the engine hears it, faster than real time: the Silero VAD and the
 endpointer cut it into utterances (:class:`~assistant.pipeline.listen.Segmenter`), and each
-utterance is looked at as the transcription stage does (:class:`~assistant.hear.wake.Spotting`,
-the loaded Whisper). Figures: false accepts per hour of negative speech, misses, latency from
-the end of the phrase to the look that found it (audio waited for plus the look's compute), and
-the CPU the waiting costs as a share of one core.
+utterance's start is looked at once with the loaded Whisper, everything each way of deciding
+needs kept (:mod:`~assistant.commands.bench.wake_looks`); each way then decides on those looks
+as the engine's :class:`~assistant.hear.wake.Spotting` does (:mod:`~assistant.commands.bench.wake_ways`).
+Figures: false accepts per hour of negative speech, misses, latency from the end of the phrase to
+the look that found it (audio waited for plus the look's compute), and the CPU the waiting costs
+as a share of one core (the parts of a look that way needs).
 """
 
 from __future__ import annotations
@@ -156,9 +158,10 @@ def _looks(config: Config, path: Path, halves: tuple[str, ...]) -> list[dict]:
     if todo:
         stt, vad = WhisperStt(config.stt), SileroVad(find_silero_vad())
         scorer = PhraseProbability(stt, config.wake.phrase)
+        prompted = PhraseProbability(stt, config.wake.phrase, prompted=True)
         with path.open("a", encoding="utf-8") as file:
             for take in todo:
-                row = take_looks(take, vad, scorer, config)
+                row = take_looks(take, vad, scorer, config, prompted)
                 file.write(json.dumps(row) + "\n")
                 kept.append(row)
     return [row for row in kept if row["half"] in halves]

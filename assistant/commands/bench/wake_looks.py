@@ -40,7 +40,7 @@ def _decode(scorer: PhraseProbability, encoded, pcm: np.ndarray) -> tuple[str, f
     return guarded(stt._tokenizer.decode(tokens), seconds, result.no_speech_prob), float(result.scores[0])
 
 
-def look(scorer: PhraseProbability, audio: np.ndarray) -> dict:
+def look(scorer: PhraseProbability, audio: np.ndarray, prompted: PhraseProbability | None = None) -> dict:
     clock = time.process_time()
     encoded = scorer.encode(audio)
     encode_ms = (time.process_time() - clock) * 1000
@@ -50,11 +50,14 @@ def look(scorer: PhraseProbability, audio: np.ndarray) -> dict:
     clock = time.process_time()
     text, logprob = _decode(scorer, encoded, audio)
     decode_ms = (time.process_time() - clock) * 1000
-    return {"text": text, "logprob": round(logprob, 3), "probs": [[round(p, 5) for p in row] for row in probs],
-            "ms": {"encode": round(encode_ms, 1), "align": round(align_ms, 1), "decode": round(decode_ms, 1)}}
+    row = {"text": text, "logprob": round(logprob, 3), "probs": [[round(p, 5) for p in row] for row in probs],
+           "ms": {"encode": round(encode_ms, 1), "align": round(align_ms, 1), "decode": round(decode_ms, 1)}}
+    if prompted is not None:
+        row["probs_prompted"] = [[round(p, 5) for p in row] for row in prompted.token_probs(encoded, audio.size)]
+    return row
 
 
-def take_looks(take, vad, scorer: PhraseProbability, config: Config) -> dict:
+def take_looks(take, vad, scorer: PhraseProbability, config: Config, prompted: PhraseProbability | None = None) -> dict:
     """The take's utterances as the engine cuts them, and the looks at each one's start."""
     pcm = load_wav(take.path, RATE)
     frame = config.audio.frame_samples
@@ -82,7 +85,7 @@ def take_looks(take, vad, scorer: PhraseProbability, config: Config) -> dict:
             if not (paused or speech_s >= next_s):
                 continue
             next_s = speech_s + step - 1e-6
-            row = look(scorer, heard)
+            row = look(scorer, heard, prompted)
             row.update(speech_s=round(speech_s, 3), paused=paused, final=final or speech_s >= config.wake.spot_s)
             utterances[-1]["looks"].append(row)
             best = max(100 * geometric_mean(p) for p in row["probs"])

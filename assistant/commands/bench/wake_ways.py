@@ -9,7 +9,8 @@ more to look at), so its misses, false accepts, latency and CPU are its own.
 - ``probability``: Whisper's own probability of the phrase forced at the start (geometric mean of
   its tokens, best spelling); ``probability-min``: the least likely of its tokens instead;
   ``probability-ratio``: the geometric mean against the free transcription's own mean token
-  probability (a log-ratio).
+  probability (a log-ratio); ``probability-prompted``: the geometric mean with the phrase given as
+  the text before (faster-whisper's ``initial_prompt``, the biasing its ``hotwords`` also use).
 
 The probability ways' thresholds are calibrated on the tuning half only
 (:func:`calibrate`), then the same threshold is used on the test half.
@@ -23,7 +24,7 @@ from assistant.config import WakeConfig
 from assistant.hear.wake import FLOOR, FLOOR_AFTER_S, Spotting, Verdict, WakePhrase
 from assistant.hear.wake_score import geometric_mean
 
-WAYS = ("text+skip", "text", "probability", "probability-min", "probability-ratio")
+WAYS = ("text+skip", "text", "probability", "probability-min", "probability-ratio", "probability-prompted")
 MISS_WEIGHT = 1.0
 """Calibration: a point of miss rate (%) weighs this much ..."""
 FA_WEIGHT = 10.0
@@ -38,7 +39,7 @@ def look_score(way: str, row: dict, phrase: WakePhrase | None = None) -> float:
         return found.score if found else 0.0
     if way == "probability-min":
         return 100 * max(min(p) for p in row["probs"])
-    gm = max(geometric_mean(p) for p in row["probs"])
+    gm = max(geometric_mean(p) for p in row["probs_prompted" if way == "probability-prompted" else "probs"])
     if way == "probability-ratio":
         return math.log(max(gm, 1e-12)) - row["logprob"]
     return 100 * gm
@@ -47,10 +48,10 @@ def look_score(way: str, row: dict, phrase: WakePhrase | None = None) -> float:
 def _utterance(way: str, looks: list[dict], threshold: float, phrase: WakePhrase) -> tuple[int | None, int]:
     """(index of the look that found the phrase or None, looks spent). ``text`` ways and
     ``probability`` go through the engine's own :class:`Spotting`."""
-    if way.startswith("text") or way == "probability":
+    if way.startswith("text") or way in ("probability", "probability-prompted"):
         spotting = Spotting(phrase, WakeConfig(phrase=phrase.phrase, probability=threshold))
         for i, row in enumerate(looks):
-            if way == "probability":
+            if way.startswith("probability"):
                 probability = look_score(way, row)
                 text = row["text"] if probability >= threshold else ""
                 verdict, _ = spotting.hear(text, row["speech_s"], row["final"], probability)
@@ -58,7 +59,7 @@ def _utterance(way: str, looks: list[dict], threshold: float, phrase: WakePhrase
                 verdict, _ = spotting.hear(row["text"], row["speech_s"], row["final"])
             if verdict is not Verdict.WAIT:
                 return (i if verdict is Verdict.WOKE else None), i + 1
-        return None, len(looks)
+        return None, len(looks)  # the looks ran out: the bench stopped where no way could still wake
     for i, row in enumerate(looks):
         if look_score(way, row, phrase) >= threshold:
             return i, i + 1
@@ -127,7 +128,7 @@ def calibrate(way: str, tune: list[dict], phrase_text: str) -> float:
     best, chosen = None, []
     for threshold in candidates:
         f = figures(way, tune, threshold, phrase_text)
-        cost = MISS_WEIGHT * 100 * f["miss_rate"] + FA_WEIGHT * f["false_accepts_per_hour"]
+        cost = MISS_WEIGHT * 100 * (f["miss_rate"] or 0) + FA_WEIGHT * (f["false_accepts_per_hour"] or 0)
         if best is None or cost < best - 1e-9:
             best, chosen = cost, [threshold]
         elif abs(cost - best) <= 1e-9:

@@ -1,0 +1,54 @@
+"""The wake bench's ways of deciding, on looks made up here: each way stops where the engine's
+Spotting would, counts false accepts per hour and misses, and a probability way's threshold comes
+from the tuning half."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.commands.bench.wake_ways import calibrate, decide, figures
+from assistant.hear.wake import WakePhrase
+
+MS = {"encode": 100.0, "align": 40.0, "decode": 60.0}
+
+
+def _look(text: str, p: float, speech_s: float, final: bool = False) -> dict:
+    return {"text": text, "logprob": -0.5, "probs": [[p, p]], "probs_prompted": [[p, p]], "ms": MS,
+            "speech_s": speech_s, "paused": final, "final": final}
+
+
+def _take(name: str, positive: bool, looks: list[dict], seconds: float = 360.0) -> dict:
+    return {"take": name, "half": "tune", "positive": positive, "voice": "v", "seconds": seconds,
+            "phrase_end_s": 1.0 if positive else None, "utterances": [{"start_s": 0.5, "looks": looks}], "cpu_s": 0.0}
+
+
+TAKES = [
+    _take("pos-clear", True, [_look("Hey", 0.02, 0.4), _look("Hey assistant", 0.4, 0.6, final=True)], 3.0),
+    _take("pos-misheard", True, [_look("Can you", 0.01, 0.4), _look("Can you see it's done?", 0.08, 0.8, final=True)], 3.0),
+    _take("neg-sister", False, [_look("Hey, a sister", 0.01, 0.4), _look("Hey, a sister of mine", 0.03, 0.8, final=True)]),
+    _take("neg-plain", False, [_look("What", 0.001, 0.4), _look("What time is it", 0.002, 1.0),
+                               _look("What time is it now?", 0.002, 1.2, final=True)]),
+]
+
+
+def test_by_letters_a_misheard_phrase_is_a_miss():
+    f = figures("text", TAKES, 80.0, "hey assistant")
+    assert f["missed_takes"] == ["pos-misheard"] and f["false_accepts"] == 0
+    assert f["negative_minutes"] == 12.0
+
+
+def test_by_probability_the_threshold_decides_and_a_hopeless_start_costs_no_more_looks():
+    f = figures("probability", TAKES, 5.0, "hey assistant")
+    assert f["misses"] == 0 and f["false_accepts"] == 0
+    plain = decide("probability", TAKES[3], 5.0, WakePhrase("hey assistant"))
+    assert plain["woke"] is None and plain["looks"] == 2  # under 1/100 after a second: let go
+    assert plain["cpu_ms"] == pytest.approx(2 * (MS["encode"] + MS["align"]))
+    woke = decide("probability", TAKES[0], 5.0, WakePhrase("hey assistant"))["woke"]
+    assert woke["latency_ms"] == pytest.approx((0.5 + 0.6 - 1.0) * 1000 + sum(MS.values()))
+    assert figures("probability", TAKES, 2.0, "hey assistant")["false_accept_takes"] == ["neg-sister"]
+
+
+def test_the_threshold_is_calibrated_between_the_half_s_negatives_and_positives():
+    threshold = calibrate("probability", TAKES, "hey assistant")
+    assert 3.0 < threshold <= 8.0
+    assert calibrate("text", TAKES, "hey assistant") == 80.0
