@@ -28,7 +28,7 @@ class WakeConfig:
     """How the phrase is told: ``probability``, the recognizer's own probability of the phrase given the
     start of the utterance (Whisper only; a Korean phrase with an English-only Whisper, and vosk, fall
     back to letters), or ``letters``, the transcript's first words against the phrase letter by letter."""
-    probability: float = within(2.0, 0.01, 100.0)
+    probability: float = within(7.8, 0.01, 100.0)
     """``by = probability``: the phrase's probability (0-100, the geometric mean over its tokens) that
     wakes; calibrated on the wake bench's tuning half (docs/wake.md)."""
     prompted: bool = False

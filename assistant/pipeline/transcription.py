@@ -152,7 +152,9 @@ class TranscriptionStage(Stage):
                 else:  # the words only once the phrase is heard: the phrase, and Whisper on from it
                     audio = self._audio()
                     probability = self.wake.probability(audio)
-                    text = self.wake.phrase_words(audio) if probability >= self.wake.config.probability else ""
+                    heard = probability >= self.wake.config.probability
+                    # the words after it are wanted at a pause (said alone: the chime), else at the end
+                    text = (self.wake.phrase_words(audio) if paused else self.wake.phrase.phrase) if heard else ""
         audio_end = self.turns.timeline(turn).get(Mark.SPEECH_START) + speech_s
         verdict = self.wake.heard(turn, text, speech_s, audio_end, final=final, paused=paused, probability=probability)
         if verdict is Verdict.WAIT:
@@ -169,8 +171,8 @@ class TranscriptionStage(Stage):
             partial = self._utterance.feed(pcm) if self._utterance else None
         if self._spot is not None:
             self._partial = partial or self._partial
-            if self._spot.due(self._fed_s - self._preroll_s):
-                self._look(turn)
+            if self._spot.due(self._fed_s - self._preroll_s) and not self.inbox.holds(SpeechAudio):
+                self._look(turn)  # (with more audio waiting, the look is at the newest: no backlog)
             return  # nothing of it shows before the phrase
         if partial:
             self.bus.emit(EventType.PARTIAL_TRANSCRIPT, turn, partial)
