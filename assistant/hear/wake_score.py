@@ -55,7 +55,7 @@ class PhraseProbability:
         self.tokens = [stt._tokenizer.encode(text) for text in self.spellings]
         self.likeliest = 0
         """The spelling that scored best at the latest look."""
-        self._encoded: tuple[int, object] | None = None
+        self._encoded: tuple[int, np.ndarray] | None = None
         """(samples, the encoder's output) of the latest look: its words are decoded from it."""
 
     def encode(self, pcm: np.ndarray):
@@ -84,7 +84,7 @@ class PhraseProbability:
         if pcm.size < RATE // 10:
             return 0.0
         encoded = self.encode(pcm)
-        self._encoded = (pcm.size, encoded)
+        self._encoded = (pcm.size, np.array(encoded))  # a copy: no CTranslate2 storage outlives the look
         means = [geometric_mean(p) for p in self.token_probs(encoded, pcm.size)]
         self.likeliest = int(np.argmax(means))
         return round(100 * means[self.likeliest], 2)
@@ -104,7 +104,12 @@ class PhraseProbability:
             return ""
         window = max(self.stt.config.window_s, math.ceil(seconds + 1.0))
         forced = self.tokens[self.likeliest]
-        encoded = self._encoded[1] if self._encoded and self._encoded[0] == pcm.size else self.encode(pcm)
+        if self._encoded and self._encoded[0] == pcm.size:
+            import ctranslate2
+
+            encoded = ctranslate2.StorageView.from_array(self._encoded[1])
+        else:
+            encoded = self.encode(pcm)
         result = self._model.model.generate(
             encoded, [self._prompt + forced], beam_size=1,
             max_length=min(224, 12 * window, 16 + len(forced) + math.ceil(TOKENS_PER_S * seconds)),

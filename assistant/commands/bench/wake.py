@@ -136,8 +136,11 @@ def run_wake_bench(config: Config, out: Path, halves: tuple[str, ...] = ("test",
     by_half = {half: [t for t in looks if t["half"] == half] for half in halves}
     ways = {}
     for way in WAYS:
-        threshold = calibrate(way, by_half["tune"], config.wake.phrase) if "tune" in by_half else config.wake.probability
-        ways[way] = {half: figures(way, takes, threshold, config.wake.phrase) for half, takes in by_half.items()}
+        data = by_half if way != "probability-prompted" else {  # looks kept before it was measured lack it
+            half: [t for t in takes if all("probs_prompted" in row for u in t["utterances"] for row in u["looks"])]
+            for half, takes in by_half.items()}
+        threshold = calibrate(way, data["tune"], config.wake.phrase) if "tune" in data else config.wake.probability
+        ways[way] = {half: figures(way, takes, threshold, config.wake.phrase) for half, takes in data.items()}
     report = {"phrase": config.wake.phrase, "spot_s": config.wake.spot_s, "spot_every_ms": config.wake.spot_every_ms,
               "default": "probability" if config.wake.by == "probability" else "text", "ways": ways,
               "halves": ways["probability" if config.wake.by == "probability" else "text"]}
