@@ -9,8 +9,10 @@ stable prefix that is evaluated once and reused every turn.
 
 from __future__ import annotations
 
+import atexit
 import logging
 import threading
+import weakref
 from pathlib import Path
 from typing import Iterator
 
@@ -40,6 +42,14 @@ def _kv_options(kv_type: str) -> dict:
     if kv_type == "f16":
         return {}
     return {"type_k": types[kv_type], "type_v": types[kv_type], "flash_attn": True}
+
+
+def _quiet_at_exit(model: "weakref.ref[LlamaLlm]") -> None:
+    """Take the model for good as the process ends: a daemon thread still evaluating (the
+    prefix refilled after a reply) would compute on weights being freed, and crash."""
+    llm = model()
+    if llm is not None:
+        llm._lock.acquire(timeout=10)
 
 
 class LlamaLlm:
@@ -101,9 +111,10 @@ class LlamaLlm:
         self.build_note = self.native.note
         self.history = History(config.history_tokens, self.count_tokens, examples=examples_for(config, path))
         self._lock = threading.Lock()
+        atexit.register(_quiet_at_exit, weakref.ref(self))
         self._ends: list[int] | None = None
         """The tokens that end a sentence (see :meth:`_sentence_ends`)."""
-        self.odds = TokenOdds(lambda token: self._llama.detokenize([token]))
+        self.odds = TokenOdds(lambda token, detokenize=self._llama.detokenize: detokenize([token]))
         """The probabilities of the tokens of the reply being generated (its confidence)."""
         self.bigger_model = ""
         """A model that would answer better on this machine (named when a reply is hedged)."""
@@ -278,13 +289,10 @@ class LlamaLlm:
         """The model's probability that a sentence ends right after ``user`` (the words
         without their final punctuation): its chance of the end-of-turn token or of ".",
         "?" or "!" next, from one set of logits. None when the model cannot read the words
-        (a script its vocabulary falls apart on, see :meth:`_reads`). It comes from evaluating the prompt of
-        the reply to ``reply_to`` (default ``user``: the same words, here with Whisper's
-        punctuation) in one batch, with the logits of the last token of ``user`` kept as
-        well as the last one's, when the one prompt starts with the other's words: the
-        reply then samples its first token at once, and one evaluation instead of two
-        saves the model's fixed cost per call (~25 ms for the embedded model on two
-        cores). None when the chat template has no end-of-turn token after the words."""
+        (:meth:`_reads`) or the template has no end-of-turn token after them. The prompt of
+        the reply to ``reply_to`` (default ``user``) is evaluated in the same batch, the
+        logits of ``user``'s last token kept too: the reply then samples at once, and one
+        evaluation saves the model's fixed cost per call (~25 ms, embedded model, 2 cores)."""
         import llama_cpp
         import numpy as np
 
