@@ -3,6 +3,8 @@ synthetic 8B / 14B headers to show partial offload."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from dataclasses import replace
 from pathlib import Path
 
@@ -222,11 +224,14 @@ def test_loader_applies_the_plan(monkeypatch):
     from assistant.pipeline import session
 
     loaded = []
-    monkeypatch.setattr(session.local_llm, "LlamaLlm", lambda config: loaded.append(config) or "llm")
-    monkeypatch.setattr(session, "plan_for", lambda config, path: replace(plan(LLAMA_8B, machine(5)), n_ctx=1024))
-    assert session.load_llm(LlmConfig()) == "llm"
+    llm = SimpleNamespace(bigger_model="")
+    monkeypatch.setattr(session.local_llm, "LlamaLlm", lambda config: loaded.append(config) or llm)
+    monkeypatch.setattr(session, "plan_for",
+                        lambda config, path, hardware=None: replace(plan(LLAMA_8B, machine(5)), n_ctx=1024))
+    assert session.load_llm(LlmConfig()) is llm
     (config,) = loaded
     assert 0 < config.n_gpu_layers < 32 and config.n_ctx == 1024 and config.model
+    assert llm.bigger_model  # the tier doctor recommends here, named when a reply is hedged
 
 
 def test_loader_refuses_a_model_too_big(monkeypatch):
@@ -234,7 +239,7 @@ def test_loader_refuses_a_model_too_big(monkeypatch):
     from assistant.machine.models import ModelError
 
     monkeypatch.setattr(session.local_llm, "LlamaLlm", lambda config: pytest.fail("must not load"))
-    monkeypatch.setattr(session, "plan_for", lambda config, path: plan(QWEN_14B, machine(ram_gb=4)))
+    monkeypatch.setattr(session, "plan_for", lambda config, path, hardware=None: plan(QWEN_14B, machine(ram_gb=4)))
     with pytest.raises(ModelError, match="too big for this machine: does not fit"):
         session.load_llm(LlmConfig())
 
