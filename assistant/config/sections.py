@@ -113,9 +113,9 @@ class EchoConfig:
     pair of devices, so the first reply of the next run starts with a canceller that knows it."""
     memory_s: float = within(4.0, 1, 10, "seconds")
     """How much of the reply and its echo is kept to teach a fresh canceller the room."""
-    learn_sound: bool = True
-    """Where nothing of the room is kept yet, listening starts with a soft sound (1 s) the
-    canceller learns the room from, so that the first reply can be interrupted at once."""
+    learn_sound: bool = False
+    """Where nothing of the room is kept yet, start listening with a soft sound (1 s) the
+    canceller learns the room from. Off: on it, 1 first reply in 4 paused on its own echo."""
     echo_tail_ms: int = within(150, 0, 1000, "ms")
     """After the reply's last sound the room still rings this long; half duplex keeps
     the microphone closed for it."""

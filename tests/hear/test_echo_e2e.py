@@ -73,9 +73,11 @@ def test_a_fresh_process_learns_the_room_from_the_start_up_sound(engines, tmp_pa
     question = tmp_path / "question.wav"  # the user speaks once the sound is over
     save_wav(question, speak_question(engines.tts, "What color is the sky?", lead_s=1.5), 16000)
     out, cache = tmp_path / "reply.wav", tmp_path / "cache"  # nothing kept of any room yet
+    settings = tmp_path / "assistant.toml"
+    settings.write_text("[echo]\nlearn_sound = true\n", encoding="utf-8")
     proc = subprocess.run(
-        [sys.executable, "-m", "assistant", "chat", "--input", str(question), "--output", str(out),
-         "--echo-path", "40,0.5", "--json"],
+        [sys.executable, "-m", "assistant", "chat", "--config", str(settings), "--input", str(question),
+         "--output", str(out), "--echo-path", "40,0.5", "--json"],
         capture_output=True, text=True, timeout=240, env={**os.environ, "XDG_CACHE_HOME": str(cache)},
     )
     assert proc.returncode == 0, proc.stderr

@@ -63,7 +63,7 @@ def test_speexdsp_learns_the_room_on_the_sound_alone():
 
 
 def config(**echo) -> Config:
-    return Config(vad=VadConfig(endpoint_ms=200, min_speech_ms=64), echo=EchoConfig(**echo))
+    return Config(vad=VadConfig(endpoint_ms=200, min_speech_ms=64), echo=EchoConfig(**{"learn_sound": True, **echo}))
 
 
 @pytest.fixture
