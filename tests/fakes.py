@@ -91,6 +91,7 @@ class FakeLlm:
     name: str = "fake-llm"
     config: LlmConfig = field(default_factory=LlmConfig)
     path: Path | None = None
+    bigger_model: str = ""
     quantization: str = ""
     build_note: str | None = None
     on_cpu: bool = True

@@ -64,7 +64,7 @@ class ResponderStage(Stage):
         """Korean the model cannot answer gets a notice, never the model's noise."""
         self.hedge_below = config.llm.hedge_below
         if self.hedge_below is None:
-            self.hedge_below = calibration.threshold_for(getattr(llm, "path", None))
+            self.hedge_below = calibration.threshold_for(llm.path)
         """Replies the model is less sure of end with a hedge (0 or None: never)."""
         self.transcription = transcription
         self.synthesis = synthesis
@@ -218,7 +218,7 @@ class ResponderStage(Stage):
             # The first sentence is finished (its start may be playing), the rest is not said.
             said = "".join(reply)[: first_sentence_end("".join(reply))]
             chunks = chunker.end_with(said)
-            reply = [said, " ", hedge_words(self.config.llm.reply_language, getattr(self.llm, "bigger_model", ""))]
+            reply = [said, " ", hedge_words(self.config.llm.reply_language, self.llm.bigger_model)]
             self.answering.emit_reply(message, EventType.REPLY_TEXT, "".join(reply[1:]))
         else:
             chunks = chunker.flush()

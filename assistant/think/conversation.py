@@ -96,6 +96,8 @@ class Llm(Protocol):
     """The weights' quantization (``Q4_1``), or '' when not known."""
     build_note: str | None
     """What the native build check changed for this model (None when nothing)."""
+    bigger_model: str
+    """A model that would answer better on this machine, named when a reply is hedged ('': none)."""
 
     def stream(self, user: str, stats: GenerationStats) -> Iterator[str]:
         """Yield reply text pieces as tokens arrive; closing the iterator stops generation."""

@@ -50,6 +50,7 @@ class RemoteLlm:
         self._path = f"{base}/v1/chat/completions"
         self.name = f"{config.remote_model} at {self.url}"
         self.path = None
+        self.bigger_model = ""
         self.quantization = ""
         self.build_note = None
         self.history = History(config.history_tokens, _approx_tokens, examples=examples_for(config, None))

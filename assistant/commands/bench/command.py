@@ -124,7 +124,7 @@ def _calibrate(llm, answers, meta: dict) -> dict:
     from assistant.think import calibration
 
     result = calibrate(answers)
-    path = getattr(llm, "path", None)
+    path = llm.path
     if path is None:
         result["kept"] = None  # a remote model: nothing to keep it with
     else:
