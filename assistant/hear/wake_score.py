@@ -124,9 +124,10 @@ class PhraseProbability:
 def phrase_scorer(stt, config) -> PhraseProbability | None:
     """The scorer for ``wake.by = probability`` where it can work: a Whisper recognizer that can
     write the phrase (an English-only Whisper cannot write a Korean phrase: letters it is)."""
-    if config.by != "probability" or not config.phrase.strip() or not hasattr(stt, "_prompt"):
+    from assistant.hear.stt import WhisperStt
+
+    if config.by != "probability" or not config.phrase.strip() or not isinstance(stt, WhisperStt):
         return None
-    multilingual = bool(getattr(stt, "_multilingual", False))
-    if not multilingual and not config.phrase.isascii():
+    if not stt._multilingual and not config.phrase.isascii():
         return None
     return PhraseProbability(stt, config.phrase, prompted=config.prompted)

@@ -7,7 +7,7 @@ import re
 import numpy as np
 
 from assistant.events import EarlySilence, EndOfSpeech, EventType, Message, SpeechAudio, SpeechResumed, SpeechStarted
-from assistant.hear.stt import RATE, Stt, Utterance
+from assistant.hear.stt import RATE, Stt, Utterance, WhisperUtterance
 from assistant.hear.wake import Spotting, Verdict
 from assistant.timeline import Mark
 from assistant.pipeline.bus import EventBus
@@ -136,7 +136,7 @@ class TranscriptionStage(Stage):
         return text
 
     def _audio(self) -> np.ndarray:
-        return self._utterance.audio() if hasattr(self._utterance, "audio") else np.zeros(0, np.float32)
+        return self._utterance.audio() if isinstance(self._utterance, WhisperUtterance) else np.zeros(0, np.float32)
 
     def _look(self, turn: int, paused: bool = False, final: bool = False) -> bool:
         """Look for the wake phrase in the utterance so far: True once it is heard. Without it

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from assistant.config import WakeConfig
+from assistant.hear.stt import WhisperStt
 from assistant.hear.wake_score import geometric_mean, phrase_scorer, spellings
 from assistant.pipeline.bus import EventBus
 from assistant.pipeline.turn_book import TurnBook
@@ -28,10 +29,10 @@ def test_the_geometric_mean_of_token_probabilities():
     assert geometric_mean([]) == 0.0
 
 
-class _Whisperish:
+class _Whisperish(WhisperStt):
     _prompt = [1, 2]
 
-    def __init__(self, multilingual: bool):
+    def __init__(self, multilingual: bool):  # no model loaded
         self._multilingual = multilingual
 
 
