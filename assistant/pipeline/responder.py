@@ -7,7 +7,7 @@ import logging
 import threading
 import time
 
-from assistant.speak.chunker import Chunker
+from assistant.speak.chunker import Chunker, first_sentence_end
 from assistant.config import Config
 from assistant.events import TurnSignals
 from assistant.hear.end_of_turn import words_for_model
@@ -26,7 +26,7 @@ from assistant.events import (
 )
 from assistant.think import calibration
 from assistant.think.conversation import GenerationStats, Llm
-from assistant.think.hedge import Hedging, first_sentence_end, hedge_words
+from assistant.think.hedge import Hedging, hedge_words
 from assistant.think.korean_guard import KoreanGuard
 from assistant.think.replies import InstantReply, Replies
 from assistant.think.skills import SkillReply, Skills

@@ -15,6 +15,13 @@ _MARKUP = re.compile(r"[*_#`~>|]+|\[(.*?)\]\(.*?\)")
 _SPACES = re.compile(r"\s+")
 
 
+def first_sentence_end(text: str) -> int:
+    """Characters of ``text`` up to the end of its first sentence, where the chunker would
+    end a chunk (all of it when the sentence has not ended)."""
+    match = _SENTENCE_END.search(text)
+    return match.end() if match else len(text)
+
+
 def _is_emoji(ch: str) -> bool:
     code = ord(ch)
     return 0x2600 <= code <= 0x27BF or code >= 0x1F000

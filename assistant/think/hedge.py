@@ -15,8 +15,6 @@ from dataclasses import dataclass
 from assistant.think.confidence import first_sentence, sentence_confidence
 from assistant.think.conversation import GenerationStats
 
-_SENTENCE_END = re.compile(r"[.!?][\"'\u201d)]*(?=\s)")
-
 HEDGES = {
     "en": "But I'm not sure of that. A bigger model, such as {model}, would know better.",
     "ko": "하지만 확실하지 않아요. {model} 같은 더 큰 모델이 더 잘 답할 거예요.",
@@ -77,8 +75,3 @@ class Hedging:
         self.verdict = Verdict(confidence, unsure)
         return self.verdict
 
-
-def first_sentence_end(text: str) -> int:
-    """Characters of ``text`` up to the end of its first sentence (all when it has not ended)."""
-    match = _SENTENCE_END.search(text)
-    return match.end() if match else len(text)

@@ -9,7 +9,8 @@ from assistant.config import Config
 from assistant.think import calibration
 from assistant.think.confidence import TokenOdds, first_sentence, is_content, sentence_confidence, words
 from assistant.think.conversation import GenerationStats
-from assistant.think.hedge import Hedging, first_sentence_end, hedge_words, spoken_model_name
+from assistant.speak.chunker import first_sentence_end
+from assistant.think.hedge import Hedging, hedge_words, spoken_model_name
 
 from fakes import FakeLlm, FakeOdds, FakeStt, FakeTts, FakeVad, Recorder, RecordingSink
 
