@@ -59,6 +59,8 @@ class Hedging:
         self.stats = stats
         """Where the backend puts the odds of the tokens it chose (once it starts generating)."""
         self.verdict: Verdict | None = None
+        self._looked = 0
+        """Tokens there were at the last look (no new token, nothing new to judge)."""
 
     @property
     def odds(self):
@@ -67,6 +69,9 @@ class Hedging:
     def judge(self, finished: bool = False) -> Verdict | None:
         if self.verdict is not None or self.odds is None:
             return None
+        if len(self.odds.tokens) == self._looked and not finished:
+            return None
+        self._looked = len(self.odds.tokens)
         words, ended = first_sentence(self.odds.words())
         if not (ended or finished) or not words:
             return None
