@@ -225,13 +225,39 @@ def window_rms_db(pcm: np.ndarray, rate: int) -> tuple[np.ndarray, int]:
 def audible_windows(pcm: np.ndarray, rate: int) -> tuple[np.ndarray, int]:
     """Which ``WINDOW_MS`` windows are audible, and the window size in samples."""
     levels, size = window_rms_db(pcm, rate)
+    return audible_levels(levels), size
+
+
+def audible_levels(levels: np.ndarray) -> np.ndarray:
+    """Which windows of these levels (dBFS) are audible, over their own noise floor."""
     if levels.size == 0:
-        return np.zeros(0, bool), size
+        return np.zeros(0, bool)
     floor, loud = (float(v) for v in np.percentile(levels, [10, 90]))
     threshold = AUDIBLE_DBFS
     if loud - floor > FLOOR_MARGIN_DB + 6:
         threshold = max(threshold, floor + FLOOR_MARGIN_DB)
-    return levels >= threshold, size
+    return levels >= threshold
+
+
+class Levels:
+    """The window levels of a stream fed piece by piece: where it was last audible."""
+
+    def __init__(self, rate: int):
+        self.rate = rate
+        self._levels: list[np.ndarray] = []
+        self._rest = np.zeros(0, np.float32)
+        self._size = max(1, round(rate * WINDOW_MS / 1000))
+
+    def feed(self, pcm: np.ndarray) -> None:
+        pcm = np.concatenate([self._rest, pcm]) if self._rest.size else pcm
+        levels, size = window_rms_db(pcm, self.rate)
+        self._rest = pcm[levels.size * size :]
+        self._levels.append(levels)
+
+    def last_audible_s(self) -> float | None:
+        """End of the last audible window from the start of the stream, or None."""
+        hits = np.flatnonzero(audible_levels(np.concatenate(self._levels) if self._levels else np.zeros(0)))
+        return None if hits.size == 0 else (hits[-1] + 1) * self._size / self.rate
 
 
 def last_audible_s(pcm: np.ndarray, rate: int, before_s: float | None = None) -> float | None:

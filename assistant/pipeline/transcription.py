@@ -6,6 +6,7 @@ import re
 
 import numpy as np
 
+from assistant.sound import Levels
 from assistant.events import EarlySilence, EndOfSpeech, EventType, Message, SpeechAudio, SpeechResumed, SpeechStarted
 from assistant.hear.stt import RATE, Stt, Utterance, WhisperUtterance
 from assistant.hear.wake import Spotting, Verdict
@@ -20,6 +21,9 @@ RECHECK_AFTER_S = 0.5
 """At an endpoint the words at the pause did not settle (the turn detector waited because
 they sounded unfinished), they are transcribed again when this much audio came after the
 pause: the user may have said more, quietly, and the later words win."""
+
+HEARD_AFTER_PAUSE_S = 0.064
+"""Sound this soon after the pause began (two VAD frames) still belongs to its words."""
 
 RECHECK_MAX_S = 15.0
 """...unless the utterance is longer than this: a long story is not transcribed twice."""
@@ -54,6 +58,7 @@ class TranscriptionStage(Stage):
         """A transcript was made at the current pause (its marks are the turn's, for now)."""
         self._fed_s = 0.0
         self._fed_at_pause_s = 0.0
+        self._levels = Levels(RATE)
         self.wake = wake
         self._spot: Spotting | None = None
         """The utterance began while waiting for the wake phrase: its start is looked at."""
@@ -65,6 +70,7 @@ class TranscriptionStage(Stage):
         if isinstance(message, SpeechStarted):
             self._utterance = self.stt.utterance()
             self._speculated, self._paused, self._fed_s, self._partial = None, False, 0.0, ""
+            self._levels = Levels(RATE)
             self._spot = self.wake.spotting(turn) if self.wake else None
             self._preroll_s = message.preroll.size / RATE
             self._feed(turn, message.preroll)
@@ -94,7 +100,7 @@ class TranscriptionStage(Stage):
         turns, text = self.turns, self._speculated
         timeline = turns.timeline(turn)
         recheck = self._fed_s - self._fed_at_pause_s > RECHECK_AFTER_S and self._fed_s <= RECHECK_MAX_S
-        if text is not None and not settled and recheck:
+        if text is not None and not settled and recheck and self._heard_after_pause():
             at_pause = timeline.get(Mark.STT_START), timeline.get(Mark.STT_FINAL)
             again = self._transcribe(turn)
             timeline.set("rechecked", True)
@@ -116,6 +122,12 @@ class TranscriptionStage(Stage):
             self.answering.commit(turn)
             return
         self._final(turn, self._transcribe(turn))
+
+    def _heard_after_pause(self) -> bool:
+        """Something audible came after the pause's words (said quietly, below the VAD): only
+        then can a second transcription find more. Silence transcribed again only delays."""
+        last = self._levels.last_audible_s()
+        return last is not None and last > self._fed_at_pause_s + HEARD_AFTER_PAUSE_S
 
     def _final(self, turn: int, text: str) -> None:
         self._utterance = None
@@ -167,6 +179,7 @@ class TranscriptionStage(Stage):
 
     def _feed(self, turn: int, pcm: np.ndarray) -> None:
         self._fed_s += pcm.size / RATE
+        self._levels.feed(pcm)
         with self.model_call():
             partial = self._utterance.feed(pcm) if self._utterance else None
         if self._spot is not None:

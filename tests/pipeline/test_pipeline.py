@@ -115,6 +115,15 @@ def _speech(seconds_speech, rate=16000, lead=0.3, tail=0.8):
     ])
 
 
+def _speech_then_murmur(seconds_speech, rate=16000, murmur=0.25, tail=2.6):
+    """Speech, then words said quietly (audible, below the VAD), then silence."""
+    return np.concatenate([
+        _speech(seconds_speech, rate, tail=0.0),
+        np.full(int(murmur * rate), 0.02, np.float32),
+        np.zeros(int(tail * rate), np.float32),
+    ])
+
+
 def test_audio_turn_marks_speech_end_on_the_audio_clock(make_engine):
     config = Config(vad=VadConfig(endpoint_ms=200, min_speech_ms=64))
     engine, rec, parts = make_engine(config=config)
@@ -236,7 +245,7 @@ def test_an_empty_transcript_at_the_endpoint_keeps_the_words_of_the_pause(make_e
     # at the endpoint the recognizer gives nothing (its loop guard dropped a repeated sentence)
     stt = FakeStt(transcripts=["tell me about the", ""])
     engine, rec, parts = make_engine(stt=stt, config=config)
-    engine.listen(PacedWavSource(_speech(0.6, tail=2.6), 16000, 512, realtime=True))
+    engine.listen(PacedWavSource(_speech_then_murmur(0.6), 16000, 512, realtime=True))
     rec.wait_turns(1)
     engine.stop_listening()
     result = rec.results[0]
@@ -248,10 +257,11 @@ def test_an_empty_transcript_at_the_endpoint_keeps_the_words_of_the_pause(make_e
 def test_a_later_transcript_that_differs_wins_over_the_pause_one(make_engine):
     config = Config(vad=VadConfig(min_speech_ms=64))
     llm = EchoLlm()
-    # the words at the pause sound unfinished, so the turn waits; at the endpoint the words are longer
+    # the words at the pause sound unfinished, so the turn waits; more was said quietly, and at the
+    # endpoint the words are longer
     stt = FakeStt(transcripts=["tell me about the", "tell me about the moon"])
     engine, rec, _ = make_engine(stt=stt, llm=llm, config=config)
-    engine.listen(PacedWavSource(_speech(0.6, tail=2.6), 16000, 512, realtime=True))
+    engine.listen(PacedWavSource(_speech_then_murmur(0.6), 16000, 512, realtime=True))
     rec.wait_turns(1)
     engine.stop_listening()
     result = rec.results[0]
@@ -468,3 +478,18 @@ def test_stopping_a_stage_still_takes_the_history_of_finished_turns():
     stage.stop()  # jumps the queue
     assert [m.user for m in stage.seen] == ["first", "second", "third"]
     assert not stage.alive
+
+
+def test_silence_after_the_pause_is_not_transcribed_again(make_engine):
+    config = Config(vad=VadConfig(min_speech_ms=64))
+    llm = EchoLlm()
+    # the words at the pause sound unfinished, so the turn waits; only silence follows them
+    stt = FakeStt(transcripts=["tell me about the", "tell me about the moon"])
+    engine, rec, _ = make_engine(stt=stt, llm=llm, config=config)
+    engine.listen(PacedWavSource(_speech(0.6, tail=2.6), 16000, 512, realtime=True))
+    rec.wait_turns(1)
+    engine.stop_listening()
+    result = rec.results[0]
+    assert result.timeline.counts["turn_decision"] == "unfinished"
+    assert not result.timeline.counts.get("rechecked")
+    assert result.transcript == "tell me about the" and stt.transcribed == 1
