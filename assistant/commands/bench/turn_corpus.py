@@ -114,7 +114,7 @@ Speaker = Callable[[str], np.ndarray]
 """Says a text: mono float32 at 16 kHz, trimmed of silence at both ends."""
 
 
-def _trim(pcm: np.ndarray) -> np.ndarray:
+def trim(pcm: np.ndarray) -> np.ndarray:
     start, end = first_audible_s(pcm, RATE), last_audible_s(pcm, RATE)
     if start is None or end is None:
         return pcm[:0]
@@ -129,7 +129,7 @@ def piper_speaker(tts: Tts, steady: bool = True) -> Speaker:
 
     def say(text: str) -> np.ndarray:
         pcm = np.concatenate(list(speak(text)))
-        return _trim(resample(pcm, tts.rate, RATE) * 0.8)
+        return trim(resample(pcm, tts.rate, RATE) * 0.8)
 
     return say
 
@@ -147,7 +147,7 @@ def espeak_speaker(voice: str, words_per_minute: int = 165, pitch: int = 50) -> 
                            check=True, capture_output=True)
             pcm = load_wav(path, RATE)
         peak = float(np.abs(pcm).max()) or 1.0
-        return _trim(pcm * (ESPEAK_PEAK / peak))
+        return trim(pcm * (ESPEAK_PEAK / peak))
 
     return say
 
