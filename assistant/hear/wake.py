@@ -118,12 +118,25 @@ class Verdict(str, Enum):
     MISS = "miss"
 
 
+def wake_threshold(config: WakeConfig, by: str | None = None) -> float:
+    """The score (0-100) that wakes, told ``by`` (``config.by`` unless given): the model's own
+    (``model``), else the phrase's probability (``model+probability`` scores a look by its
+    probability once the model has let it through)."""
+    return config.model if (by or config.by) == "model" else config.probability
+
+
 class Spotting:
     """One utterance heard while waiting: when to transcribe it, and what each transcript says."""
 
-    def __init__(self, phrase: WakePhrase, config: WakeConfig):
+    def __init__(self, phrase: WakePhrase, config: WakeConfig, by: str | None = None):
+        """``by``: how the scores given are made, where not as ``config.by`` says (the phrase's model
+        still training: by probability meanwhile)."""
         self.phrase = phrase
         self.config = config
+        by = by or config.by
+        self.threshold = wake_threshold(config, by)
+        self.floor = FLOOR if by == "probability" else 0.0
+        """A look costs the model ways a few ms: they look at the whole ``spot_s``."""
         self.step_s = config.spot_every_ms / 1000
         self.next_s = max(FIRST_SPOT_S, self.step_s)
         self.spots = 0
@@ -138,8 +151,9 @@ class Spotting:
              probability: float | None = None) -> tuple[Verdict, Found | None]:
         """A transcript of the first ``speech_s`` seconds (``final``: the utterance paused or
         ended, or ``spot_s`` is reached: no more audio will be looked at). With ``probability``
-        (0-100, the recognizer's own of the phrase, ``by = probability``) that decides, and
-        ``text`` (which may be '' below the threshold) only gives the words taken for it."""
+        (0-100: the recognizer's own of the phrase, ``by = probability``, or the phrase's model's,
+        ``by = model``, or the probability where the model let the look through, ``model+probability``)
+        that decides, and ``text`` (which may be '' below the threshold) only gives the words taken for it."""
         self.spots += 1
         self.next_s = speech_s + self.step_s - 1e-6
         if probability is not None:
@@ -158,9 +172,9 @@ class Spotting:
         found = Found(round(probability, 2), words.said if words else self.phrase.phrase, words.rest if words else "")
         if self.best is None or found.score > self.best.score:
             self.best = found
-        if probability >= self.config.probability:
+        if probability >= self.threshold:
             return Verdict.WOKE, found
-        if final or speech_s >= self.config.spot_s or (probability < FLOOR and speech_s >= FLOOR_AFTER_S):
+        if final or speech_s >= self.config.spot_s or (probability < self.floor and speech_s >= FLOOR_AFTER_S):
             return Verdict.MISS, found
         return Verdict.WAIT, found
 

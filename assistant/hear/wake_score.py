@@ -43,6 +43,9 @@ class PhraseProbability:
     """Whisper's probability of ``phrase`` at the start of some audio (``stt``: a loaded
     :class:`~assistant.hear.stt.WhisperStt`)."""
 
+    by = "probability"
+    """How this scorer tells the phrase (``wake.by``)."""
+
     def __init__(self, stt, phrase: str, prompted: bool = False):
         self.stt = stt
         model = stt._model
@@ -122,11 +125,12 @@ class PhraseProbability:
 
 
 def phrase_scorer(stt, config) -> PhraseProbability | None:
-    """The scorer for ``wake.by = probability`` where it can work: a Whisper recognizer that can
-    write the phrase (an English-only Whisper cannot write a Korean phrase: letters it is)."""
+    """The scorer for ``wake.by = probability`` where it can work (and the words after the phrase for
+    the model ways): a Whisper recognizer that can write the phrase (an English-only Whisper cannot
+    write a Korean phrase: letters it is)."""
     from assistant.hear.stt import WhisperStt
 
-    if config.by != "probability" or not config.phrase.strip() or not isinstance(stt, WhisperStt):
+    if config.by == "letters" or not config.phrase.strip() or not isinstance(stt, WhisperStt):
         return None
     if not stt._multilingual and not config.phrase.isascii():
         return None

@@ -30,6 +30,7 @@ from assistant.pipeline.startup import StartupSound
 from assistant.pipeline.transcription import TranscriptionStage
 from assistant.hear.wake_score import phrase_scorer
 from assistant.pipeline.wake_gate import WakeListening
+from assistant.pipeline.wake_training import start_phrase_model
 
 
 class Engine:
@@ -71,6 +72,8 @@ class Engine:
         self.wake = WakeListening(config.wake, turns, self.bus, letters=jamo, chime=self.playback.chime,
                                   scorer=phrase_scorer(stt, config.wake))
         """Hands-free answers only after the wake phrase, when one is set (docs/wake.md)."""
+        self.wake_training = start_phrase_model(self.wake, config.wake, tts)
+        """The phrase's own model being trained (``wake.by = model``, the first time a phrase is chosen)."""
         self.startup = StartupSound(config.echo, self.echo, self.playback)
         """The sound the canceller learns the room from where nothing of it is kept yet."""
         self.synthesis = SynthesisStage(turns, tts, self.playback)

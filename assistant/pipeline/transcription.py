@@ -164,7 +164,7 @@ class TranscriptionStage(Stage):
                 else:  # the words only once the phrase is heard: the phrase, and Whisper on from it
                     audio = self._audio()
                     probability = self.wake.probability(audio)
-                    heard = probability >= self.wake.config.probability
+                    heard = probability >= self.wake.threshold
                     # the words after it are wanted at a pause (said alone: the chime), else at the end
                     text = (self.wake.phrase_words(audio) if paused else self.wake.phrase.phrase) if heard else ""
         audio_end = self.turns.timeline(turn).get(Mark.SPEECH_START) + speech_s

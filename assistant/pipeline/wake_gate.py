@@ -19,7 +19,7 @@ import numpy as np
 
 from assistant.config import WakeConfig
 from assistant.events import Event, EventType, State, WakeHeard
-from assistant.hear.wake import STRIP_SLACK, Found, Spotting, Verdict, WakeGate, WakePhrase, plain_letters
+from assistant.hear.wake import STRIP_SLACK, Found, Spotting, Verdict, WakeGate, WakePhrase, plain_letters, wake_threshold
 from assistant.timeline import Mark
 from assistant.pipeline.bus import EventBus
 from assistant.pipeline.turn_book import TurnBook
@@ -36,8 +36,9 @@ class WakeListening:
                  scorer=None):
         self.config = config
         self.scorer = scorer
-        """``wake.by = probability``: the recognizer's probability (0-100) of the phrase at the start of
-        some audio (:class:`~assistant.hear.wake_score.PhraseProbability`); None: by letters."""
+        """The score (0-100) of the phrase at the start of some audio: the recognizer's probability
+        (:class:`~assistant.hear.wake_score.PhraseProbability`) or the phrase's model
+        (:class:`~assistant.hear.wake_model.ModelScorer`, once trained: :meth:`use`); None: by letters."""
         self.book = book
         self.bus = bus
         self.phrase = WakePhrase(config.phrase, config.score, letters) if config.phrase.strip() else None
@@ -50,6 +51,22 @@ class WakeListening:
         self._woken: set[int] = set()
         """Turns the phrase began: their words lose it."""
         bus.add_listener(self._on_event)
+
+    def use(self, scorer) -> None:
+        """Score the phrase with ``scorer`` from the next utterance on (the phrase's model, trained)."""
+        with self._lock:
+            self.scorer = scorer
+
+    @property
+    def by(self) -> str:
+        """How the phrase is told now (a model still training: by probability meanwhile)."""
+        scorer = self.scorer
+        return "letters" if scorer is None else scorer.by
+
+    @property
+    def threshold(self) -> float:
+        """The score that wakes, as the phrase is told now."""
+        return wake_threshold(self.config, self.by)
 
     def start(self, await_phrase: bool) -> None:
         """Listening begins: for the phrase (when one is set and ``await_phrase``) or not."""
@@ -85,7 +102,7 @@ class WakeListening:
             if not self.gate.waiting(at):
                 self.gate.woke(turn_id)
                 return False
-            self._spotting[turn_id] = Spotting(self.phrase, self.config)
+            self._spotting[turn_id] = Spotting(self.phrase, self.config, by=self.by)
         self.book.timeline(turn_id).set("wake_waiting", True)
         return True
 
@@ -108,7 +125,7 @@ class WakeListening:
         return self.scorer(audio) if self.scorer is not None else None
 
     def phrase_words(self, audio: np.ndarray) -> str:
-        """The words of a look whose probability woke: the phrase, then what Whisper decodes on from it."""
+        """The words of a look whose score woke: the phrase, then what Whisper decodes on from it."""
         rest = self.scorer.after_phrase(audio)
         return f"{self.phrase.phrase}, {rest}" if rest else self.phrase.phrase
 

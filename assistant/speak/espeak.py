@@ -28,6 +28,7 @@ AUDIO_OUTPUT_SYNCHRONOUS = 2
 POS_CHARACTER = 1
 ESPEAK_CHARS_UTF8 = 1
 RATE_PARAMETER = 1
+PITCH_PARAMETER = 3
 _LOCK = threading.Lock()
 _SYNTH_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_short), ctypes.c_int, ctypes.c_void_p)
 
@@ -89,10 +90,11 @@ class EspeakTts:
     concurrent = True
     """Safe to call from several threads (every call takes the library's lock)."""
 
-    def __init__(self, language: str = "ko", words_per_minute: int = 175):
+    def __init__(self, language: str = "ko", words_per_minute: int = 175, pitch: int = 50):
         self._lib, self.rate, origin = _load()
         self.language = language
         self._words_per_minute = words_per_minute
+        self._pitch = pitch
         self._chunks: list[np.ndarray] = []
         self._callback = _SYNTH_CALLBACK(self._collect)  # kept: the library holds a pointer to it
         with _LOCK:
@@ -115,6 +117,7 @@ class EspeakTts:
             self._lib.espeak_SetSynthCallback(self._callback)
             self._lib.espeak_SetVoiceByName(self.language.encode())
             self._lib.espeak_SetParameter(RATE_PARAMETER, self._words_per_minute, 0)
+            self._lib.espeak_SetParameter(PITCH_PARAMETER, self._pitch, 0)
             buffer = ctypes.create_string_buffer(data)
             status = self._lib.espeak_Synth(buffer, len(data), 0, POS_CHARACTER, 0, ESPEAK_CHARS_UTF8, None, None)
             chunks, self._chunks = self._chunks, []

@@ -133,19 +133,52 @@ def run_wake_bench(config: Config, out: Path, halves: tuple[str, ...] = ("test",
         config = with_overrides(config, wake={"phrase": PHRASE})
     out.mkdir(parents=True, exist_ok=True)
     looks = _looks(config, out / "wake-looks.jsonl", halves)
+    model = _model_looks(config, out, looks)
+    for row in looks:
+        row["model_utterances"] = _merged(row, model[row["take"]])
     by_half = {half: [t for t in looks if t["half"] == half] for half in halves}
     ways = {}
     for way in WAYS:
         data = by_half if way != "probability-prompted" else {  # looks kept before it was measured lack it
             half: [t for t in takes if all("probs_prompted" in row for u in t["utterances"] for row in u["looks"])]
             for half, takes in by_half.items()}
-        threshold = calibrate(way, data["tune"], config.wake.phrase) if "tune" in data else config.wake.probability
+        threshold = calibrate(way, data["tune"], config.wake.phrase) if "tune" in data else _configured(way, config)
         ways[way] = {half: figures(way, takes, threshold, config.wake.phrase) for half, takes in data.items()}
     report = {"phrase": config.wake.phrase, "spot_s": config.wake.spot_s, "spot_every_ms": config.wake.spot_every_ms,
-              "default": "probability" if config.wake.by == "probability" else "text", "ways": ways,
-              "halves": ways["probability" if config.wake.by == "probability" else "text"]}
+              "default": _default_way(config.wake.by), "ways": ways, "halves": ways[_default_way(config.wake.by)]}
     (out / "wake.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
     return report
+
+
+def _configured(way: str, config: Config):
+    """A way's threshold as configured (without a tuning half to calibrate it on)."""
+    wake = config.wake
+    return {"model": wake.model, "model+probability": (wake.model, wake.probability)}.get(way, wake.probability)
+
+
+def _default_way(by: str) -> str:
+    return "text" if by == "letters" else by
+
+
+def _merged(row: dict, model: dict) -> list[dict]:
+    """The model's looks at a take, each with what Whisper's look at the same point gave (the
+    probabilities, the words, the cost), where the Whisper looks went that far. Past them (Whisper's
+    probability was under 1/100 after a second: the bench looked no further) the probability counts
+    as none, and a look costs what the take's Whisper looks cost on average."""
+    ms = [look["ms"] for u in row["utterances"] for look in u["looks"]]
+    mean = {part: sum(m[part] for m in ms) / len(ms) for part in ("encode", "align", "decode")} if ms else {
+        "encode": 0.0, "align": 0.0, "decode": 0.0}
+    merged = []
+    for index, utterance in enumerate(model["utterances"]):
+        whisper = row["utterances"][index]["looks"] if index < len(row["utterances"]) else []
+        looks = []
+        for j, look in enumerate(utterance["looks"]):
+            kept = whisper[j] if j < len(whisper) else {}
+            looks.append({"speech_s": look["speech_s"], "paused": look["paused"], "final": look["final"],
+                          "model": look["model"], "model_ms": look["ms"], "text": kept.get("text", ""),
+                          "probs": kept.get("probs"), "ms": kept.get("ms", mean)})
+        merged.append({"start_s": utterance["start_s"], "looks": looks})
+    return merged
 
 
 def _looks(config: Config, path: Path, halves: tuple[str, ...]) -> list[dict]:
@@ -168,3 +201,38 @@ def _looks(config: Config, path: Path, halves: tuple[str, ...]) -> list[dict]:
                 file.write(json.dumps(row) + "\n")
                 kept.append(row)
     return [row for row in kept if row["half"] in halves]
+
+
+def _model_looks(config: Config, out: Path, looks: list[dict]) -> dict[str, dict]:
+    """The phrase model's looks at every take of ``looks``: their places and embeddings kept in
+    ``out`` (wake-model-looks.jsonl, wake-model-embeddings.npy: made once), scored by the phrase's
+    model as the engine trains it (:mod:`assistant.pipeline.wake_training`, its voices the tuning
+    half's; trained on first use, then read from the cache folder)."""
+    from assistant.commands.bench.wake_looks import model_looks
+    from assistant.hear.vad import SileroVad
+    from assistant.hear.wake_model import shared_embedder
+    from assistant.machine.models import find_silero_vad
+    from assistant.pipeline.wake_training import phrase_model
+    from assistant.speak.tts import PiperTts
+
+    rows_path, embeddings_path = out / "wake-model-looks.jsonl", out / "wake-model-embeddings.npy"
+    if not (rows_path.is_file() and embeddings_path.is_file()):
+        takes = {t.name: t for t in make_wake_corpus()}
+        vad, rows, embeddings = SileroVad(find_silero_vad()), [], []
+        for row in looks:
+            done, found = model_looks(takes[row["take"]], vad, shared_embedder(), config)
+            for utterance in done["utterances"]:
+                for look in utterance["looks"]:
+                    look["index"] = len(embeddings)
+                    embeddings.append(found.pop(0))
+            rows.append(done)
+        np.save(embeddings_path, np.stack(embeddings).astype(np.float16))
+        rows_path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    rows = {r["take"]: r for r in map(json.loads, rows_path.read_text().splitlines())}
+    model = phrase_model(config.wake.phrase, PiperTts(config.tts))
+    scores = 100 * model.probability(np.load(embeddings_path).astype(np.float32))
+    for row in rows.values():
+        for utterance in row["utterances"]:
+            for look in utterance["looks"]:
+                look["model"] = round(float(scores[look["index"]]), 3)
+    return rows

@@ -95,3 +95,47 @@ def take_looks(take, vad, scorer: PhraseProbability, config: Config, prompted: P
     return {"take": take.name, "half": take.half, "positive": take.positive, "voice": take.voice,
             "phrase_end_s": take.phrase_end_s, "seconds": round(pcm.size / RATE, 2), "utterances": utterances,
             "cpu_s": round(time.process_time() - cpu, 3)}
+
+
+def model_looks(take, vad, embedder, config: Config) -> tuple[dict, list[np.ndarray]]:
+    """The take replayed as :func:`take_looks` does, each utterance looked at by openWakeWord's
+    embeddings (:mod:`assistant.hear.wake_model`) at the same points, up to its end or ``spot_s`` (a
+    model look is too cheap to let an utterance go early), as the engine looks (what it looked at of
+    the utterance before is kept: :class:`~assistant.hear.wake_model.UtteranceLooks`): each look's
+    place and CPU cost, and its (16, 96) embeddings (any phrase model scores them later)."""
+    from assistant.hear.wake_model import UtteranceLooks
+
+    pcm = load_wav(take.path, RATE)
+    frame = config.audio.frame_samples
+    segmenter = Segmenter(vad, VadConfig(), frame / RATE)
+    step = config.wake.spot_every_ms / 1000
+    looker = UtteranceLooks(embedder)
+    utterances: list[dict] = []
+    embeddings: list[np.ndarray] = []
+    audio: list[np.ndarray] | None = None
+    preroll = next_s = 0.0
+    for i in range(0, pcm.size - frame + 1, frame):
+        for detected in segmenter.push(pcm[i : i + frame], i / RATE):
+            if detected.event is VadEventType.SPEECH_START:
+                audio, preroll, next_s = [detected.pcm], detected.pcm.size / RATE, max(FIRST_SPOT_S, step)
+                utterances.append({"start_s": round(detected.at, 3), "looks": []})
+                continue
+            if audio is None:
+                continue
+            if detected.event is None:
+                audio.append(detected.pcm)
+            final = detected.event is VadEventType.ENDPOINT
+            paused = final or detected.event is VadEventType.EARLY_SILENCE
+            heard = np.concatenate(audio)
+            speech_s = heard.size / RATE - preroll
+            if not (paused or speech_s >= next_s):
+                continue
+            next_s = speech_s + step - 1e-6
+            clock = time.process_time()
+            embeddings.append(looker.look(heard))
+            row = {"speech_s": round(speech_s, 3), "paused": paused, "final": final or speech_s >= config.wake.spot_s,
+                   "ms": round((time.process_time() - clock) * 1000, 1)}
+            utterances[-1]["looks"].append(row)
+            if row["final"]:
+                audio = None
+    return {"take": take.name, "utterances": utterances}, embeddings

@@ -6,6 +6,9 @@ more to look at), so its misses, false accepts, latency and CPU are its own.
 - ``text+skip``: the transcript's first words against the phrase's letters (score 80), one word
   allowed before it (the first round's rule);
 - ``text``: the same, no word before it;
+- ``model``: the phrase's own model on openWakeWord's embeddings (:mod:`assistant.hear.wake_model`),
+  0-100; ``model+probability``: the model first, then Whisper's probability of the looks it lets
+  through (two thresholds, both from the tuning half);
 - ``probability``: Whisper's own probability of the phrase forced at the start (geometric mean of
   its tokens, best spelling); ``probability-min``: the least likely of its tokens instead;
   ``probability-ratio``: the geometric mean against the free transcription's own mean token
@@ -24,7 +27,10 @@ from assistant.config import WakeConfig
 from assistant.hear.wake import FLOOR, FLOOR_AFTER_S, Spotting, Verdict, WakePhrase
 from assistant.hear.wake_score import geometric_mean
 
-WAYS = ("text+skip", "text", "probability", "probability-min", "probability-ratio", "probability-prompted")
+WAYS = ("text+skip", "text", "probability", "probability-min", "probability-ratio", "probability-prompted",
+        "model", "model+probability")
+MODEL_WAYS = ("model", "model+probability")
+"""Ways that walk the model's looks (``model_looks`` of a take: the phrase model's score at each)."""
 MISS_WEIGHT = 1.0
 """Calibration: a point of miss rate (%) weighs this much ..."""
 FA_WEIGHT = 10.0
@@ -37,6 +43,8 @@ def look_score(way: str, row: dict, phrase: WakePhrase | None = None) -> float:
     if way.startswith("text"):
         found = phrase.best(row["text"])
         return found.score if found else 0.0
+    if way in MODEL_WAYS:
+        return row["model"] if way == "model" else 100 * max(geometric_mean(p) for p in row.get("probs") or [[0.0]])
     if way == "probability-min":
         return 100 * max(min(p) for p in row["probs"])
     gm = max(geometric_mean(p) for p in row["probs_prompted" if way == "probability-prompted" else "probs"])
@@ -48,6 +56,15 @@ def look_score(way: str, row: dict, phrase: WakePhrase | None = None) -> float:
 def _utterance(way: str, looks: list[dict], threshold: float, phrase: WakePhrase) -> tuple[int | None, int]:
     """(index of the look that found the phrase or None, looks spent). ``text`` ways and
     ``probability`` go through the engine's own :class:`Spotting`."""
+    if way in MODEL_WAYS:
+        model, probability = (threshold, 100.0) if way == "model" else threshold
+        spotting = Spotting(phrase, WakeConfig(phrase=phrase.phrase, by=way, model=model, probability=probability))
+        for i, row in enumerate(looks):
+            score = row["model"] if way == "model" else look_score(way, row) if row["model"] >= model else 0.0
+            verdict, _ = spotting.hear("", row["speech_s"], row["final"], score)
+            if verdict is not Verdict.WAIT:
+                return (i if verdict is Verdict.WOKE else None), i + 1
+        return None, len(looks)
     if way.startswith("text") or way in ("probability", "probability-prompted"):
         spotting = Spotting(phrase, WakeConfig(phrase=phrase.phrase, probability=threshold))
         for i, row in enumerate(looks):
@@ -68,8 +85,11 @@ def _utterance(way: str, looks: list[dict], threshold: float, phrase: WakePhrase
     return None, len(looks)
 
 
-def _cost_ms(way: str, row: dict, woke: bool) -> float:
+def _cost_ms(way: str, row: dict, woke: bool, threshold=None) -> float:
     ms = row["ms"]
+    if way in MODEL_WAYS:
+        whisper = way != "model" and row["model"] >= threshold[0]
+        return row["model_ms"] + (ms["encode"] + ms["align"] if whisper else 0.0) + (ms["decode"] if woke else 0.0)
     if way.startswith("text"):
         return ms["encode"] + ms["decode"]
     return ms["encode"] + ms["align"] + (ms["decode"] if woke else 0.0)
@@ -78,16 +98,16 @@ def _cost_ms(way: str, row: dict, woke: bool) -> float:
 def decide(way: str, take: dict, threshold: float, phrase: WakePhrase) -> dict:
     """One take under one way: woken (and where), looks and CPU spent."""
     looks = cpu = 0
-    for utterance in take["utterances"]:
+    for utterance in take["model_utterances" if way in MODEL_WAYS else "utterances"]:
         index, spent = _utterance(way, utterance["looks"], threshold, phrase)
         looks += spent
-        cpu += sum(_cost_ms(way, row, i == index) for i, row in enumerate(utterance["looks"][:spent]))
+        cpu += sum(_cost_ms(way, row, i == index, threshold) for i, row in enumerate(utterance["looks"][:spent]))
         if index is not None:
             row = utterance["looks"][index]
-            woke = {"look": looks, "score": round(look_score(way, row, phrase), 3), "text": row["text"]}
+            woke = {"look": looks, "score": round(look_score(way, row, phrase), 3), "text": row.get("text", "")}
             if take["phrase_end_s"] is not None:
                 at = utterance["start_s"] + row["speech_s"]
-                woke["latency_ms"] = round((at - take["phrase_end_s"]) * 1000 + _cost_ms(way, row, True), 1)
+                woke["latency_ms"] = round((at - take["phrase_end_s"]) * 1000 + _cost_ms(way, row, True, threshold), 1)
             return {"woke": woke, "looks": looks, "cpu_ms": cpu}
     return {"woke": None, "looks": looks, "cpu_ms": cpu}
 
@@ -104,7 +124,7 @@ def figures(way: str, takes: list[dict], threshold: float, phrase_text: str) -> 
     latencies = sorted(d["woke"]["latency_ms"] for _, d in pos if d["woke"])
     pick = (lambda q: latencies[int(q * (len(latencies) - 1))]) if latencies else (lambda q: None)
     return {
-        "way": way, "threshold": round(threshold, 3), "negative_minutes": round(hours * 60, 1),
+        "way": way, "threshold": [round(t, 3) for t in threshold] if isinstance(threshold, tuple) else round(threshold, 3), "negative_minutes": round(hours * 60, 1),
         "negative_takes": len(neg), "false_accepts": len(accepts),
         "false_accepts_per_hour": round(len(accepts) / hours, 2) if hours else None,
         "false_accept_takes": accepts, "phrase_takes": len(pos), "misses": len(missed),
@@ -121,19 +141,44 @@ def calibrate(way: str, tune: list[dict], phrase_text: str) -> float:
     ones, the middle (geometrically, for the probabilities)."""
     if way.startswith("text"):
         return 80.0
+    if way == "model+probability":
+        return _calibrate_pair(tune, phrase_text)
     if way == "probability-ratio":
         candidates = [-8 + 0.05 * i for i in range(241)]
     else:
         candidates = [10 ** (-2 + 0.02 * i) for i in range(201)]
-    best, chosen = None, []
-    for threshold in candidates:
-        f = figures(way, tune, threshold, phrase_text)
-        cost = MISS_WEIGHT * 100 * (f["miss_rate"] or 0) + FA_WEIGHT * (f["false_accepts_per_hour"] or 0)
-        if best is None or cost < best - 1e-9:
-            best, chosen = cost, [threshold]
-        elif abs(cost - best) <= 1e-9:
-            chosen.append(threshold)
+    chosen = _best(way, tune, phrase_text, candidates)
     low, high = chosen[0], chosen[-1]
     if way == "probability-ratio":
         return (low + high) / 2
     return math.sqrt(low * high)
+
+
+def _cost(way: str, takes: list[dict], threshold, phrase_text: str) -> float:
+    f = figures(way, takes, threshold, phrase_text)
+    return MISS_WEIGHT * 100 * (f["miss_rate"] or 0) + FA_WEIGHT * (f["false_accepts_per_hour"] or 0)
+
+
+def _best(way: str, tune: list[dict], phrase_text: str, candidates: list) -> list:
+    """The candidates of least cost on the tuning half, in order."""
+    best, chosen = None, []
+    for threshold in candidates:
+        cost = _cost(way, tune, threshold, phrase_text)
+        if best is None or cost < best - 1e-9:
+            best, chosen = cost, [threshold]
+        elif abs(cost - best) <= 1e-9:
+            chosen.append(threshold)
+    return chosen
+
+
+def _calibrate_pair(tune: list[dict], phrase_text: str) -> tuple[float, float]:
+    """``model+probability``: the pair of least cost on the tuning half; of equally good pairs, the
+    model's threshold in the geometric middle of theirs, then the probability's in the middle of
+    those with that model threshold."""
+    models = [10 ** (-0.3 + 0.1 * i) for i in range(24)]  # 0.5 (the bench's gate for Whisper looks) to 100
+    probabilities = [10 ** (-2 + 0.05 * i) for i in range(81)]
+    chosen = _best("model+probability", tune, phrase_text, [(m, p) for m in models for p in probabilities])
+    ms = sorted({m for m, _ in chosen})
+    model = min(ms, key=lambda m: abs(math.log(m) - (math.log(ms[0]) + math.log(ms[-1])) / 2))
+    ps = [p for m, p in chosen if m == model]
+    return model, math.sqrt(ps[0] * ps[-1])

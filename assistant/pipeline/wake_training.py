@@ -1,0 +1,273 @@
+"""Training the wake phrase's own model (``wake.by = model`` or ``model+probability``), offline, when
+the phrase is first chosen; the model is kept per phrase in the cache folder.
+
+Positives are the phrase said by the voices at hand: espeak-ng voices at several rates and pitches
+and the Piper voice (steady, and with its random variation), alone, with a question in one breath,
+and with a pause before the question. Negatives are speech that never says the phrase: everyday
+sentences, and sentences made from the phrase's own words (each word alone, the first word before
+other words, the last words after others: "Hey, where is my phone?", "The assistant is here."),
+and the phrase cut before its end (a look that has not heard it all is not the phrase). Every clip
+is also heard under noise, quieter, faster or slower, and with a second voice over it.
+
+Each clip is looked at as the engine looks at an utterance's start (its first 0.5-2.3 s, every
+96 ms), and each look labelled: the phrase just heard (its end within the look, up to 0.7 s
+before the look's end), or not the phrase (the negatives, and looks ending before the phrase
+does). The espeak-ng voices are the wake bench's tuning half's (docs/wake.md): its test half's
+voices and sentences are never trained on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from assistant.hear.wake_model import Embedder, ModelScorer, PhraseModel, fit, looks_at, shared_embedder
+from assistant.resources import cache_dir
+from assistant.sound import first_audible_s, last_audible_s, resample
+
+log = logging.getLogger(__name__)
+
+RATE = 16000
+VERSION = 1
+"""Of the training recipe: a model trained by another is trained again."""
+
+
+@dataclass(frozen=True)
+class TrainingVoice:
+    name: str
+    rate: int
+    pitch: int
+
+
+VOICES = (
+    TrainingVoice("en-us", 165, 50), TrainingVoice("en-gb+f3", 150, 60), TrainingVoice("en-gb-scotland+m3", 180, 40),
+    TrainingVoice("en-us+m7", 140, 35), TrainingVoice("en-gb+f4", 175, 65),
+)
+"""espeak-ng voices (the wake bench's tuning half's), each said at every rate and pitch step."""
+RATE_STEPS = (-25, 0, 25)
+PITCH_STEPS = (-12, 0, 12)
+PIPER_DRAWS = 5
+"""Piper says each positive this many times with its random variation (and once steady)."""
+SENTENCES = (
+    "What is the capital of Australia?", "How many legs does a spider have?", "Why is the sky blue?",
+    "Can you recommend a good book?", "Who wrote Romeo and Juliet?", "What should I cook for dinner?",
+    "Is it going to rain tomorrow?", "How do you boil an egg?", "Where do penguins live?",
+    "Set a timer for five minutes.", "Tell me a joke about cats.", "Play some relaxing music.",
+    "Remind me to water the plants.", "Turn the volume up.", "I had a long day at work.",
+    "My brother is visiting next week.", "I think it is going to snow.", "Then we walked to the bakery.",
+    "On the way home it started to rain.", "She used to cook for the whole family.", "Hello, how are you doing?",
+    "Is this seat taken?", "Can you pass me the salt?", "Okay, let us go now.", "I will call you later.",
+    "That sounds like a good plan.", "Where did I leave my keys?", "Thank you very much.", "Good morning everyone.",
+    "Please close the door behind you.", "The meeting starts at nine.", "Have you seen my glasses?",
+)
+"""Everyday speech that never says a phrase (none of the wake bench's test half's sentences)."""
+QUESTIONS = ("what time is it?", "tell me a joke.", "how tall is mount everest?", "turn the lights off.")
+"""What follows the phrase in the positives."""
+LOOK_FROM_S, LOOK_TO_S, LOOK_EVERY_S = 0.5, 2.3, 0.096
+LEADS_S = (0.1, 0.2, 0.3)
+"""Audio before the first sound, as the endpointer's pre-roll keeps it."""
+HEARD_UP_TO_S = 0.7
+"""A look that ends this long after the phrase still counts as the phrase heard."""
+EARLY_S = 0.25
+"""A look ending this much before the phrase does is a negative (the phrase not heard yet)."""
+
+Say = Callable[[str], np.ndarray]
+
+
+def model_path(phrase: str) -> Path:
+    words = " ".join(phrase.casefold().split())
+    return cache_dir() / "wake-models" / f"v{VERSION}-{hashlib.sha1(words.encode()).hexdigest()[:12]}.npz"
+
+
+def phrase_model(phrase: str, piper=None, embedder: Embedder | None = None) -> PhraseModel:
+    """The phrase's model: read from the cache folder, else trained now (and kept there)."""
+    path = model_path(phrase)
+    if path.is_file():
+        try:
+            return PhraseModel.load(path)
+        except (OSError, ValueError, KeyError) as exc:
+            log.warning("the wake phrase model %s cannot be read (%s): training it again", path, exc)
+    clock = time.perf_counter()
+    model, counts = train(phrase, espeak_voices(), piper_voice(piper), embedder or shared_embedder())
+    seconds = round(time.perf_counter() - clock, 1)
+    model.save(path, {**counts, "seconds": seconds, "version": VERSION})
+    log.info("wake phrase model for %r trained in %.1f s (%s)", phrase, seconds, counts)
+    return model
+
+
+def _trimmed(pcm: np.ndarray) -> np.ndarray:
+    start, end = first_audible_s(pcm, RATE), last_audible_s(pcm, RATE)
+    if start is None or end is None:
+        return pcm[:0]
+    return pcm[int(start * RATE) : int(end * RATE) + 1]
+
+
+def espeak_voices(voices=VOICES, rates=RATE_STEPS, pitches=PITCH_STEPS) -> list[Say]:
+    """Every training voice at every rate and pitch step (espeak-ng's library, in memory)."""
+    from assistant.speak.espeak import EspeakError, EspeakTts
+
+    says = []
+    for voice in voices:
+        for rate in rates:
+            for pitch in pitches:
+                try:
+                    tts = EspeakTts(voice.name, voice.rate + rate, voice.pitch + pitch)
+                except EspeakError:  # older eSpeak NG data name British English "en", not "en-gb"
+                    tts = EspeakTts(voice.name.replace("en-gb", "en", 1), voice.rate + rate, voice.pitch + pitch)
+                says.append(_say(tts.synthesize, tts.rate, 0.7))
+    return says
+
+
+def piper_voice(tts) -> list[Say]:
+    """The Piper voice, steady and ``PIPER_DRAWS`` draws of its random variation (none without one)."""
+    if tts is None or not hasattr(tts, "steady"):
+        return []
+    return [_say(tts.steady, tts.rate, 0.8)] + [_say(tts.synthesize, tts.rate, 0.8) for _ in range(PIPER_DRAWS)]
+
+
+def _say(speak, rate: int, peak: float) -> Say:
+    def say(text: str) -> np.ndarray:
+        pcm = resample(np.concatenate(list(speak(text)) or [np.zeros(0, np.float32)]), rate, RATE)
+        pcm = _trimmed(pcm)
+        return pcm * (peak / (float(np.abs(pcm).max()) or 1.0))
+    return say
+
+
+def phrase_like(phrase: str) -> list[str]:
+    """Sentences made of the phrase's words that do not say it, for any phrase."""
+    words = phrase.split()
+    first, rest = words[0].capitalize(), " ".join(words[1:])
+    made = [f"{first}.", f"{first}, {SENTENCES[0].lower()}", f"{first}, {SENTENCES[21].lower()}",
+            f"{first} there, {SENTENCES[20].lower()}", f"{first}, {SENTENCES[26].lower()}"]
+    if rest:
+        made += [f"{rest.capitalize()}.", f"The {rest} is here.", f"My {rest} called me.", f"Okay, {rest}.",
+                 f"I asked the {rest} about it."]
+    return made
+
+
+def _noise(samples: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    white = rng.standard_normal(samples + RATE)
+    pink = np.convolve(white, np.exp(-np.arange(64) / 12.0), mode="same")[RATE:]
+    return (pink / np.sqrt(np.mean(pink**2))).astype(np.float32)
+
+
+def variants(pcm: np.ndarray, seed: int, other: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    """The clip as heard (each with its speed factor): clean, and two of: under noise (10 or 20 dB
+    down), quieter, faster or slower, a second voice (``other``) 6 dB down over it."""
+    rng = np.random.default_rng(seed)
+    level = float(np.sqrt(np.mean(pcm[np.abs(pcm) > 0.01] ** 2))) if np.any(np.abs(pcm) > 0.01) else 0.1
+    out = [(pcm, 1.0)]
+    for kind in rng.choice(5, size=2, replace=False):
+        if kind == 0:
+            out.append((pcm + _noise(pcm.size, seed) * level * rng.choice([0.1, 0.32]), 1.0))
+        elif kind == 1:
+            out.append((pcm * rng.uniform(0.15, 0.5), 1.0))
+        elif kind in (2, 3):
+            speed = 1.09 if kind == 2 else 0.92
+            out.append((resample(pcm, RATE, int(RATE / speed)), speed))
+        else:
+            mixed = pcm.copy()
+            end = min(mixed.size, other.size)
+            mixed[:end] += 0.5 * other[:end]
+            out.append((mixed, 1.0))
+    return out
+
+
+def _looks(embedder: Embedder, clip: np.ndarray, lead_s: float, phrase_end_s: float | None):
+    """The looks at one clip (``lead_s`` of silence before it) and their labels (None: not used)."""
+    audio = np.concatenate([np.zeros(int(lead_s * RATE), np.float32), clip.astype(np.float32)])
+    ends_s = np.arange(LOOK_FROM_S, min(LOOK_TO_S, audio.size / RATE) + 1e-9, LOOK_EVERY_S)
+    labels = []
+    for end in ends_s:
+        if phrase_end_s is None:
+            labels.append(0)
+        else:
+            heard = end - (lead_s + phrase_end_s)
+            labels.append(1 if -0.04 <= heard <= HEARD_UP_TO_S else 0 if heard <= -EARLY_S else None)
+    keep = [i for i, label in enumerate(labels) if label is not None]
+    if not keep:
+        return np.zeros((0, 16, 96), np.float32), []
+    windows = embedder.windows(audio[: int(ends_s[keep[-1]] * RATE)])
+    return looks_at(windows, [int(ends_s[i] * RATE) for i in keep]), [labels[i] for i in keep]
+
+
+def train(phrase: str, espeak: list[Say], piper: list[Say], embedder: Embedder) -> tuple[PhraseModel, dict]:
+    """A model for ``phrase`` from the given voices (each a text-to-16 kHz function)."""
+    x, y, counts = training_looks(phrase, espeak, piper, embedder)
+    return fit(phrase, x, y), counts
+
+
+def training_looks(phrase: str, espeak: list[Say], piper: list[Say], embedder: Embedder):
+    """(looks, labels, counts): the training set for ``phrase``."""
+    phrase = " ".join(phrase.split())
+    said = phrase[:1].upper() + phrase[1:]
+    says = espeak + piper
+    positives: list[tuple[np.ndarray, float]] = []
+    for v, say in enumerate(says):
+        alone = say(said)
+        question = QUESTIONS[v % len(QUESTIONS)]
+        breath = say(f"{said}, {question}")
+        gap = np.zeros(int(0.6 * RATE), np.float32)
+        positives += [(alone, alone.size / RATE), (breath, alone.size / RATE),
+                      (np.concatenate([alone, gap, say(question.capitalize())]), alone.size / RATE)]
+    texts = list(SENTENCES) + phrase_like(phrase)
+    negatives = [say(texts[(i * 7 + k) % len(texts)]) for i, say in enumerate(says) for k in range(len(texts) // 3)]
+    looks, labels = [], []
+    for index, (clip, end_s) in enumerate(positives):
+        other = negatives[(index * 13) % len(negatives)]
+        for variant, speed in variants(clip, index, other):
+            lead = LEADS_S[index % len(LEADS_S)]
+            x, y = _looks(embedder, variant, lead, end_s / speed)
+            looks.append(x)
+            labels += y
+            partial = variant[: int(max(0.3, end_s / speed * 0.6) * RATE)]  # the phrase cut before its end
+            x, y = _looks(embedder, partial, lead, None)
+            looks.append(x)
+            labels += y
+    for index, clip in enumerate(negatives):
+        other = negatives[(index * 5 + 3) % len(negatives)]
+        heard = variants(clip, 10_000 + index, other)
+        for variant, _ in heard[: 1 + index % 2]:
+            x, y = _looks(embedder, variant, LEADS_S[index % len(LEADS_S)], None)
+            looks.append(x)
+            labels += y
+    x, y = np.concatenate(looks), np.array(labels)
+    counts = {"looks": int(y.size), "positive_looks": int(y.sum()), "positive_clips": len(positives),
+              "negative_clips": len(negatives), "voices": len(says)}
+    return x, y, counts
+
+
+def start_phrase_model(wake, config, tts) -> threading.Thread | None:
+    """``wake.by = model`` or ``model+probability``: the wake gate (a
+    :class:`~assistant.pipeline.wake_gate.WakeListening` scoring by Whisper's probability) scores with
+    the phrase's model once it is there: at once where it is kept, else after it is trained on a
+    thread of its own (by probability meanwhile). ``tts``: the voice that also says the positives.
+    Only an English phrase is trained (the training voices are English): another stays by probability."""
+    if config.by not in ("model", "model+probability") or wake.scorer is None or not config.phrase.isascii():
+        return None
+    whisper = wake.scorer
+
+    def ready() -> None:
+        try:
+            model = phrase_model(config.phrase, tts)
+        except Exception as exc:  # a voice or the embedding models missing: the probability stays
+            log.warning("the wake phrase model cannot be trained (%s): by probability instead", exc)
+            return
+        gate = config.model if config.by == "model+probability" else None
+        wake.use(ModelScorer(model, shared_embedder(), whisper, gate=gate))
+
+    if model_path(config.phrase).is_file():
+        ready()
+        return None
+    log.info("training the wake phrase model for %r (once, a few minutes): by probability meanwhile", config.phrase)
+    thread = threading.Thread(target=ready, name="wake-training", daemon=True)
+    thread.start()
+    return thread
