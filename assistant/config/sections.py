@@ -73,12 +73,12 @@ class TurnConfig:
     """The most a turn waits when its words cannot be judged: the recognizer was unsure of
     the last word (it may be misheard), or the model cannot read the words (a language it
     does not know). About a fixed endpoint."""
-    complete_log10: float = within(-0.3, "unfinished_log10", 0.0)
+    complete_log10: float = within(-0.2, "unfinished_log10", 0.0)
     """log10 of the model's probability that a sentence ends after the words, at or above
     which they are complete (and outweigh the word rules)."""
     unfinished_log10: float = within(-5.0, -12.0, "complete_log10")
     """...and below which they wait ``max_ms`` (between the two the wait rises smoothly)."""
-    unsure_word_p: float = within(0.2, 0.0, 1.0)
+    unsure_word_p: float = within(0.05, 0.0, 1.0)
     """The recognizer's probability of the last word below which the words may be misheard:
     the wait is then at most ``unsure_ms``. 0 turns this off; Whisper gives the
     probability with greedy decoding (``stt.beam_size = 1``, the default) only."""
