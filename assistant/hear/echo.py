@@ -210,7 +210,8 @@ class EchoFilter:
             cancel = self.canceller is not None and self._position + self.block - self._last_loud <= self.tail_samples
             ran = ran or cancel
             clean = self.canceller.cancel(mic, far) if cancel else raw
-            block_mic, block_clean = float(np.dot(mic, mic)), float(np.dot(clean, clean))
+            # what the canceller kept, of the same samples: its output lags the input as ``raw`` does
+            block_mic, block_clean = float(np.dot(raw, raw)), float(np.dot(clean, clean))
             mic_energy += block_mic
             clean_energy += block_clean
             if cancel:

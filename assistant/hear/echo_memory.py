@@ -107,6 +107,19 @@ class Readiness:
         if not self.ready:
             self._mic, self._clean = [], []
 
+    def to_confirm(self) -> None:
+        """Ready on what played before (the start-up sound), not on a reply: the reply's own
+        windows confirm it, as they do a replayed room's (a canceller taught on one sound may
+        not cancel another as well)."""
+        if self.ready and self.threshold_db > 0:
+            self._mic, self._clean = [], []
+            self._assumed, self._checked = True, 0
+
+    @property
+    def confirmed(self) -> bool:
+        """Ready, and no longer waiting for a reply's window to confirm it."""
+        return self.ready and not self._assumed
+
     def assume(self) -> None:
         """Ready from a replayed record; the next full live window confirms it."""
         self._mic, self._clean = [], []

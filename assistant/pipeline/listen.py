@@ -20,6 +20,7 @@ from assistant.sound import AudioIn
 from assistant.hear.bargein import Action, Overlap, UserSpeech
 from assistant.config import BargeInConfig, TurnConfig, VadConfig
 from assistant.hear.echo import Cleaned, SpeakerEcho
+from assistant.hear.echo_watch import EchoWatch
 from assistant.hear.end_of_turn import Decision, TurnCall, TurnDetector
 from assistant.events import TurnSignals
 from assistant.events import (
@@ -101,6 +102,8 @@ class Segmenter:
         self._voice: VoiceEnd | None = None
         self._clock = (0.0, 0.0)
         self.pause = 0
+        self.last_probability = 0.0
+        """The VAD's own probability for the latest frame (before the barge-in rule judged it)."""
         self.last_was_speech = False
         """The last frame was speech (at the threshold in force for it)."""
         if self.detector:
@@ -131,6 +134,7 @@ class Segmenter:
             self._voice = VoiceEnd(round(frame.size / self.frame_s))
         self._voice.push(frame, frame_start, self.endpointer.in_speech)
         probability, threshold = self.vad.probability(frame), None
+        self.last_probability = probability
         if judge is not None:
             probability, threshold = judge(probability)
         last_sound = self._voice.last_s
@@ -238,6 +242,7 @@ class ListenStage(Stage):
         detector = TurnDetector(self.turn_config, fixed_ms=self.config.endpoint_ms)
         self.segmenter = Segmenter(self.vad, self.config, source.frame_samples / source.rate, detector)
         self._user = UserSpeech(self.barge_in)
+        self._watch = EchoWatch(self.barge_in)
         self._turn = None
         self._first = True
         self._source = source
@@ -296,6 +301,15 @@ class ListenStage(Stage):
         for detected in detected_now:
             self._act(detected, cleaned)
         self._barge_in(cleaned)
+        self._watch_echo(cleaned)
+
+    def _watch_echo(self, cleaned: Cleaned) -> None:
+        """One line per stretch of reply: what the canceller and the VAD made of its echo."""
+        echo = self.echo.filter
+        done = self._watch.frame(cleaned.reply_audible, self.segmenter.last_probability, cleaned.kept_db,
+                                 cleaned.converged, echo.readiness.erle_db)
+        if done is not None and echo.canceller is not None:
+            log.info("the reply's echo: %s", done.describe())
 
     def _barge_in(self, cleaned: Cleaned) -> None:
         """Speech over the reply: pause it once it holds enough speech."""

@@ -8,10 +8,11 @@ reference) from the first frame heard, only when the canceller is not ready for 
 devices (nothing kept, or what was kept no longer fits) and once per engine and devices.
 It never holds up an answer: speech over it stops it (the speech is a turn as any other),
 and a reply's first sound cuts it. What the canceller learnt on it is kept for the devices
-as soon as it and its echo are over; if it did not learn the room on it, the recording goes
-on into the first reply as without it, and readiness is measured on the reply alone (the
-echo reduction on noise said "ready" 0.2 s into a reply at 100 ms, 0.8, and the reply
-paused on its own echo 0.9 s in).
+as soon as it and its echo are over, and the first reply's own echo reduction confirms it
+(as a remembered room's); if it did not learn the room on it, the recording goes on into the
+first reply as without it, and readiness is measured on the reply alone (the echo reduction
+on noise said "ready" 0.2 s into a reply at 100 ms, 0.8, and the reply paused on its own
+echo 0.9 s in).
 """
 
 from __future__ import annotations
@@ -102,6 +103,10 @@ class StartupSound:
         elif self._heard and not self.playback.startup_sounding:
             self.phase = Phase.OFF
             learnt = self.echo.filter.keep_recording(unless_learning=True)
-            self.echo.filter.readiness.restart_window()  # not learnt: the reply's own echo reduction decides
+            readiness = self.echo.filter.readiness
+            if learnt:
+                readiness.to_confirm()  # the reply's own windows confirm it
+            else:
+                readiness.restart_window()  # the reply's own echo reduction decides
             log.info("the start-up sound is over: the canceller %s", "learnt the room on it" if learnt
                      else "learns the room on the first reply")

@@ -110,6 +110,19 @@ def test_filter_hands_the_canceller_the_speaker_audio_of_the_same_instant():
     assert not audible[int(1.45 / frame_s)]  # 100 ms of echo tail after the last sound
 
 
+def test_what_the_canceller_kept_is_measured_on_the_same_samples():
+    bursts = noise(2.0, seed=4) * np.repeat(np.arange(20) % 2, RATE // 10)  # 100 ms on, 100 ms off
+    played = PlayedAudio(RATE)
+    played.start(0.0)
+    played.add(bursts, RATE, 0.0)
+    # like speexdsp: takes nothing out, and its output comes a block later than its input
+    echo = EchoFilter(Delaying(delay_samples=160), played, 512, EchoConfig())
+    kept = [c.kept_db for c in run_filter(echo, bursts)]
+    # all of it, in every frame, onsets and ends of the bursts included (measured against the
+    # input of the same instant, the block's lag read as less at each onset and more at each end)
+    assert kept == pytest.approx([0.0] * len(kept), abs=1e-6)
+
+
 def test_without_a_canceller_frames_pass_unchanged():
     played = PlayedAudio(RATE)
     played.start(0.0)

@@ -166,3 +166,36 @@ def test_after_the_start_up_sound_the_reply_measures_its_own_echo_reduction():
     ready = Readiness(0.0, RATE, 160)
     ready.restart_window()
     assert ready.ready  # a canceller that has learnt the room stays ready
+
+
+def ready_on_a_sound():
+    """Readiness reached on the start-up sound (30 dB over a full window), then handed to a reply."""
+    from assistant.hear.echo_memory import Readiness
+
+    readiness = Readiness(18.0, RATE, 160)
+    for _ in range(50):
+        readiness.add(1.0, 1e-3)
+    assert readiness.ready and readiness.confirmed
+    readiness.to_confirm()
+    return readiness
+
+
+def test_readiness_learnt_on_the_start_up_sound_is_confirmed_by_the_reply():
+    readiness = ready_on_a_sound()
+    assert readiness.ready and not readiness.confirmed  # full duplex from the reply's first frame
+    assert readiness.erle_db is None  # the sound's windows no longer count
+    for _ in range(50):  # the reply's first window: 25 dB
+        readiness.add(1.0, 10 ** -2.5)
+    assert readiness.ready and readiness.confirmed
+
+
+def test_readiness_learnt_on_the_start_up_sound_is_dropped_when_no_reply_window_confirms_it():
+    from assistant.hear.echo_memory import CHECK_S
+
+    readiness = ready_on_a_sound()
+    blocks = round(CHECK_S * RATE / 160)
+    for _ in range(blocks + 48):  # 12 dB: the sound taught the canceller less than it seemed
+        readiness.add(1.0, 10 ** -1.2)
+    assert readiness.ready  # a block short of 2 s of windows
+    readiness.add(1.0, 10 ** -1.2)
+    assert not readiness.ready and readiness.ready_after_s is None  # it learns the room on the reply
