@@ -133,13 +133,19 @@ class Timeline:
             "voice_to_voice": self.span_ms(start, Mark.AUDIO_OUT_START),
             "endpoint_wait": self.span_ms(Mark.SPEECH_END, Mark.ENDPOINT),
             "stt": self.span_ms(Mark.STT_START, Mark.STT_FINAL),
-            "ttft": self.span_ms(Mark.LLM_START, Mark.LLM_FIRST_TOKEN),
+            "ttft": self._ttft_ms(),
             "tpot": (decode / (tokens - 1)) if decode is not None and tokens > 1 else None,
             "tts_first_chunk": self.span_ms(Mark.FIRST_CHUNK, Mark.TTS_FIRST_AUDIO),
             "llm_total": self.span_ms(Mark.LLM_START, Mark.LLM_END),
             "wake": self.counts.get("wake_ms"),
         }
         return {k: (round(v, 1) if v is not None else None) for k, v in figures.items()}
+
+    def _ttft_ms(self) -> float | None:
+        """Generation's start to the first token, with the reply's prompt evaluation where it
+        happened earlier (at the pause, as the end-of-turn model's reading of the words)."""
+        span = self.span_ms(Mark.LLM_START, Mark.LLM_FIRST_TOKEN)
+        return None if span is None else span + float(self.counts.get("prompt_eval_ms", 0.0))
 
     @property
     def spoken(self) -> bool:

@@ -152,6 +152,7 @@ class Answering:
                             Mark.LLM_END, Mark.FIRST_CHUNK, Mark.TTS_FIRST_AUDIO)
             timeline.add("speculation_dropped")
             timeline.set("llm_paused_s", 0.0)
+            timeline.set("prompt_eval_ms", 0.0)
             book.result(turn_id).reply = ""
 
     def commit(self, turn_id: int) -> None:

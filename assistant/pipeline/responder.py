@@ -116,9 +116,12 @@ class ResponderStage(Stage):
         start of the reply's prompt evaluation, which reuses it)."""
         probability = None
         if not instant and self.config.turn.mode == "semantic":
+            started = time.perf_counter()
             probability = self.llm.end_of_turn(words_for_model(message.text), reply_to=message.text)
             if probability is not None:
-                self.turns.timeline(message.turn_id).set("end_of_turn_p", probability)
+                timeline = self.turns.timeline(message.turn_id)
+                timeline.set("end_of_turn_p", probability)
+                timeline.set("prompt_eval_ms", (time.perf_counter() - started) * 1000.0)  # counted in the TTFT
         self.answering.more_about_words(message, TurnSignals(message.text, end_of_turn=probability, instant=instant,
                                                              last_word_p=message.last_word_p))
 

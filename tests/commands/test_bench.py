@@ -68,6 +68,17 @@ def test_work_done_before_the_endpoint_adds_no_wait():
     assert sum(stages.values()) == pytest.approx(timeline.latency_ms()["voice_to_voice"])
 
 
+def test_ttft_counts_the_reply_prompt_evaluated_at_the_pause():
+    """A speculative reply's prompt is evaluated at the pause, as the end-of-turn model reads the
+    words: that evaluation is part of the time to the first token."""
+    timeline = Timeline(1)
+    timeline.mark(Mark.LLM_START, 10.0)
+    timeline.mark(Mark.LLM_FIRST_TOKEN, 10.003)
+    assert timeline.latency_ms()["ttft"] == pytest.approx(3.0)
+    timeline.set("prompt_eval_ms", 41.0)
+    assert timeline.latency_ms()["ttft"] == pytest.approx(44.0)
+
+
 def test_summary_and_word_error_rate():
     assert summarize([None, 3.0, 1.0, 2.0]) == {"n": 3, "median": 2.0, "p95": 2.9, "max": 3.0}
     assert summarize([None]) == {"n": 0, "median": None, "p95": None, "max": None}

@@ -139,6 +139,10 @@ def test_audio_turn_marks_speech_end_on_the_audio_clock(make_engine):
     assert tl.counts["speculative"] is True
     assert tl.in_order()
     assert tl.get(Mark.AUDIO_OUT_START) >= tl.get(Mark.ENDPOINT)  # nothing heard before the endpoint
+    # the reply's prompt was evaluated at the pause (the end-of-turn reading): the TTFT holds it
+    assert tl.counts["prompt_eval_ms"] >= 0.0
+    assert tl.latency_ms()["ttft"] == pytest.approx(tl.span_ms(Mark.LLM_START, Mark.LLM_FIRST_TOKEN)
+                                                    + tl.counts["prompt_eval_ms"], abs=0.2)
 
 
 class EchoLlm(FakeLlm):
