@@ -99,7 +99,7 @@ class Readiness:
         if good and not self.ready:
             self.ready = True
             self.ready_after_s = self.far_blocks * self.block_samples / self.rate
-            log.info("echo canceller ready after %.2f s of reply (ERLE %.1f dB)", self.ready_after_s, erle)
+            log.info("echo canceller ready after %.2f s of sound from the speaker (ERLE %.1f dB)", self.ready_after_s, erle)
 
     def restart_window(self) -> None:
         """What plays next is another sound (a reply after the start-up sound): not yet ready,
