@@ -113,7 +113,7 @@ class EchoConfig:
     pair of devices, so the first reply of the next run starts with a canceller that knows it."""
     memory_s: float = within(4.0, 1, 10, "seconds")
     """How much of the reply and its echo is kept to teach a fresh canceller the room."""
-    learn_sound: bool = False
+    learn_sound: bool = True
     """Where nothing of the room is kept yet, start listening with a soft sound (1 s) the
     canceller learns the room from. Off: on it, 1 first reply in 4 paused on its own echo."""
     echo_tail_ms: int = within(150, 0, 1000, "ms")
