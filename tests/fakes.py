@@ -359,3 +359,6 @@ class LearningCanceller:
 
     def close(self):
         pass
+
+    def renew(self):
+        return LearningCanceller(self.learn_blocks)

@@ -49,6 +49,9 @@ class Canceller(Protocol):
     def close(self) -> None:
         """Free the native state now (not at interpreter exit)."""
 
+    def renew(self) -> "Canceller":
+        """A fresh one of the same kind and settings, that has learnt nothing."""
+
 
 class WebRtcCanceller:
     """WebRTC AEC3 (its own delay estimation, residual echo suppression, and optionally
@@ -63,6 +66,7 @@ class WebRtcCanceller:
         self.block_samples = rate * BLOCK_MS // 1000
         self.delay_samples = rate * 8 // 1000  # measured: 128 samples at 16 kHz, with either package
         self.stream_delay_ms = stream_delay_ms
+        self._settings = (noise_suppression, high_pass)
         self._rtc = None
         try:
             import pywebrtc_audio
@@ -104,6 +108,11 @@ class WebRtcCanceller:
     def close(self) -> None:
         self._apm = None
 
+    def renew(self) -> "WebRtcCanceller":
+        noise_suppression, high_pass = self._settings
+        return WebRtcCanceller(self.rate, noise_suppression=noise_suppression, high_pass=high_pass,
+                               stream_delay_ms=self.stream_delay_ms)
+
 
 class SpeexCanceller:
     """speexdsp's echo canceller (with its preprocessor: residual echo and noise
@@ -119,6 +128,7 @@ class SpeexCanceller:
         self.rate = rate
         self.block_samples = rate * BLOCK_MS // 1000
         self.delay_samples = self.block_samples if preprocess else 0  # measured: its preprocessor holds one block
+        self._settings = (tail_ms, preprocess)
         try:
             self._aec = pyaec.Aec(self.block_samples, rate * tail_ms // 1000, rate, preprocess)
         except Exception as exc:
@@ -130,6 +140,10 @@ class SpeexCanceller:
 
     def close(self) -> None:
         self._aec = None
+
+    def renew(self) -> "SpeexCanceller":
+        tail_ms, preprocess = self._settings
+        return SpeexCanceller(self.rate, tail_ms=tail_ms, preprocess=preprocess)
 
 
 def load_canceller(name: str, config: EchoConfig, rate: int = 16000) -> Canceller:

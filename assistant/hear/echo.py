@@ -133,6 +133,15 @@ class Cleaned:
 
 FLOOR_RMS = 1e-4
 """Reference blocks quieter than this (-80 dBFS) count as silence."""
+ALIGN_MARGIN_MS = 20.0
+"""Of the measured speaker-to-microphone delay, this much is left in the reference (the
+delay's estimate can be late by a reflection stronger than the direct sound)."""
+
+
+def aligned_shift(delay_ms: float, rate: int, block: int) -> int:
+    """Samples to read the reference earlier for a measured delay: whole blocks, none under the margin."""
+    blocks = int(max(0.0, delay_ms - ALIGN_MARGIN_MS) * rate / 1000) // block
+    return blocks * block
 
 
 class EchoFilter:
@@ -170,6 +179,10 @@ class EchoFilter:
         self.on_learnt = None
         """Called with a :class:`RoomRecord` once the canceller has learnt the room on a recording."""
         self.room_key: str | None = None
+        self.shift = 0
+        """The canceller's reference is what the speaker played this many samples earlier: the
+        bulk of the speaker-to-microphone delay, measured on a recording, taken out, so that
+        the canceller's tail covers the room rather than the way to it."""
         self.restart()
 
     def restart(self) -> None:
@@ -203,13 +216,14 @@ class EchoFilter:
         while self._pending.size >= self.block:
             mic = self._pending[: self.block]
             far = self.played.read(self._position, self.block)
+            reference = self.played.read(self._position - self.shift, self.block) if self.shift else far
             if float(np.sqrt(np.mean(far * far))) > FLOOR_RMS:
                 self._last_loud = self._position + self.block
             loud = self._last_loud == self._position + self.block
             raw = self._delayed(mic)
             cancel = self.canceller is not None and self._position + self.block - self._last_loud <= self.tail_samples
             ran = ran or cancel
-            clean = self.canceller.cancel(mic, far) if cancel else raw
+            clean = self.canceller.cancel(mic, reference) if cancel else raw
             # what the canceller kept, of the same samples: its output lags the input as ``raw`` does
             block_mic, block_clean = float(np.dot(raw, raw)), float(np.dot(clean, clean))
             mic_energy += block_mic
@@ -242,7 +256,10 @@ class EchoFilter:
     def _learn(self, mic: np.ndarray, far: np.ndarray, loud: bool, mic_energy: float, clean_energy: float) -> None:
         """One block the canceller ran on: its echo reduction, and the recording of the room."""
         if loud:
+            was_ready = self.readiness.ready
             self.readiness.add(mic_energy, clean_energy)
+            if was_ready and not self.readiness.ready:
+                self.shift = 0  # the room is not the one measured: its delay may be shorter
         if self.recording is None:
             if self.readiness.ready:
                 return
@@ -254,22 +271,62 @@ class EchoFilter:
         if self.readiness.ready and self.on_learnt is not None and self.room_key is not None:
             self.on_learnt(recording.record(self.room_key, self.canceller.name, self.readiness))
 
-    def keep_recording(self, unless_learning: bool = False) -> bool:
+    def keep_recording(self, unless_learning: bool = False) -> RoomRecord | None:
         """The stream ends (or the start-up sound does): a recording shorter than ``memory_s``
         on which the canceller learnt the room is kept all the same, if it holds a second.
-        ``unless_learning``: one it has not learnt the room on goes on. True when kept."""
+        ``unless_learning``: one it has not learnt the room on goes on. The record of it, when
+        the canceller learnt the room on it (kept for the devices when they are named)."""
         recording = self.recording
-        kept = (recording is not None and recording.samples >= self.played.rate and self.readiness.ready
-                and self.on_learnt is not None and self.room_key is not None)
-        if kept or not unless_learning:
+        learnt = recording is not None and recording.samples >= self.played.rate and self.readiness.ready
+        if learnt or not unless_learning:
             self.recording = None
-        if kept:
-            self.on_learnt(recording.record(self.room_key, self.canceller.name, self.readiness))
-        return kept
+        if not learnt:
+            return None
+        record = recording.record(self.room_key or "", self.canceller.name, self.readiness)
+        if self.on_learnt is not None and self.room_key is not None:
+            self.on_learnt(record)
+        return record
+
+    def sound_over(self) -> bool:
+        """The start-up sound and its echo are over. If the canceller learnt the room on it, the
+        bulk of the delay measured on it comes out of the reference (:meth:`align`) and the
+        first reply's windows confirm the readiness; if not, the reply's own echo reduction
+        decides. True when it learnt the room on the sound."""
+        record = self.keep_recording(unless_learning=True)
+        if record is not None:
+            self.align(record)
+            self.readiness.to_confirm()
+            return True
+        recording = self.recording  # not learnt on it: it goes on into the first reply, whose
+        if recording is not None and recording.samples >= self.played.rate and self.canceller is not None:
+            self.align(recording.record(self.room_key or "", self.canceller.name, self.readiness))
+        self.readiness.restart_window()  # own echo reduction decides (a replay's flatters)
+        return False
+
+    def align(self, record: RoomRecord) -> bool:
+        """Read the reference ``record.delay_ms`` (less ``ALIGN_MARGIN_MS``) earlier: a fresh
+        canceller learns the room on the record so (its tail then holds the room's echo, not
+        the way to it), and replaces this one if that made it ready. True when it did."""
+        shift = aligned_shift(record.delay_ms, self.played.rate, self.block)
+        if shift == self.shift or self.canceller is None:
+            return False
+        fresh = self.canceller.renew()
+        probe = Readiness(self.readiness.threshold_db, self.played.rate, self.block)
+        erle = echo_memory.warm(fresh, record, probe, shift)
+        if not probe.ready:  # it did not learn the room on the record: keep the one that learnt on the sound
+            fresh.close()
+            return False
+        self.canceller.close()
+        self.canceller, self.shift = fresh, shift
+        log.info("echo reference read %.0f ms earlier (delay measured %.0f ms): ERLE %.1f dB on the sound again",
+                 shift * 1000 / self.played.rate, record.delay_ms, erle)
+        return True
 
     def warm(self, record: RoomRecord) -> float:
-        """Start converged: the canceller replays what it heard of this room before."""
-        return echo_memory.warm(self.canceller, record, self.readiness)
+        """Start converged: the canceller replays what it heard of this room before, the
+        reference moved by the delay measured on it."""
+        self.shift = aligned_shift(record.delay_ms, self.played.rate, self.block)
+        return echo_memory.warm(self.canceller, record, self.readiness, self.shift)
 
 
 class SpeakerEcho:
@@ -298,6 +355,7 @@ class SpeakerEcho:
         if echo.room_key is not None:  # other devices: what was learnt is not theirs
             echo.readiness.reset()
             echo.recording = None
+            echo.shift = 0
         echo.room_key = key
         if key is None or self.memory is None or echo.readiness.ready:
             return

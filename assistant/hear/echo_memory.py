@@ -223,12 +223,14 @@ class Recording:
                           readiness.ready_after_s or 0.0, readiness.erle_db or 0.0)
 
 
-def warm(canceller: Canceller, record: RoomRecord, readiness: Readiness) -> float:
+def warm(canceller: Canceller, record: RoomRecord, readiness: Readiness, shift: int = 0) -> float:
     """Replay ``record`` through ``canceller`` (it learns the room again; a short one, again
-    until ``REPLAY_S``); the ERLE it reached on the last half second. Readiness is assumed
-    when that is enough."""
+    until ``REPLAY_S``), its reference read ``shift`` samples earlier; the ERLE it reached on
+    the last half second. Readiness is assumed when that is enough."""
     n = canceller.block_samples
     far, mic = to_float(record.far), to_float(record.mic)
+    if shift:
+        far = np.concatenate([np.zeros(shift, np.float32), far[:-shift]])
     probe = Readiness(readiness.threshold_db, record.rate, n)
     for _ in range(max(1, int(np.ceil(REPLAY_S * record.rate / max(1, mic.size))))):
         for i in range(0, mic.size - n + 1, n):

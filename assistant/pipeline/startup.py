@@ -102,11 +102,6 @@ class StartupSound:
             self._heard = True
         elif self._heard and not self.playback.startup_sounding:
             self.phase = Phase.OFF
-            learnt = self.echo.filter.keep_recording(unless_learning=True)
-            readiness = self.echo.filter.readiness
-            if learnt:
-                readiness.to_confirm()  # the reply's own windows confirm it
-            else:
-                readiness.restart_window()  # the reply's own echo reduction decides
+            learnt = self.echo.filter.sound_over()
             log.info("the start-up sound is over: the canceller %s", "learnt the room on it" if learnt
                      else "learns the room on the first reply")

@@ -96,7 +96,7 @@ def test_the_room_learnt_is_kept_and_a_fresh_canceller_starts_converged(tmp_path
     assert all(c.converged for c in out)
     clean = np.concatenate([c.pcm for c in out])[RATE // 4 : RATE]
     erle = 10 * np.log10(np.sum(mic[RATE // 4 : RATE] ** 2) / np.sum(clean**2))
-    assert erle > 25  # a fresh canceller makes ~6 dB in its first second
+    assert erle > 20  # a fresh canceller makes ~6 dB in its first second (24 dB here, the delay taken out)
 
 
 def test_other_devices_do_not_use_it(tmp_path):
@@ -199,3 +199,18 @@ def test_readiness_learnt_on_the_start_up_sound_is_dropped_when_no_reply_window_
     assert readiness.ready  # a block short of 2 s of windows
     readiness.add(1.0, 10 ** -1.2)
     assert not readiness.ready and readiness.ready_after_s is None  # it learns the room on the reply
+
+
+def test_the_reference_is_read_earlier_by_the_delay_measured_less_a_margin():
+    from assistant.hear.echo import ALIGN_MARGIN_MS, aligned_shift
+
+    assert aligned_shift(150.0, RATE, 160) == 2080  # 130 ms, in whole 10 ms blocks
+    assert aligned_shift(ALIGN_MARGIN_MS + 9.0, RATE, 160) == 0  # less than a block beyond the margin
+    assert aligned_shift(5.0, RATE, 160) == 0
+
+
+def test_a_remembered_room_brings_its_delay_and_a_room_that_changed_drops_it(tmp_path):
+    echo, far = replayed_room_and_a_reply(tmp_path)
+    assert echo.filter.shift == 320  # the record's 40 ms, less 20
+    run(echo.filter, in_room(far, EchoPath(150, 1.0)))  # moved: the delay measured is no longer the room's
+    assert not echo.filter.readiness.ready and echo.filter.shift == 0

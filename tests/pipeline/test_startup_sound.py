@@ -219,3 +219,39 @@ def test_after_the_sound_a_first_reply_does_not_pause_on_its_own_echo(engines):
     assert first_reply_pauses(engines, startup_sound(RATE), path) == [[]] * len(FIRST_REPLIES)
     # taught 10 dB quieter than the reply, speexdsp leaves echo that pauses some of them
     assert any(first_reply_pauses(engines, startup_sound(RATE, rms=RMS / 3), path))
+
+
+@pytest.mark.slow
+def test_in_a_room_with_a_long_delay_the_sound_measures_it_and_the_reference_is_read_earlier(engines):
+    from assistant.hear.echo import aligned_shift
+    from assistant.sound import resample
+
+    path = EchoPath(150, 1.0)  # 150 ms and 80 ms of room: more than the canceller's 192 ms tail
+    response, delay = path.impulse_response(RATE), round(path.delay_ms * RATE / 1000)
+    reply = resample(np.concatenate(list(engines.tts.steady(FIRST_REPLIES[3]))), engines.tts.rate, RATE)
+
+    def first_reply_erle(sound_over: bool) -> tuple[int, float]:
+        sound = np.concatenate([startup_sound(RATE), np.zeros(RATE // 2, np.float32)])
+        played = PlayedAudio(RATE, keep_s=4)
+        played.start(0.0)
+        played.add(sound, RATE, 0.0)
+        echo = EchoFilter(SpeexCanceller(), played, 512, EchoConfig())
+        mic = through_room(sound, response, delay)
+        for i in range(0, mic.size - 511, 512):
+            echo.process(mic[i : i + 512], i / RATE)
+        if sound_over:
+            echo.sound_over()  # as the listener does
+        echo.played = PlayedAudio(RATE, keep_s=4)
+        echo.played.start(0.0)
+        echo.played.add(reply, RATE, 0.0)
+        echo.restart()
+        mic = through_room(reply, response, delay)
+        clean = np.concatenate([echo.process(mic[i : i + 512], i / RATE).pcm for i in range(0, mic.size - 511, 512)])
+        lag, span = echo.lag_samples, slice(RATE // 4, 2 * RATE)
+        kept = clean[span.start + lag : span.stop + lag]
+        return echo.shift, float(10 * np.log10(np.sum(mic[span] ** 2) / np.sum(kept**2)))
+
+    shift, aligned = first_reply_erle(True)
+    assert shift == aligned_shift(150.0, RATE, 160)  # the delay measured on the sound's recording
+    unaligned_shift, unaligned = first_reply_erle(False)
+    assert unaligned_shift == 0 and aligned > unaligned + 10, (aligned, unaligned)  # 32 dB against 15 here

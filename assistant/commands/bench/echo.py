@@ -108,7 +108,7 @@ def listen(canceller: Canceller | None, scene: Scene, vad, config: Config, frame
             echo.process(prelude.mic[i : i + frame_samples], 0.0)
         echo.played = played
         echo.restart()
-        echo.readiness.restart_window()
+        echo.sound_over()  # as the listener does when the start-up sound is over
         before_s = echo.readiness.far_blocks * canceller.block_samples / scene.rate
     endpointer = Endpointer(config.vad)
     user = UserSpeech(config.barge_in)
