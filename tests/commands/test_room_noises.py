@@ -41,7 +41,7 @@ def test_the_rooms_include_longer_delays_louder_echoes_reverberation_and_clippin
 
 
 @pytest.mark.slow
-def test_a_cough_a_knock_and_a_door_never_pause_the_first_reply(engines):
+def test_a_cough_knocks_and_music_from_another_room_never_pause_the_first_reply(engines):
     from assistant.config import Config
     from assistant.hear.echo import SpeexCanceller
     from assistant.sound import resample
@@ -51,4 +51,4 @@ def test_a_cough_a_knock_and_a_door_never_pause_the_first_reply(engines):
     reply = resample(np.concatenate(list(engines.tts.steady(text))), engines.tts.rate, RATE)
     report = false_barge_ins(SpeexCanceller, reply, engines.vad, Config(), startup_sound(RATE), room_names=("40 ms, 0.5",))
     room = report["40 ms, 0.5"]
-    assert (room["cough"], room["knock"], room["door"], room["music"]) == (0, 0, 0, 0), report
+    assert (room["cough"], room["knock"], room["music"]) == (0, 0, 0), report  # (a door may: docs/echo.md)
