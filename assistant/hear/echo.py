@@ -297,10 +297,12 @@ class EchoFilter:
             self.align(record)
             self.readiness.to_confirm()
             return True
-        recording = self.recording  # not learnt on it: it goes on into the first reply, whose
+        # not learnt on it: the recording goes on into the first reply, and the reply's own echo
+        # reduction decides (the ERLE of a replay flatters), whether the delay came out or not
+        recording = self.recording
         if recording is not None and recording.samples >= self.played.rate and self.canceller is not None:
             self.align(recording.record(self.room_key or "", self.canceller.name, self.readiness))
-        self.readiness.restart_window()  # own echo reduction decides (a replay's flatters)
+        self.readiness.restart_window()
         return False
 
     def align(self, record: RoomRecord) -> bool:
@@ -325,8 +327,10 @@ class EchoFilter:
     def warm(self, record: RoomRecord) -> float:
         """Start converged: the canceller replays what it heard of this room before, the
         reference moved by the delay measured on it."""
-        self.shift = aligned_shift(record.delay_ms, self.played.rate, self.block)
-        return echo_memory.warm(self.canceller, record, self.readiness, self.shift)
+        shift = aligned_shift(record.delay_ms, self.played.rate, self.block)
+        erle = echo_memory.warm(self.canceller, record, self.readiness, shift)
+        self.shift = shift if self.readiness.ready else 0  # a record that does not fit brings no delay
+        return erle
 
 
 class SpeakerEcho:
