@@ -73,7 +73,7 @@ class TurnConfig:
     """The most a turn waits when its words cannot be judged: the recognizer was unsure of
     the last word (it may be misheard), or the model cannot read the words (a language it
     does not know). About a fixed endpoint."""
-    complete_log10: float = within(-0.2, "unfinished_log10", 0.0)
+    complete_log10: float = within(-0.3, "unfinished_log10", 0.0)
     """log10 of the model's probability that a sentence ends after the words, at or above
     which they are complete (and outweigh the word rules)."""
     unfinished_log10: float = within(-5.0, -12.0, "complete_log10")

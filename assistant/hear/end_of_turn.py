@@ -10,8 +10,6 @@ silence has lasted. The wait grows smoothly as the model's probability falls:
   without the recognizer's punctuation) at or above ``complete_log10`` ends the turn
   after ``complete_ms``; below ``unfinished_log10`` the words wait ``max_ms``; in
   between the wait rises along a square-root curve;
-- a recognizer that heard a finished statement (its "." or "!") adds
-  :data:`STATEMENT_MARK_DECADES` to the model's probability;
 - words that cannot end a sentence in any reading (an article, a conjunction, a filler:
   "the", "and", "um") or that trail off ("...", ",") wait ``max_ms``, unless the model
   is confident they are complete;
@@ -46,13 +44,7 @@ WAIT_CURVE = 0.5
 """Between the thresholds the wait is ``complete_ms + x ** WAIT_CURVE * (max_ms - complete_ms)``,
 ``x`` the model's log10 probability's place from ``complete_log10`` (0) to ``unfinished_log10`` (1)."""
 
-STATEMENT_MARK_DECADES = 1.5
-"""When the recognizer ended the words with "." or "!" (it heard a finished statement, from the
-audio and the words), the model's probability counts this many decades more (docs/tuning.md).
-Not "?": Whisper writes it after any words that begin like a question, finished or not."""
-
 _WORD = re.compile(r"[\w']+")
-_STATEMENT_MARK = re.compile(r"(?<![.…])[.!][\"')\]]*\s*$")
 _TRAILING_OFF = re.compile(r"(\.\.\.|…|,|-|—|:)\s*$")
 _END_MARK = re.compile(r"[.?!]\W*$")
 _END_PUNCTUATION = re.compile(r"[\s.?!,;:…\"'—-]+$")
@@ -117,11 +109,6 @@ def trails_off(transcript: str) -> bool:
     return _TRAILING_OFF.search(transcript) is not None
 
 
-def ends_a_statement(text: str) -> bool:
-    """The text ends with "." or "!" (maybe before a closing quote), not with "..."."""
-    return _STATEMENT_MARK.search(text) is not None
-
-
 def has_an_end_mark(text: str) -> bool:
     """The text ends with ".", "?" or "!" (maybe before a closing quote)."""
     return _END_MARK.search(text) is not None
@@ -184,9 +171,6 @@ def judge(signals: TurnSignals | None, config: TurnConfig, fixed_ms: float = 300
         return Judgement(TurnCall.UNSURE, config.unsure_ms, "silence alone (the model cannot read the words)")
     log10 = math.log10(max(signals.end_of_turn, 1e-12))
     about = f"end of sentence 10^{log10:.1f}"
-    if signals.punctuated and ends_a_statement(text):
-        log10 = min(0.0, log10 + STATEMENT_MARK_DECADES)
-        about += f", heard as a statement: 10^{log10:.1f}"
     if words and not model_is_confident(log10, config):
         if ends_on_a_word_that_cannot_end(text):
             return Judgement(TurnCall.UNFINISHED, config.max_ms, f"{about}, ends with '{last_word(text)}'")

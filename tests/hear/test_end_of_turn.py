@@ -12,8 +12,6 @@ from assistant.events import TurnSignals
 from assistant.hear.end_of_turn import (
     TurnCall,
     TurnDetector,
-    STATEMENT_MARK_DECADES,
-    ends_a_statement,
     ends_on_a_word_that_cannot_end,
     has_an_end_mark,
     judge,
@@ -100,28 +98,6 @@ def test_a_last_word_the_recognizer_was_unsure_of_waits_a_moderate_silence_at_mo
     assert judge(replace(unsure, last_word_p=0.9), CONFIG).wait_ms == 2000
     assert judge(unsure, replace(CONFIG, unsure_word_p=0.0)).wait_ms == 2000  # 0 turns it off
     assert judge(replace(unsure, end_of_turn=0.9), CONFIG).wait_ms == 150  # never longer for it
-
-
-def test_a_statement_the_recognizer_heard_as_finished_counts_as_more_likely_to_end():
-    """Whisper's "." or "!" (it heard a finished statement) adds decades to the model's probability;
-    its "?", its "..." and a recognizer that writes no end marks do not."""
-    p = 10 ** (CONFIG.complete_log10 - STATEMENT_MARK_DECADES + 0.1)  # short of complete by itself
-    heard = TurnSignals("Tell me something interesting.", end_of_turn=p, punctuated=True)
-    judgement = judge(heard, CONFIG)
-    assert judgement.wait_ms == CONFIG.complete_ms and "heard as a statement" in judgement.reason
-    plain = judge(replace(heard, transcript="Tell me something interesting"), CONFIG).wait_ms
-    assert plain > 2 * CONFIG.complete_ms
-    assert judge(replace(heard, punctuated=False), CONFIG).wait_ms == plain
-    assert judge(replace(heard, transcript="Tell me something interesting?"), CONFIG).wait_ms == plain
-    assert judge(replace(heard, transcript="Tell me something interesting..."), CONFIG).wait_ms == 2000  # trails off
-    unlikely = replace(heard, transcript="Tell me about the.", end_of_turn=1e-6)  # the mark does not make it likely
-    assert judge(unlikely, CONFIG).wait_ms == 2000
-
-
-def test_ends_a_statement():
-    assert ends_a_statement("Hello.") and ends_a_statement("Go!") and ends_a_statement('He said "done."')
-    assert not ends_a_statement("Wait...") and not ends_a_statement("So…") and not ends_a_statement("What?")
-    assert not ends_a_statement("Remind me to")
 
 
 def test_no_words_wait_the_longest():
