@@ -24,19 +24,20 @@ class WakeConfig:
     spot_every_ms: int = within(192, 64, 1000, "ms")
     """...transcribed again after each this-many ms of speech (and at a pause), so the phrase is
     known soon after it is said."""
-    by: str = choice("probability", "model", "model+probability", "letters")
-    """How the phrase is told: ``probability``, the recognizer's own probability of the phrase given the
-    start of the utterance (Whisper only; a Korean phrase with an English-only Whisper, and vosk, fall
-    back to letters); ``model``, a small model of the phrase's own on openWakeWord's speech embeddings,
-    trained when the phrase is first chosen (:mod:`assistant.pipeline.wake_training`); ``model+probability``,
-    both (the model first, Whisper's probability only where the model let the look through); or
-    ``letters``, the transcript's first words against the phrase letter by letter."""
+    by: str = choice("model", "probability", "model+probability", "letters")
+    """How the phrase is told: ``model``, a small model of the phrase's own on openWakeWord's speech
+    embeddings, trained when an English phrase is first chosen (:mod:`assistant.pipeline.wake_training`;
+    by probability meanwhile, and for any other phrase); ``probability``, the recognizer's own probability
+    of the phrase given the start of the utterance; ``model+probability``, both (the model first,
+    Whisper's probability only where the model let the look through). All three need Whisper (with vosk,
+    and for a Korean phrase with an English-only Whisper, it is letters); ``letters``, the transcript's
+    first words against the phrase letter by letter."""
     probability: float = within(7.8, 0.01, 100.0)
     """``by = probability``: the phrase's probability (0-100, the geometric mean over its tokens) that
     wakes; calibrated on the wake bench's tuning half (docs/wake.md)."""
-    model: float = within(50.0, 0.01, 100.0)
-    """``by = model`` and ``model+probability``: the phrase model's score (0-100) a look needs;
-    calibrated on the wake bench's tuning half (docs/wake.md)."""
+    model: float = within(87.1, 0.01, 100.0)
+    """``by = model``: the phrase model's score (0-100) that wakes; ``model+probability``: the score a look
+    needs before Whisper is asked. Calibrated on the wake bench's tuning half (docs/wake.md)."""
     prompted: bool = False
     """``by = probability``: the phrase is also given to Whisper as the text before (as faster-whisper's
     ``initial_prompt`` and ``hotwords`` do), which makes it likelier in every utterance, said or not."""

@@ -179,7 +179,7 @@ class PhraseModel:
             return cls(about["phrase"], data["mean"], data["scale"], data["weights"], float(data["bias"]))
 
 
-def fit(phrase: str, looks: np.ndarray, labels: np.ndarray, l2: float = 0.01, steps: int = 300) -> PhraseModel:
+def fit(phrase: str, looks: np.ndarray, labels: np.ndarray, l2: float = 1.0, steps: int = 300) -> PhraseModel:
     """A :class:`PhraseModel` fitted to (n, 16, 96) looks and their 0/1 labels: logistic regression
     (the classes weighted to count the same, ``l2`` × half the squared weights added to the mean loss) by full-batch gradient descent with Nesterov momentum (deterministic: zero
     start, no sampling)."""

@@ -35,7 +35,7 @@ from assistant.sound import first_audible_s, last_audible_s, resample
 log = logging.getLogger(__name__)
 
 RATE = 16000
-VERSION = 1
+VERSION = 2
 """Of the training recipe: a model trained by another is trained again."""
 
 
@@ -51,8 +51,8 @@ VOICES = (
     TrainingVoice("en-us+m7", 140, 35), TrainingVoice("en-gb+f4", 175, 65),
 )
 """espeak-ng voices (the wake bench's tuning half's), each said at every rate and pitch step."""
-RATE_STEPS = (-25, 0, 25)
-PITCH_STEPS = (-12, 0, 12)
+RATE_STEPS = (-35, -10, 15, 40)
+PITCH_STEPS = (-20, 0, 20)
 PIPER_DRAWS = 5
 """Piper says each positive this many times with its random variation (and once steady)."""
 SENTENCES = (
@@ -141,14 +141,42 @@ def _say(speak, rate: int, peak: float) -> Say:
 
 
 def phrase_like(phrase: str) -> list[str]:
-    """Sentences made of the phrase's words that do not say it, for any phrase."""
+    """Sentences made of the phrase's words that do not say it, for any phrase of two words or more
+    (one word alone is the phrase)."""
     words = phrase.split()
+    if len(words) < 2:
+        return []
     first, rest = words[0].capitalize(), " ".join(words[1:])
     made = [f"{first}.", f"{first}, {SENTENCES[0].lower()}", f"{first}, {SENTENCES[21].lower()}",
-            f"{first} there, {SENTENCES[20].lower()}", f"{first}, {SENTENCES[26].lower()}"]
-    if rest:
-        made += [f"{rest.capitalize()}.", f"The {rest} is here.", f"My {rest} called me.", f"Okay, {rest}.",
-                 f"I asked the {rest} about it."]
+            f"{first} there, {SENTENCES[20].lower()}", f"{first}, {SENTENCES[26].lower()}",
+            f"{rest.capitalize()}.", f"The {rest} is here.", f"My {rest} called me.", f"Okay, {rest}.",
+            f"I asked the {rest} about it."]
+    return [text for text in made if _letters(phrase) not in _letters(text)]
+
+
+def _letters(text: str) -> str:
+    return "".join(c for c in text.casefold() if c.isalnum())
+
+
+CONTINUATIONS = ("is it", "and then", "again")
+"""What follows a near miss (everyday words; none from the wake bench's sentences)."""
+
+
+def near_misses(phrase: str) -> list[str]:
+    """Sounds the phrase begins with, going on otherwise (the adversarial negatives openWakeWord's
+    training makes from phonemes, here from letters, for any phrase): each long word of the phrase cut
+    short by two, three letters or half of it, and other words after it, with the words before it
+    ("Hey, assista is it.", "Hey, assis and then.")."""
+    words = phrase.split()
+    made = []
+    for index, word in enumerate(words):
+        if len(word) < 4:
+            continue
+        before = " ".join(words[:index])
+        for cut in dict.fromkeys((len(word) - 2, len(word) - 3, max(2, len(word) // 2))):
+            for going_on in CONTINUATIONS:
+                text = f"{before}, {word[:cut]} {going_on}." if before else f"{word[:cut]} {going_on}."
+                made.append(text[:1].upper() + text[1:])
     return made
 
 
@@ -171,7 +199,7 @@ def variants(pcm: np.ndarray, seed: int, other: np.ndarray) -> list[tuple[np.nda
         elif kind == 1:
             out.append((pcm * rng.uniform(0.15, 0.5), 1.0))
         elif kind in (2, 3):
-            speed = 1.09 if kind == 2 else 0.92
+            speed = 1.12 if kind == 2 else 0.88
             out.append((resample(pcm, RATE, int(RATE / speed)), speed))
         else:
             mixed = pcm.copy()
@@ -218,8 +246,9 @@ def training_looks(phrase: str, espeak: list[Say], piper: list[Say], embedder: E
         gap = np.zeros(int(0.6 * RATE), np.float32)
         positives += [(alone, alone.size / RATE), (breath, alone.size / RATE),
                       (np.concatenate([alone, gap, say(question.capitalize())]), alone.size / RATE)]
-    texts = list(SENTENCES) + phrase_like(phrase)
+    texts, near = list(SENTENCES) + phrase_like(phrase), near_misses(phrase)
     negatives = [say(texts[(i * 7 + k) % len(texts)]) for i, say in enumerate(says) for k in range(len(texts) // 3)]
+    negatives += [say(near[(i * 5 + k) % len(near)]) for i, say in enumerate(says) for k in range((len(near) + 1) // 2)]
     looks, labels = [], []
     for index, (clip, end_s) in enumerate(positives):
         other = negatives[(index * 13) % len(negatives)]

@@ -1,6 +1,7 @@
 """The wake phrase end to end on the real embedded recognizer, through the command line: an
 espeak-ng take with the phrase and the question in one breath is one turn without the phrase;
-the question alone is no turn."""
+the question alone is no turn. By the recognizer's probability, and by the phrase's own model (a
+small one trained by the tests, kept in their cache folder, so nothing trains in the background)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ import soundfile as sf
 from assistant.commands.bench.turn_corpus import espeak_speaker, join_parts
 from assistant.config import WakeConfig
 
+from fakes import toml_file
 from test_e2e import chat
+from wake_models import small_model
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng voices the takes")]
@@ -25,19 +28,35 @@ def _take(path, text: str):
     return path
 
 
-def test_the_phrase_and_the_question_in_one_breath_are_one_turn(tmp_path):
+WAYS = {"probability": "[wake]\nby = 'probability'\n", "model": "[wake]\nby = 'model'\nmodel = 50.0\n"}
+
+
+@pytest.fixture(params=list(WAYS))
+def way(request, tmp_path):
+    """(how the phrase is told, the config file that says so)."""
+    if request.param == "model":
+        small_model()
+    return request.param, toml_file(tmp_path, WAYS[request.param])
+
+
+def test_the_phrase_and_the_question_in_one_breath_are_one_turn(tmp_path, way):
+    by, config = way
     take = _take(tmp_path / "breath.wav", "Hey assistant, what time is it?")
-    code, turns, err = chat("--input", take, "--output", tmp_path / "out.wav", "--json", "--wake", "hey assistant")
+    code, turns, err = chat("--config", config, "--input", take, "--output", tmp_path / "out.wav", "--json",
+                            "--wake", "hey assistant")
     assert code == 0, err
     assert len(turns) == 1, [t["transcript"] for t in turns]
     turn = turns[0]
     assert turn["transcript"].lower().startswith("what time is it") and turn["source"] == "skill"
-    assert turn["counts"]["wake_score"] >= WakeConfig().probability and turn["latency_ms"]["wake"] is not None
+    threshold = 50.0 if by == "model" else WakeConfig().probability
+    assert turn["counts"]["wake_score"] >= threshold and turn["latency_ms"]["wake"] is not None
 
 
-def test_the_question_without_the_phrase_is_no_turn(tmp_path):
+def test_the_question_without_the_phrase_is_no_turn(tmp_path, way):
+    _, config = way
     take = _take(tmp_path / "plain.wav", "What time is it?")
-    code, turns, err = chat("--input", take, "--output", tmp_path / "out.wav", "--json", "--wake", "hey assistant")
+    code, turns, err = chat("--config", config, "--input", take, "--output", tmp_path / "out.wav", "--json",
+                            "--wake", "hey assistant")
     assert code == 0, err
     assert turns == []
     out, _ = sf.read(tmp_path / "out.wav")

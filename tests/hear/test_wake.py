@@ -88,7 +88,7 @@ def test_a_turn_the_gate_never_saw_does_not_open_the_window():
 
 
 def _probability_spotting(threshold=2.0):
-    config = WakeConfig(phrase="hey assistant", probability=threshold, spot_every_ms=200, spot_s=2.0)
+    config = WakeConfig(phrase="hey assistant", by="probability", probability=threshold, spot_every_ms=200, spot_s=2.0)
     return Spotting(WakePhrase("hey assistant"), config)
 
 

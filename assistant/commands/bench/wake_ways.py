@@ -66,7 +66,8 @@ def _utterance(way: str, looks: list[dict], threshold: float, phrase: WakePhrase
                 return (i if verdict is Verdict.WOKE else None), i + 1
         return None, len(looks)
     if way.startswith("text") or way in ("probability", "probability-prompted"):
-        spotting = Spotting(phrase, WakeConfig(phrase=phrase.phrase, probability=threshold))
+        by = "letters" if way.startswith("text") else "probability"
+        spotting = Spotting(phrase, WakeConfig(phrase=phrase.phrase, by=by, probability=threshold))
         for i, row in enumerate(looks):
             if way.startswith("probability"):
                 probability = look_score(way, row)
