@@ -52,3 +52,32 @@ def test_the_threshold_is_calibrated_between_the_half_s_negatives_and_positives(
     threshold = calibrate("probability", TAKES, "hey assistant")
     assert 3.0 < threshold <= 8.0
     assert calibrate("text", TAKES, "hey assistant") == 80.0
+
+
+def _model_take(name: str, positive: bool, scores: list[float], probs: list[float]) -> dict:
+    looks = [{"speech_s": 0.4 + 0.2 * i, "paused": False, "final": i == len(scores) - 1, "model": m, "model_ms": 5.0,
+              "text": "", "probs": [[p, p]], "ms": MS} for i, (m, p) in enumerate(zip(scores, probs))]
+    return {**_take(name, positive, []), "model_utterances": [{"start_s": 0.5, "looks": looks}]}
+
+
+MODEL_TAKES = [
+    _model_take("pos", True, [10.0, 95.0], [0.01, 0.2]),
+    _model_take("neg-model-sure", False, [20.0, 90.0, 30.0], [0.01, 0.01, 0.01]),
+    _model_take("neg-plain", False, [1.0, 2.0, 1.0, 0.5, 0.5, 0.5], [0.001] * 6),
+]
+
+
+def test_the_model_looks_to_the_end_and_costs_its_own_looks():
+    f = figures("model", MODEL_TAKES, 80.0, "hey assistant")
+    assert f["missed_takes"] == [] and f["false_accept_takes"] == ["neg-model-sure"]
+    plain = decide("model", MODEL_TAKES[2], 80.0, WakePhrase("hey assistant"))
+    assert plain["woke"] is None and plain["looks"] == 6 and plain["cpu_ms"] == pytest.approx(6 * 5.0)  # none let go
+
+
+def test_the_model_lets_only_its_looks_through_to_whisper():
+    f = figures("model+probability", MODEL_TAKES, (80.0, 5.0), "hey assistant")
+    assert f["false_accepts"] == 0 and f["misses"] == 0  # Whisper refuses what the model let through
+    woke = decide("model+probability", MODEL_TAKES[0], (80.0, 5.0), WakePhrase("hey assistant"))["woke"]
+    assert woke["look"] == 2 and woke["latency_ms"] == pytest.approx((0.5 + 0.6 - 1.0) * 1000 + 5.0 + sum(MS.values()))
+    sure = decide("model+probability", MODEL_TAKES[1], (80.0, 5.0), WakePhrase("hey assistant"))
+    assert sure["cpu_ms"] == pytest.approx(3 * 5.0 + MS["encode"] + MS["align"])  # Whisper for one look of three
