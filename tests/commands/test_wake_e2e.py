@@ -28,7 +28,7 @@ def _take(path, text: str):
     return path
 
 
-WAYS = {"probability": "[wake]\nby = 'probability'\n", "model": "[wake]\nby = 'model'\nmodel = 50.0\n"}
+WAYS = {"probability": "[wake]\nby = 'probability'\n", "model": "[wake]\nby = 'model'\nmodel = 80.0\n"}
 
 
 @pytest.fixture(params=list(WAYS))
@@ -48,7 +48,7 @@ def test_the_phrase_and_the_question_in_one_breath_are_one_turn(tmp_path, way):
     assert len(turns) == 1, [t["transcript"] for t in turns]
     turn = turns[0]
     assert turn["transcript"].lower().startswith("what time is it") and turn["source"] == "skill"
-    threshold = 50.0 if by == "model" else WakeConfig().probability
+    threshold = 80.0 if by == "model" else WakeConfig().probability
     assert turn["counts"]["wake_score"] >= threshold and turn["latency_ms"]["wake"] is not None
 
 

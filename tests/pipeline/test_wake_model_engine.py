@@ -44,12 +44,12 @@ def _best_look(model: PhraseModel, pcm: np.ndarray) -> float:
 
 def test_a_model_from_a_few_takes_takes_the_phrase_and_refuses_other_words(small_model):
     model = small_model
-    assert _best_look(model, _say("Hey assistant.", rate=150)) >= 50
-    assert _best_look(model, _say("What time is it?", rate=150)) < 50
+    assert _best_look(model, _say("Hey assistant.", rate=150)) >= 80
+    assert _best_look(model, _say("What time is it?", rate=150)) < 80
 
 
 def test_the_engine_wakes_on_the_model_and_strips_the_phrase(small_model, engines, default_config):
-    config = with_overrides(default_config, wake={"phrase": PHRASE, "by": "model", "model": 50.0, "chime": False},
+    config = with_overrides(default_config, wake={"phrase": PHRASE, "by": "model", "model": 80.0, "chime": False},
                             turn={"mode": "fixed"})
     recorder = Recorder()
     engine = Engine(config, stt=engines.stt, llm=engines.llm, tts=engines.tts, vad=engines.vad, output=RecordingSink(),
@@ -64,9 +64,10 @@ def test_the_engine_wakes_on_the_model_and_strips_the_phrase(small_model, engine
         engine.stop_listening()
     finally:
         engine.close()
-    assert len(recorder.results) == 1  # the question alone was no turn
-    result = recorder.results[0]
+    answered = [r for r in recorder.results if r.transcript]
+    assert len(answered) == 1  # the question alone was no turn (fed faster than real time, its look may end it late)
+    result = answered[0]
     assert result.transcript.lower().startswith("what time is it")
     wake = recorder.of(EventType.WAKE)
-    assert len(wake) == 1 and wake[0].data.score >= 50 and result.timeline.counts["wake_score"] == wake[0].data.score
-
+    assert len(wake) == 1 and wake[0].turn_id == result.turn_id
+    assert wake[0].data.score >= 80 and result.timeline.counts["wake_score"] == wake[0].data.score
