@@ -15,7 +15,9 @@ silence has lasted. The wait grows smoothly as the model's probability falls:
   is confident they are complete;
 - when the recognizer was unsure of the last word, or the model cannot read the words at
   all (a language it does not know), the silence decides alone: at most ``unsure_ms``,
-  about a fixed endpoint, never the maximum for words that may be misheard;
+  about a fixed endpoint, never the maximum for words that may be misheard; where the
+  language itself is one the model cannot read (``silence_alone``), the words are not
+  even waited for (their transcription would only delay the end);
 - an instant-reply phrase is complete.
 
 ``fixed`` mode keeps the plain silence endpoint: the detector never commits early.
@@ -153,11 +155,16 @@ def model_wait_ms(log10: float, config: TurnConfig) -> float:
 # ------------------------------------------------------------ the judgement
 
 
-def judge(signals: TurnSignals | None, config: TurnConfig, fixed_ms: float = 300.0, words: bool = True) -> Judgement:
+def judge(signals: TurnSignals | None, config: TurnConfig, fixed_ms: float = 300.0, words: bool = True,
+          silence_alone: bool = False) -> Judgement:
     """How long to wait for more, given the words at the pause (``fixed_ms`` in fixed mode;
-    ``words=False`` leaves the decision to the model alone, for comparison)."""
+    ``words=False`` leaves the decision to the model alone, for comparison). ``silence_alone``:
+    the model cannot read the language spoken, so the words are not waited for (only an
+    instant-reply phrase, if it is known in time, ends the turn sooner)."""
     if config.mode == "fixed":
         return Judgement(TurnCall.FIXED, fixed_ms, "fixed silence")
+    if silence_alone and not (signals is not None and signals.instant and words):
+        return Judgement(TurnCall.UNSURE, config.unsure_ms, "silence alone (the model cannot read the language)")
     if signals is None:
         return Judgement(TurnCall.NO_WORDS, config.max_ms, "no transcript yet")
     text = signals.transcript.strip()
@@ -192,10 +199,12 @@ class TurnDetector:
     the turn is over), and :meth:`resume` when the user speaks on.
     """
 
-    def __init__(self, config: TurnConfig, fixed_ms: float = 300.0):
+    def __init__(self, config: TurnConfig, fixed_ms: float = 300.0, silence_alone: bool = False):
         check_section(config)
         self.config = config
         self.fixed_ms = fixed_ms
+        self.silence_alone = silence_alone
+        """The model cannot read the language spoken: the silence decides, the words are not awaited."""
         self.reset()
 
     def reset(self) -> None:
@@ -225,7 +234,7 @@ class TurnDetector:
         self._signals = signals
 
     def judgement(self) -> Judgement:
-        return judge(self._signals, self.config, self.fixed_ms)
+        return judge(self._signals, self.config, self.fixed_ms, silence_alone=self.silence_alone)
 
     def update(self, silence_s: float) -> Decision | None:
         """The decision once ``silence_s`` of silence is enough, else None."""

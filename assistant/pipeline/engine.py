@@ -85,7 +85,7 @@ class Engine:
                                    transcription=self.transcription, start_output_clock=self.playback.start_clock,
                                    echo=self.echo, barge_in=config.barge_in, replying=lambda: self.playback.replying,
                                    pause_reply=self.playback.pause, wake=self.wake, turn=config.turn,
-                                   startup=self.startup)
+                                   startup=self.startup, silence_alone=self._reads_nothing_said(config))
         reply_stages = (self.responder, self.synthesis, self.playback)
         conductor.connect(Links(
             responder=self.responder, playback=self.playback, hush=self.playback.hush, reply_stages=reply_stages,
@@ -111,6 +111,11 @@ class Engine:
         return decide(self.config.barge_in, full_duplex=overlap.full_duplex or overlap.paused, transcript=text,
                       played_text=self.playback.recent_text(), is_stop=self._is_stop(text), paused_for_s=paused_for,
                       confirmed=overlap.confirmed, stop_first=starts_with_stop(text, self._is_stop))
+
+    def _reads_nothing_said(self, config: Config) -> bool:
+        """The language spoken is Korean and the model cannot read it (the vocabulary check that
+        gives such turns the Korean notice): the end of a turn is then the silence's alone."""
+        return config.stt.language == "ko" and not self.responder.korean.speaks
 
     def _is_stop(self, text: str) -> bool:
         """``text`` is the instant "stop" phrase ("stop", "wait", "hold on", …)."""

@@ -200,7 +200,8 @@ class ListenStage(Stage):
                  config: VadConfig, *,
                  transcription: Stage, start_output_clock: Callable[[float], None], echo: SpeakerEcho,
                  barge_in: BargeInConfig, replying: Callable[[], bool], pause_reply: Callable[[], bool],
-                 wake: WakeListening, turn: TurnConfig | None = None, startup: StartupSound | None = None):
+                 wake: WakeListening, turn: TurnConfig | None = None, startup: StartupSound | None = None,
+                 silence_alone: bool = False):
         super().__init__(turns)
         self.answering = answering
         self.overlaps = overlaps
@@ -208,6 +209,8 @@ class ListenStage(Stage):
         self.vad = vad
         self.config = config
         self.turn_config = turn or TurnConfig()
+        self.silence_alone = silence_alone
+        """The model cannot read the language spoken: the end of a turn is the silence's alone."""
         self.transcription = transcription
         self.start_output_clock = start_output_clock
         self.echo = echo
@@ -239,7 +242,7 @@ class ListenStage(Stage):
     def listen(self, source: AudioIn) -> None:
         """Start taking frames from ``source`` (microphone or paced WAV)."""
         self._listening += 1
-        detector = TurnDetector(self.turn_config, fixed_ms=self.config.endpoint_ms)
+        detector = TurnDetector(self.turn_config, fixed_ms=self.config.endpoint_ms, silence_alone=self.silence_alone)
         self.segmenter = Segmenter(self.vad, self.config, source.frame_samples / source.rate, detector)
         self._user = UserSpeech(self.barge_in)
         self._watch = EchoWatch(self.barge_in)

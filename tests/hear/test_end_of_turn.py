@@ -135,6 +135,19 @@ def test_detector_commits_when_the_silence_reaches_the_wait():
     assert detector.update(0.5) is None  # decided once
 
 
+def test_a_language_the_model_cannot_read_ends_on_the_silence_without_waiting_for_words():
+    detector = TurnDetector(CONFIG, silence_alone=True)
+    detector.pause()  # no transcript yet (a slow recognizer): the words are not waited for
+    decision = first_decision(detector, 2.0)
+    assert decision.call is TurnCall.UNSURE and CONFIG.unsure_ms <= decision.silence_ms < CONFIG.unsure_ms + FRAME * 1000
+    assert "cannot read the language" in decision.reason
+    assert judge(TurnSignals("감사합니다", instant=True), CONFIG, silence_alone=True).wait_ms == CONFIG.complete_ms
+    awaiting = TurnSignals("오늘 날씨 어때요", awaiting_model=True)
+    assert judge(awaiting, CONFIG, silence_alone=True).wait_ms == CONFIG.unsure_ms
+    assert judge(awaiting, CONFIG).wait_ms == CONFIG.max_ms  # a model that reads the words is waited for
+    assert judge(None, replace(CONFIG, mode="fixed"), 300, silence_alone=True).wait_ms == 300
+
+
 def test_signals_arriving_late_decide_at_once():
     detector = TurnDetector(CONFIG)
     detector.pause()

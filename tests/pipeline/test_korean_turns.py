@@ -115,3 +115,22 @@ def test_the_guard_reads_the_vocabulary_once_for_korean(monkeypatch):
     english = KoreanGuard(find_llm(None).path, "en")
     assert english.notice("hello") is None and len(calls) == 1  # English never reads it
     assert english.notice("안녕하세요") is not None and len(calls) == 2
+
+
+def _ends_on_silence_alone(llm: FakeLlm, language: str) -> bool:
+    voices = VoiceSet(FakeTts(rate=RATE), FakeTts(rate=RATE, name="espeak-ng (ko)"))
+    engine = Engine(korean_config(language), stt=FakeStt(), llm=llm, tts=voices, vad=FakeVad(),
+                    output=RecordingSink(RATE))
+    try:
+        return engine.hearing.silence_alone
+    finally:
+        engine.close()
+
+
+def test_korean_the_model_cannot_read_ends_its_turns_on_the_silence_alone(tmp_path):
+    """The end of a Korean turn does not wait for Whisper's words when the model could not
+    read them anyway; a Korean-capable model, a server and English turns are judged by the words."""
+    assert _ends_on_silence_alone(embedded(), "ko")
+    assert not _ends_on_silence_alone(embedded(), "en")
+    assert not _ends_on_silence_alone(FakeLlm(path=korean_gguf(tmp_path / "korean.gguf")), "ko")
+    assert not _ends_on_silence_alone(FakeLlm(path=None), "ko")
