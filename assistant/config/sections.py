@@ -114,8 +114,8 @@ class EchoConfig:
     memory_s: float = within(4.0, 1, 10, "seconds")
     """How much of the reply and its echo is kept to teach a fresh canceller the room."""
     learn_sound: bool = True
-    """Where nothing of the room is kept yet, start listening with a soft sound (1 s) the
-    canceller learns the room from. Off: on it, 1 first reply in 4 paused on its own echo."""
+    """Where nothing of the room is kept yet, start listening with a sound (1.5 s, as loud as a
+    reply) the canceller learns the room from, so the first reply can be interrupted at once."""
     echo_tail_ms: int = within(150, 0, 1000, "ms")
     """After the reply's last sound the room still rings this long; half duplex keeps
     the microphone closed for it."""
