@@ -91,3 +91,19 @@ def test_the_model_lets_a_look_through_to_whisper_only_above_its_gate():
     high = ModelScorer(_model(3.0), _Constant(), whisper, gate=20.0)
     assert high.score(audio) == 12.5 and whisper.looks == 1 and high.model_score > 90
     assert high.after_phrase(audio) == "what time is it?"
+
+
+def test_an_utterance_s_start_has_the_same_embeddings_alone_in_the_whole_and_look_after_look():
+    from assistant.hear.wake_model import Embedder, UtteranceLooks, looks_at
+
+    embedder = Embedder()
+    t = np.arange(3 * RATE) / RATE
+    pcm = (0.3 * np.sin(2 * np.pi * 220 * t * (1 + t)) * (t % 0.5 < 0.3)).astype(np.float32)  # a gliding, gated tone
+    whole = embedder.windows(pcm)
+    looks = UtteranceLooks(embedder)
+    for end in (int(0.5 * RATE), int(0.692 * RATE), int(1.3 * RATE), int(2.9 * RATE)):
+        alone = embedder.look(pcm[:end])
+        assert alone.shape == (EMBEDDINGS, 96)
+        assert np.array_equal(alone, looks_at(whole, [end])[0])
+        assert np.array_equal(alone, looks.look(pcm[:end]))
+    assert np.array_equal(looks.look(pcm[100:9000]), embedder.look(pcm[100:9000]))  # another utterance: begun anew
