@@ -86,8 +86,17 @@ def model_path(phrase: str) -> Path:
     return cache_dir() / "wake-models" / f"v{VERSION}-{hashlib.sha1(words.encode()).hexdigest()[:12]}.npz"
 
 
+_TRAINING = threading.Lock()
+"""One training at a time in a process (two engines that want the same phrase train it once)."""
+
+
 def phrase_model(phrase: str, piper=None, embedder: Embedder | None = None) -> PhraseModel:
     """The phrase's model: read from the cache folder, else trained now (and kept there)."""
+    with _TRAINING:
+        return _phrase_model(phrase, piper, embedder)
+
+
+def _phrase_model(phrase: str, piper, embedder: Embedder | None) -> PhraseModel:
     path = model_path(phrase)
     if path.is_file():
         try:
