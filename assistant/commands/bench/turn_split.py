@@ -60,13 +60,19 @@ class Voice:
 # Version 2: the first version's two halves were both looked at while its rules were made, so
 # both are now the tuning half; the test half is new (voices and sentences written before any
 # tuning on this version, and scored once at the end).
-VOICES = {
+FIRST_VOICES = {
     "tune": (
         Voice("piper"), Voice("en-us", 165, 50), Voice("en-gb+f3", 150, 60), Voice("en-gb-scotland+m3", 180, 40),
         Voice("en-us+m7", 140, 35), Voice("en-gb+f4", 175, 65),
+    ),
+    "test": (
         Voice("en-gb-x-rp+m5", 160, 45), Voice("en-029+f1", 145, 62), Voice("en-us-nyc+m2", 185, 38),
         Voice("en-gb-x-gbcwmd+f2", 170, 58), Voice("en-gb-x-gbclan+m6", 150, 48), Voice("en-us+f2", 190, 70),
     ),
+}
+"""The first version's halves (the wake bench still splits its corpus by them: docs/wake.md)."""
+VOICES = {
+    "tune": FIRST_VOICES["tune"] + FIRST_VOICES["test"],
     "test": (
         Voice("en-us+Andy", 170, 55), Voice("en-gb+Annie", 155, 66), Voice("en-gb-x-rp+Gene", 176, 40),
         Voice("en-029+Lee", 160, 50), Voice("en-us-nyc+belinda", 150, 68), Voice("en-gb-scotland+david", 186, 42),
@@ -78,13 +84,15 @@ KOREAN_VOICES = {
     "test": (Voice("ko+Andy", 150, 50, "ko"), Voice("ko+Annie", 172, 64, "ko"), Voice("ko+m2", 140, 44, "ko")),
 }
 
-COMPLETE = {
+FIRST_COMPLETE = {
     "tune": [
         "What is the capital of Australia?", "How many legs does a spider have?", "Why is the sky blue?",
         "Can you recommend a good book?", "Who wrote Romeo and Juliet?", "What should I cook for dinner?",
         "How tall is Mount Everest?", "What time does the sun set today?", "Is it going to rain tomorrow?",
         "How do you boil an egg?", "What is the largest planet?", "Where do penguins live?",
         "How long does it take to fly to Paris?", "What does a bee eat?",
+    ],
+    "test": [
         "What is the tallest building in the world?", "How many days are there in a leap year?",
         "Why do leaves change colour in autumn?", "Can you suggest a film for tonight?",
         "Who painted the Mona Lisa?", "What should I plant in my garden?", "How deep is the ocean?",
@@ -92,6 +100,9 @@ COMPLETE = {
         "Which country has the most people?", "When was the telephone invented?",
         "How far is the moon from the earth?", "What makes a rainbow?",
     ],
+}
+COMPLETE = {
+    "tune": FIRST_COMPLETE["tune"] + FIRST_COMPLETE["test"],
     "test": [
         "What is the boiling point of water?", "How many continents are there?", "Why do we have seasons?",
         "Can you name a famous composer?", "Who invented the light bulb?", "What should I wear to a wedding?",
@@ -100,18 +111,24 @@ COMPLETE = {
         "How heavy is an elephant?", "What causes thunder?",
     ],
 }
-REQUESTS = {
+FIRST_REQUESTS = {
     "tune": ["Set a timer for five minutes.", "Tell me a joke about cats.", "Play some relaxing music.",
-             "Remind me to water the plants.", "Give me a recipe for pancakes.", "Turn the volume up.",
-             "Tell me something interesting.", "Start a timer for ten minutes.", "Read me a short poem.",
+             "Remind me to water the plants.", "Give me a recipe for pancakes.", "Turn the volume up."],
+    "test": ["Tell me something interesting.", "Start a timer for ten minutes.", "Read me a short poem.",
              "Give me three ideas for a birthday present.", "Explain how a rainbow forms.", "Wake me up at seven."],
+}
+REQUESTS = {
+    "tune": FIRST_REQUESTS["tune"] + FIRST_REQUESTS["test"],
     "test": ["Tell me a fun fact.", "Set an alarm for six thirty.", "Sing me a song.",
              "Give me a word that rhymes with cat.", "Describe a sunset.", "Count to five."],
 }
-STATEMENTS = {
-    "tune": ["I had a long day at work.", "My sister is visiting next week.", "I think it is going to snow.",
-             "The train was late again this morning.", "I finished reading that book.",
+FIRST_STATEMENTS = {
+    "tune": ["I had a long day at work.", "My sister is visiting next week.", "I think it is going to snow."],
+    "test": ["The train was late again this morning.", "I finished reading that book.",
              "We are having friends over tonight."],
+}
+STATEMENTS = {
+    "tune": FIRST_STATEMENTS["tune"] + FIRST_STATEMENTS["test"],
     "test": ["My dog learned a new trick.", "It was raining all afternoon.", "I am going to the gym later."],
 }
 GREETINGS = {

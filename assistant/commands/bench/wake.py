@@ -25,7 +25,8 @@ from pathlib import Path
 import numpy as np
 
 from assistant.commands.bench.turn_corpus import MONOLOGUE, espeak_speaker, join_parts, noise
-from assistant.commands.bench.turn_split import COMPLETE, REQUESTS, STATEMENTS, VOICES, Voice
+from assistant.commands.bench.turn_split import FIRST_COMPLETE as COMPLETE, FIRST_REQUESTS as REQUESTS
+from assistant.commands.bench.turn_split import FIRST_STATEMENTS as STATEMENTS, FIRST_VOICES as VOICES, Voice
 from assistant.config import Config, with_overrides
 from assistant.resources import cache_dir
 from assistant.sound import save_wav

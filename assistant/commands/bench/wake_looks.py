@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Iterator
 
 import numpy as np
 
@@ -57,17 +58,25 @@ def look(scorer: PhraseProbability, audio: np.ndarray, prompted: PhraseProbabili
     return row
 
 
-def take_looks(take, vad, scorer: PhraseProbability, config: Config, prompted: PhraseProbability | None = None) -> dict:
-    """The take's utterances as the engine cuts them, and the looks at each one's start."""
-    pcm = load_wav(take.path, RATE)
+class LookPoint:
+    """A point where the engine looks at an utterance's start: the audio so far. Set ``stop``
+    to let the utterance go (no more looks at it)."""
+
+    def __init__(self, heard: np.ndarray, speech_s: float, paused: bool, final: bool):
+        self.heard, self.speech_s, self.paused, self.final = heard, speech_s, paused, final
+        self.stop = final
+
+
+def look_points(pcm: np.ndarray, vad, config: Config, utterances: list[dict]) -> Iterator[LookPoint]:
+    """The take cut into utterances as the engine cuts them (each appended to ``utterances``
+    with its start), and the points where each one's start is looked at: first after
+    :data:`FIRST_SPOT_S` of speech, then every ``spot_every_ms`` and at each pause, up to its end
+    or ``spot_s``."""
     frame = config.audio.frame_samples
     segmenter = Segmenter(vad, VadConfig(), frame / RATE)
-    phrase = WakePhrase(config.wake.phrase, config.wake.score)
     step = config.wake.spot_every_ms / 1000
-    utterances: list[dict] = []
     audio: list[np.ndarray] | None = None
     preroll = next_s = 0.0
-    cpu = time.process_time()
     for i in range(0, pcm.size - frame + 1, frame):
         for detected in segmenter.push(pcm[i : i + frame], i / RATE):
             if detected.event is VadEventType.SPEECH_START:
@@ -85,13 +94,25 @@ def take_looks(take, vad, scorer: PhraseProbability, config: Config, prompted: P
             if not (paused or speech_s >= next_s):
                 continue
             next_s = speech_s + step - 1e-6
-            row = look(scorer, heard, prompted)
-            row.update(speech_s=round(speech_s, 3), paused=paused, final=final or speech_s >= config.wake.spot_s)
-            utterances[-1]["looks"].append(row)
-            best = max(100 * geometric_mean(p) for p in row["probs"])
-            hopeless = phrase.too_long(row["text"]) and best < FLOOR and speech_s >= FLOOR_AFTER_S
-            if row["final"] or hopeless:
+            point = LookPoint(heard, speech_s, paused, final or speech_s >= config.wake.spot_s)
+            yield point
+            if point.stop:
                 audio = None
+
+
+def take_looks(take, vad, scorer: PhraseProbability, config: Config, prompted: PhraseProbability | None = None) -> dict:
+    """The take's utterances as the engine cuts them, and the looks at each one's start."""
+    pcm = load_wav(take.path, RATE)
+    phrase = WakePhrase(config.wake.phrase, config.wake.score)
+    utterances: list[dict] = []
+    cpu = time.process_time()
+    for point in look_points(pcm, vad, config, utterances):
+        row = look(scorer, point.heard, prompted)
+        row.update(speech_s=round(point.speech_s, 3), paused=point.paused, final=point.final)
+        utterances[-1]["looks"].append(row)
+        best = max(100 * geometric_mean(p) for p in row["probs"])
+        hopeless = phrase.too_long(row["text"]) and best < FLOOR and point.speech_s >= FLOOR_AFTER_S
+        point.stop = point.final or hopeless
     return {"take": take.name, "half": take.half, "positive": take.positive, "voice": take.voice,
             "phrase_end_s": take.phrase_end_s, "seconds": round(pcm.size / RATE, 2), "utterances": utterances,
             "cpu_s": round(time.process_time() - cpu, 3)}
@@ -106,36 +127,12 @@ def model_looks(take, vad, embedder, config: Config) -> tuple[dict, list[np.ndar
     from assistant.hear.wake_model import UtteranceLooks
 
     pcm = load_wav(take.path, RATE)
-    frame = config.audio.frame_samples
-    segmenter = Segmenter(vad, VadConfig(), frame / RATE)
-    step = config.wake.spot_every_ms / 1000
     looker = UtteranceLooks(embedder)
     utterances: list[dict] = []
     embeddings: list[np.ndarray] = []
-    audio: list[np.ndarray] | None = None
-    preroll = next_s = 0.0
-    for i in range(0, pcm.size - frame + 1, frame):
-        for detected in segmenter.push(pcm[i : i + frame], i / RATE):
-            if detected.event is VadEventType.SPEECH_START:
-                audio, preroll, next_s = [detected.pcm], detected.pcm.size / RATE, max(FIRST_SPOT_S, step)
-                utterances.append({"start_s": round(detected.at, 3), "looks": []})
-                continue
-            if audio is None:
-                continue
-            if detected.event is None:
-                audio.append(detected.pcm)
-            final = detected.event is VadEventType.ENDPOINT
-            paused = final or detected.event is VadEventType.EARLY_SILENCE
-            heard = np.concatenate(audio)
-            speech_s = heard.size / RATE - preroll
-            if not (paused or speech_s >= next_s):
-                continue
-            next_s = speech_s + step - 1e-6
-            clock = time.process_time()
-            embeddings.append(looker.look(heard))
-            row = {"speech_s": round(speech_s, 3), "paused": paused, "final": final or speech_s >= config.wake.spot_s,
-                   "ms": round((time.process_time() - clock) * 1000, 1)}
-            utterances[-1]["looks"].append(row)
-            if row["final"]:
-                audio = None
+    for point in look_points(pcm, vad, config, utterances):
+        clock = time.process_time()
+        embeddings.append(looker.look(point.heard))
+        utterances[-1]["looks"].append({"speech_s": round(point.speech_s, 3), "paused": point.paused,
+                                        "final": point.final, "ms": round((time.process_time() - clock) * 1000, 1)})
     return {"take": take.name, "utterances": utterances}, embeddings
