@@ -86,6 +86,7 @@ class Engine:
                                    echo=self.echo, barge_in=config.barge_in, replying=lambda: self.playback.replying,
                                    pause_reply=self.playback.pause, wake=self.wake, turn=config.turn,
                                    startup=self.startup, silence_alone=self._reads_nothing_said(config))
+        self.transcription.silence_alone = self.hearing.silence_alone
         reply_stages = (self.responder, self.synthesis, self.playback)
         conductor.connect(Links(
             responder=self.responder, playback=self.playback, hush=self.playback.hush, reply_stages=reply_stages,

@@ -51,6 +51,9 @@ class TranscriptionStage(Stage):
         self.speculative = speculative
         self.at_pauses = at_pauses or speculative
         """Transcribe at pauses: the reply starts there, or the turn detector weighs the words."""
+        self.silence_alone = False
+        """The silence alone ends turns (the model cannot read the language): no pause's words were
+        weighed, so at the endpoint the whole utterance is transcribed again."""
         self._utterance: Utterance | None = None
         self._speculated: str | None = None
         """The words being answered before the endpoint (None: none, '' is not an answer)."""
@@ -100,7 +103,7 @@ class TranscriptionStage(Stage):
         turns, text = self.turns, self._speculated
         timeline = turns.timeline(turn)
         recheck = self._fed_s - self._fed_at_pause_s > RECHECK_AFTER_S and self._fed_s <= RECHECK_MAX_S
-        if text is not None and not settled and recheck and self._heard_after_pause():
+        if text is not None and not settled and recheck and (self.silence_alone or self._heard_after_pause()):
             at_pause = timeline.get(Mark.STT_START), timeline.get(Mark.STT_FINAL)
             again = self._transcribe(turn)
             timeline.set("rechecked", True)
