@@ -134,20 +134,28 @@ def piper_speaker(tts: Tts, steady: bool = True) -> Speaker:
     return say
 
 
-def espeak_speaker(voice: str, words_per_minute: int = 165, pitch: int = 50) -> Speaker:
-    """espeak-ng through its command line (it writes a WAV)."""
+def espeak_said(voice: str, words_per_minute: int, pitch: int, text: str, ssml: bool = False) -> np.ndarray:
+    """``text`` said by espeak-ng through its command line (it writes a WAV), peak at
+    :data:`ESPEAK_PEAK`, untrimmed; ``ssml``: the text is SSML (breaks, for one)."""
     binary = shutil.which("espeak-ng")
     if binary is None:
         raise AudioError("espeak-ng is not installed (apt install espeak-ng); it voices part of the turn corpus")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "say.wav"
+        subprocess.run([binary, *(["-m"] if ssml else []), "-v", voice, "-s", str(words_per_minute), "-p", str(pitch),
+                        "-w", str(path), text], check=True, capture_output=True)
+        pcm = load_wav(path, RATE)
+    peak = float(np.abs(pcm).max()) or 1.0
+    return pcm * (ESPEAK_PEAK / peak)
+
+
+def espeak_speaker(voice: str, words_per_minute: int = 165, pitch: int = 50) -> Speaker:
+    """espeak-ng, each text trimmed of its silence."""
+    if shutil.which("espeak-ng") is None:
+        raise AudioError("espeak-ng is not installed (apt install espeak-ng); it voices part of the turn corpus")
 
     def say(text: str) -> np.ndarray:
-        with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / "say.wav"
-            subprocess.run([binary, "-v", voice, "-s", str(words_per_minute), "-p", str(pitch), "-w", str(path), text],
-                           check=True, capture_output=True)
-            pcm = load_wav(path, RATE)
-        peak = float(np.abs(pcm).max()) or 1.0
-        return trim(pcm * (ESPEAK_PEAK / peak))
+        return trim(espeak_said(voice, words_per_minute, pitch, text))
 
     return say
 

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -25,10 +23,10 @@ import numpy as np
 
 from assistant.commands.bench.stats import slug
 from assistant.commands.bench.turn_corpus import (
-    ESPEAK_PEAK,
     RATE,
     Speaker,
     TurnTake,
+    espeak_said,
     espeak_speaker,
     join_parts,
     noise,
@@ -38,7 +36,7 @@ from assistant.commands.bench.turn_corpus import (
     trim,
 )
 from assistant.resources import cache_dir
-from assistant.sound import audible_windows, load_wav, save_wav
+from assistant.sound import audible_windows, save_wav
 from assistant.speak.tts import Tts
 
 VERSION = 2
@@ -71,13 +69,17 @@ FIRST_VOICES = {
     ),
 }
 """The first version's halves (the wake bench still splits its corpus by them: docs/wake.md)."""
-VOICES = {
-    "tune": FIRST_VOICES["tune"] + FIRST_VOICES["test"],
-    "test": (
+
+
+def second_version(first: dict, test):
+    """This version's halves: the first version's two as the tuning half, ``test`` new."""
+    return {"tune": first["tune"] + first["test"], "test": test}
+
+
+VOICES = second_version(FIRST_VOICES, (
         Voice("en-us+Andy", 170, 55), Voice("en-gb+Annie", 155, 66), Voice("en-gb-x-rp+Gene", 176, 40),
         Voice("en-029+Lee", 160, 50), Voice("en-us-nyc+belinda", 150, 68), Voice("en-gb-scotland+david", 186, 42),
-    ),
-}
+))
 KOREAN_VOICES = {
     "tune": (Voice("ko", 150, 50, "ko"), Voice("ko+f3", 170, 62, "ko"), Voice("ko+m3", 135, 40, "ko"),
              Voice("ko+f2", 160, 68, "ko"), Voice("ko+m5", 185, 45, "ko"), Voice("ko+f4", 140, 55, "ko")),
@@ -101,36 +103,28 @@ FIRST_COMPLETE = {
         "How far is the moon from the earth?", "What makes a rainbow?",
     ],
 }
-COMPLETE = {
-    "tune": FIRST_COMPLETE["tune"] + FIRST_COMPLETE["test"],
-    "test": [
+COMPLETE = second_version(FIRST_COMPLETE, [
         "What is the boiling point of water?", "How many continents are there?", "Why do we have seasons?",
         "Can you name a famous composer?", "Who invented the light bulb?", "What should I wear to a wedding?",
         "How old is the universe?", "What is the smallest bird?", "Are tomatoes a fruit?",
         "How does a compass work?", "Which planet is closest to the sun?", "When did the first car appear?",
         "How heavy is an elephant?", "What causes thunder?",
-    ],
-}
+])
 FIRST_REQUESTS = {
     "tune": ["Set a timer for five minutes.", "Tell me a joke about cats.", "Play some relaxing music.",
              "Remind me to water the plants.", "Give me a recipe for pancakes.", "Turn the volume up."],
     "test": ["Tell me something interesting.", "Start a timer for ten minutes.", "Read me a short poem.",
              "Give me three ideas for a birthday present.", "Explain how a rainbow forms.", "Wake me up at seven."],
 }
-REQUESTS = {
-    "tune": FIRST_REQUESTS["tune"] + FIRST_REQUESTS["test"],
-    "test": ["Tell me a fun fact.", "Set an alarm for six thirty.", "Sing me a song.",
-             "Give me a word that rhymes with cat.", "Describe a sunset.", "Count to five."],
-}
+REQUESTS = second_version(FIRST_REQUESTS, ["Tell me a fun fact.", "Set an alarm for six thirty.", "Sing me a song.",
+                                          "Give me a word that rhymes with cat.", "Describe a sunset.", "Count to five."])
 FIRST_STATEMENTS = {
     "tune": ["I had a long day at work.", "My sister is visiting next week.", "I think it is going to snow."],
     "test": ["The train was late again this morning.", "I finished reading that book.",
              "We are having friends over tonight."],
 }
-STATEMENTS = {
-    "tune": FIRST_STATEMENTS["tune"] + FIRST_STATEMENTS["test"],
-    "test": ["My dog learned a new trick.", "It was raining all afternoon.", "I am going to the gym later."],
-}
+STATEMENTS = second_version(FIRST_STATEMENTS, ["My dog learned a new trick.", "It was raining all afternoon.",
+                                              "I am going to the gym later."])
 GREETINGS = {
     "tune": ["Hello.", "Thank you.", "Good morning.", "Goodbye.", "Hi there.", "Thanks a lot.", "Good night.",
              "See you later."],
@@ -235,15 +229,10 @@ def in_one_breath(voice: Voice, parts: tuple[str, ...]) -> list[np.ndarray] | No
     """The parts said by espeak-ng as one utterance with a break between them (SSML), so the
     intonation runs on across the pause as a thinking speaker's does, cut back into parts at
     the breaks; None for Piper, or where the breaks are not found."""
-    binary = shutil.which("espeak-ng")
-    if voice.name == "piper" or binary is None or len(parts) < 2:
+    if voice.name == "piper" or shutil.which("espeak-ng") is None or len(parts) < 2:
         return None
     text = f' <break time="{BREATH_BREAK_S * 1000:.0f}ms"/> '.join(escape(p) for p in parts)
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "say.wav"
-        subprocess.run([binary, "-m", "-v", voice.name, "-s", str(voice.rate), "-p", str(voice.pitch), "-w", str(path),
-                        text], check=True, capture_output=True)
-        pcm = load_wav(path, RATE)
+    pcm = espeak_said(voice.name, voice.rate, voice.pitch, text, ssml=True)
     loud, size = audible_windows(pcm, RATE)
     quiet_runs, run_start = [], None
     for index, audible in enumerate(np.append(loud, True)):
@@ -256,9 +245,7 @@ def in_one_breath(voice: Voice, parts: tuple[str, ...]) -> list[np.ndarray] | No
     if len(quiet_runs) != len(parts) - 1:
         return None
     bounds = [0] + [x for run in quiet_runs for x in run] + [pcm.size]
-    peak = float(np.abs(pcm).max()) or 1.0
-    pieces = [pcm[bounds[i] : bounds[i + 1]] * (ESPEAK_PEAK / peak) for i in range(0, len(bounds), 2)]
-    return [trim(piece) for piece in pieces]
+    return [trim(pcm[bounds[i] : bounds[i + 1]]) for i in range(0, len(bounds), 2)]
 
 
 def _speaker(voice: Voice, tts: Tts) -> Speaker:
