@@ -69,12 +69,19 @@ def speaks(language: str, model_is_embedded: bool) -> bool:
 
 def for_language(config: Config) -> Config:
     """``config`` with the system prompt of its language (``stt.language``), unless the user
-    wrote their own prompt (one that is none of the built-in ones)."""
+    wrote their own prompt (one that is none of the built-in ones); and the replies checked
+    in that language (``llm.reply_language``, unless it is '': none) where it is one of
+    :data:`NAMES` (Korean chosen in the settings alone used to leave it English, whose
+    check cuts a Korean reply after its first sentence)."""
+    llm = config.llm
+    language = config.stt.language
+    if llm.reply_language in NAMES and language in NAMES and llm.reply_language != language:
+        llm = replace(llm, reply_language=language)
     built_in = {LlmConfig.system_prompt, *SYSTEM_PROMPTS.values()}
-    prompt = SYSTEM_PROMPTS.get(config.stt.language, LlmConfig.system_prompt)
-    if config.llm.system_prompt not in built_in or config.llm.system_prompt == prompt:
-        return config
-    return replace(config, llm=replace(config.llm, system_prompt=prompt))
+    prompt = SYSTEM_PROMPTS.get(language, LlmConfig.system_prompt)
+    if llm.system_prompt in built_in and llm.system_prompt != prompt:
+        llm = replace(llm, system_prompt=prompt)
+    return config if llm == config.llm else replace(config, llm=llm)
 
 
 def korean_fonts() -> list[str] | None:

@@ -83,6 +83,15 @@ def test_korean_gets_the_korean_prompt_unless_the_user_wrote_one():
     assert languages.for_language(own).llm.system_prompt == "Be a pirate."
 
 
+def test_korean_chosen_in_the_settings_checks_the_replies_in_korean():
+    korean = replace(Config(), stt=replace(Config().stt, language="ko"))
+    assert korean.llm.reply_language == "en" and languages.for_language(korean).llm.reply_language == "ko"
+    back = replace(languages.for_language(korean), stt=replace(korean.stt, language="en"))
+    assert languages.for_language(back).llm.reply_language == "en"
+    unchecked = replace(korean, llm=replace(korean.llm, reply_language=""))
+    assert languages.for_language(unchecked).llm.reply_language == ""  # '' checks none, whatever the language
+
+
 def test_korean_models_per_vram_tier_are_real_ggufs_with_sizes():
     assert [m.file for m in languages.korean_models(0)] == ["EXAONE-3.5-2.4B-Instruct-Q4_K_M.gguf"]
     assert {m.file for m in languages.korean_models(8)} == {
@@ -212,8 +221,10 @@ def _spoken_korean(tmp_path, text: str, rate: int = 150):
 @pytest.mark.slow
 def test_a_spoken_korean_skill_question_is_answered_in_korean_by_the_korean_voice(tmp_path):
     turn, reply_starts, question_ends = _spoken_korean(tmp_path, "몇 시야", rate=120)
-    assert turn["transcript"] == "며치야"  # what Whisper base hears of eSpeak NG (tests/data/korean)
-    assert (turn["source"], turn["skill"]) == ("skill", "clock")
+    # what Whisper base hears of eSpeak NG (tests/data/korean): "며치야", or read again with the
+    # hint words "멸치야"; the clock skill or the instant-reply table tells the time
+    assert turn["transcript"] in ("며치야", "멸치야"), turn["transcript"]
+    assert (turn["source"], turn["skill"]) in (("skill", "clock"), ("cache", ""))
     assert re.fullmatch(r"지금은 오[전후] [가-힣 ]+(시|분)(이에요|예요)\.", turn["reply"]), turn["reply"]
     assert turn["voices"] == ["espeak-ng (ko)"] and reply_starts > question_ends
 

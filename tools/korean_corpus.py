@@ -8,8 +8,12 @@ the tests run the instant replies and the skills on real recognizer output witho
 synthesizing or recognizing anything. Both programs are deterministic: running this
 again writes the same files on the same machine.
 
+Whisper's files have two more columns: the clip read again with the hint words (the
+second look, :mod:`assistant.hear.second_look`) and its support, so the scores apply the
+same choice as the transcription stage (``--no-look``: the first reading only).
+
     python -m tools.korean_corpus [--half tune|heldout] [--engine whisper|vosk]
-    python -m tools.korean_corpus --score [--half heldout] [--engine whisper]   # the figures
+    python -m tools.korean_corpus --score [--half heldout] [--engine whisper] [--no-look]   # the figures
 
 ``answer`` is what the engine's responder does with a transcript before the language
 model: the skills, then the instant-reply table (see ``pipeline/responder.py``).
@@ -28,6 +32,9 @@ from datetime import datetime
 from pathlib import Path
 
 import numpy as np
+
+from assistant.hear.second_look import Look
+from assistant.pipeline.transcription import choose
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "data" / "korean" / "corpus.toml"
@@ -69,14 +76,21 @@ def heard_path(half: str, engine: str = "whisper") -> Path:
     return CORPUS.parent / f"heard-{half}{suffix}.tsv"
 
 
+def _lines(half: str, engine: str) -> list[list[str]]:
+    return [(line.split("\t") + ["", "", "", ""])[:5]
+            for line in heard_path(half, engine).read_text(encoding="utf-8").splitlines()
+            if line and not line.startswith("#")]
+
+
 def read_heard(half: str, engine: str = "whisper") -> list[tuple[str, str, str]]:
     """(voice, sentence, what was heard) rows of a half."""
-    rows = []
-    for line in heard_path(half, engine).read_text(encoding="utf-8").splitlines():
-        if line and not line.startswith("#"):
-            voice, text, heard = (line.split("\t") + ["", ""])[:3]
-            rows.append((voice, text, heard))
-    return rows
+    return [(voice, text, heard) for voice, text, heard, _look, _support in _lines(half, engine)]
+
+
+def read_looks(half: str, engine: str = "whisper") -> dict[tuple[str, str], Look | None]:
+    """The second look of each (voice, sentence) of a half (None: none was made)."""
+    return {(voice, text): Look(look, float(support)) if support else None
+            for voice, text, _heard, look, support in _lines(half, engine)}
 
 
 @dataclass(frozen=True)
@@ -121,6 +135,10 @@ class Answerer:
             return Answer("cache", "", fill(entry.text, self.context.now), entry.action)
         return Answer("llm")
 
+    def wants(self, transcript: str, before: str = "") -> bool:
+        """Whether a skill or the instant-reply table takes ``transcript``."""
+        return self.answer(transcript, before).source != "llm"
+
     def close(self) -> None:
         self.skills.close()
 
@@ -136,16 +154,24 @@ def right(sentence: Sentence, got: Answer) -> bool:
     return got.source == "skill" and got.who == sentence.answer and sentence.says in got.text
 
 
-def score(half: str, engine: str = "whisper") -> list[tuple[str, Sentence, str, Answer]]:
+def score(half: str, engine: str = "whisper", look: bool = True) -> list[tuple[str, Sentence, str, Answer]]:
     """(voice, sentence, heard, answer) for every recording of ``half``; ``engine`` ``typed``:
-    each sentence once, as written."""
+    each sentence once, as written. With ``look``, what no skill and no reply takes is
+    read again where a second look was recorded (the transcription stage's choice), and
+    ``heard`` is the transcript answered."""
     values, sentences, _voices = load()
     by_text = {s.text: s for s in sentences if s.half == half}
     heard = [("typed", s.text, s.text) for s in by_text.values()] if engine == "typed" else read_heard(half, engine)
+    looks = read_looks(half, engine) if look and engine == "whisper" else {}
     answerer = Answerer(datetime.fromisoformat(values["now"]))
+    rows = []
     try:
-        return [(voice, by_text[text], said, answerer.answer(said, by_text[text].before))
-                for voice, text, said in heard]
+        for voice, text, said in heard:
+            before = by_text[text].before
+            if looks.get((voice, text)) is not None:
+                said, _seen = choose(said, lambda: looks[(voice, text)], lambda t: answerer.wants(t, before))
+            rows.append((voice, by_text[text], said, answerer.answer(said, before)))
+        return rows
     finally:
         answerer.close()
 
@@ -186,10 +212,23 @@ def write_wav(path: Path, pcm: np.ndarray, rate: int = 16000) -> None:
 
 
 def transcribe(stt, pcm: np.ndarray) -> str:
+    return hear(stt, pcm)[0]
+
+
+def hear(stt, pcm: np.ndarray) -> tuple[str, Look | None]:
+    """The transcript, and the second look at it where the recognizer makes one."""
     utterance = stt.utterance()
     for start in range(0, pcm.size, 512):
         utterance.feed(pcm[start:start + 512])
-    return utterance.transcribe()
+    text = utterance.transcribe()
+    second = getattr(utterance, "second_look", None)
+    return text, (second() if second is not None and text else None)
+
+
+def line(voice: str, text: str, heard: str, look: Look | None) -> str:
+    """A row of a heard file (the second look's columns only where one was made)."""
+    row = f"{voice}\t{text}\t{' '.join(heard.split())}"
+    return row + (f"\t{' '.join(look.text.split())}\t{look.support:.3f}" if look is not None else "")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -199,10 +238,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="the recognizer (typed: --score on the sentences as written)")
     parser.add_argument("--score", action="store_true", help="answer the recorded transcripts; print the figures")
     parser.add_argument("--list", action="store_true", help="with --score: every transcript and its answer")
+    parser.add_argument("--no-look", action="store_true", help="with --score: the first reading only, no second look")
     args = parser.parse_args(argv)
     if args.score:
         for half in args.half or HALVES:
-            rows = score(half, args.engine)
+            rows = score(half, args.engine, look=not args.no_look)
             if args.list:
                 for voice, sentence, heard, got in rows:
                     mark = "ok" if right(sentence, got) else "--"
@@ -217,11 +257,11 @@ def main(argv: list[str] | None = None) -> int:
     _values, sentences, voices = load()
     for half in args.half or HALVES:
         texts = list(dict.fromkeys(s.text for s in sentences if s.half == half))
-        lines = [f"# {half} half, heard by {args.engine} (python -m tools.korean_corpus): voice, said, heard"]
+        columns = "voice, said, heard" + (", read again with the hint words, support" if args.engine == "whisper" else "")
+        lines = [f"# {half} half, heard by {args.engine} (python -m tools.korean_corpus): {columns}"]
         for voice in voices[half]:
             for text in texts:
-                heard = " ".join(transcribe(stt, synthesize(voice, text)).split())
-                lines.append(f"{voice.label}\t{text}\t{heard}")
+                lines.append(line(voice.label, text, *hear(stt, synthesize(voice, text))))
                 print(lines[-1], file=sys.stderr, flush=True)
         heard_path(half, args.engine).write_text("\n".join(lines) + "\n", encoding="utf-8")
     return 0

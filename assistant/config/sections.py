@@ -81,7 +81,7 @@ class TurnConfig:
     unsure_word_p: float = within(0.05, 0.0, 1.0)
     """The recognizer's probability of the last word below which the words may be misheard:
     the wait is then at most ``unsure_ms``. 0 turns this off; Whisper gives the
-    probability with greedy decoding (``stt.beam_size = 1``, the default) only."""
+    probability greedy or with a beam (``stt.beam_size``; a beam's from the decoder's pass over the words)."""
 
 
 @dataclass(frozen=True)
@@ -180,16 +180,16 @@ class SttConfig:
     """Decode vosk with a narrower search (max-active 1000, beam 8, lattice beam 1): less
     CPU per second of speech, so a slow machine keeps up, for a few more errors."""
     threads: int = 1
-    """CPU threads for the STT engine. Whisper tiny.en's decoder steps are too small to
-    share: on two cores one thread decodes a token in 4.9 ms where two take 6.5 ms (each
-    step waits at OpenMP barriers), its encoder takes the same 40 ms either way, and the
-    other core stays free for the VAD and the LLM (a turn's transcript 106 -> 90 ms)."""
-    beam_size: int = 1
-    """Whisper beam size; 1 (greedy) is the fastest."""
+    """CPU threads for the STT engine. Whisper tiny.en's decoder steps are too small to share: on two cores one
+    thread decodes a token in 4.9 ms where two take 6.5 ms (each step waits at OpenMP barriers), its encoder
+    takes the same 40 ms either way, and the other core stays free for the VAD and the LLM (106 -> 90 ms a turn)."""
+    beam_size: int | None = None
+    """Whisper beam size (1, greedy, is the fastest); None: 5 for Korean (docs/korean-stt.md), 1 otherwise."""
+    hint_words: str = "auto"
+    """Words to read again what no skill took (hear/second_look.py): auto (Korean's), '' (none) or yours."""
     window_s: int = 8
-    """Shortest audio window Whisper's encoder sees (seconds, up to 30). Whisper was
-    trained on 30 s windows; a short one is several times faster and, padded with at
-    least a second of silence, transcribes short commands the same."""
+    """Shortest audio window Whisper's encoder sees (seconds, up to 30). Whisper was trained on 30 s windows;
+    a short one is several times faster and, padded with at least a second of silence, transcribes the same."""
 
 
 @dataclass(frozen=True)

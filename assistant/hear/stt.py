@@ -10,7 +10,6 @@ import json
 import logging
 import math
 import re
-import zlib
 from pathlib import Path
 from typing import Protocol
 
@@ -18,19 +17,15 @@ import numpy as np
 
 from assistant.config import SttConfig, chosen
 from assistant.errors import installed
+from assistant.hear.transcript_guard import (  # noqa: F401 - the guards, as this module has always offered them
+    COMPRESSION_RATIO_MAX, MAX_WORDS_PER_S, NO_SPEECH_PROB, clean_transcript, compression_ratio, guarded, hallucination,
+)
+from assistant.hear.second_look import Decoding, Look, hint_words, mean_log_probability
 from assistant.machine.models import ModelError, find_vosk, find_whisper
 
 log = logging.getLogger(__name__)
 
 RATE = 16000
-NO_SPEECH_PROB = 0.6
-"""Above this, Whisper's own no-speech probability says the audio held no words."""
-COMPRESSION_RATIO_MAX = 2.4
-"""Text that gzip shrinks more than this is a decoding loop, not speech (Whisper's own
-threshold): "Ancient Rome Ancient Rome …" or "6,6,6,6,…" compress 12:1, a sentence 1:1."""
-MAX_WORDS_PER_S = 5.0
-"""More words than this per second of audio (plus two) cannot have been said: fast
-speech is about three words a second."""
 TOKENS_PER_S = 8
 """Whisper decodes at most this many tokens per second of audio (plus 16), so a loop
 ends soon instead of running to the window's limit."""
@@ -61,63 +56,6 @@ class Stt(Protocol):
     def utterance(self) -> Utterance: ...
 
 
-# Whisper produces these on noise or breath; they are not something the user said.
-_NOISE = re.compile(r"^[\W_]*$|^\s*[\[(].*[\])]\s*$")
-
-
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+")
-
-
-_REPEATED_WORDS = re.compile(r"\b((?:[\w']+[\s,.!?;:-]+){1,8}?)\1{2,}", re.IGNORECASE)
-"""One to eight words said three times or more in a row."""
-
-
-def clean_transcript(text: str) -> str:
-    """Whitespace folded, noise dropped, and words or a sentence Whisper looped on said once."""
-    text = " ".join(text.split())
-    if _NOISE.match(text):
-        return ""
-    text = _REPEATED_WORDS.sub(r"\1", text + " ").strip()
-    sentences: list[str] = []
-    for sentence in _SENTENCE_BREAK.split(text):
-        restarted = any(s.lower().startswith(sentence.lower().rstrip(".!?…, ")) for s in sentences)
-        if sentence and not restarted:  # a sentence said again, whole or cut off by the decoding limit
-            sentences.append(sentence)
-    return " ".join(sentences)
-
-
-def compression_ratio(text: str) -> float:
-    data = text.encode("utf-8")
-    return len(data) / len(zlib.compress(data)) if data else 0.0
-
-
-def hallucination(text: str, seconds: float, no_speech_prob: float = 0.0) -> str | None:
-    """Why a decoded segment cannot be what was said (then it is not understood), or None.
-
-    The no-speech probability; the compression ratio of the raw decoding (a loop); the
-    words per second of audio, once a sentence Whisper said again is said once.
-    """
-    if no_speech_prob > NO_SPEECH_PROB:
-        return f"no speech (probability {no_speech_prob:.2f})"
-    ratio = compression_ratio(text)
-    if ratio > COMPRESSION_RATIO_MAX:
-        return f"a repetition loop (compression ratio {ratio:.1f})"
-    words = len(clean_transcript(text).split())
-    if words > 2 + MAX_WORDS_PER_S * seconds:
-        return f"{words} words in {seconds:.1f} s of audio"
-    return None
-
-
-def guarded(text: str, seconds: float, no_speech_prob: float = 0.0) -> str:
-    """The transcript of a segment, or '' when it fails :func:`hallucination`."""
-    reason = hallucination(text, seconds, no_speech_prob)
-    if reason is not None:
-        if text.strip():
-            log.info("transcript %r dropped: %s", text[:80], reason)
-        return ""
-    return clean_transcript(text)
-
-
 _VOSK_NUMBER = re.compile(r"\[(\d+)\]")
 
 
@@ -129,25 +67,45 @@ def vosk_words(text: str) -> str:
 _PUNCTUATION_ONLY = re.compile(r"^[\W_]*$")
 
 
+def _last_word(pieces: list[str]) -> range | None:
+    """The steps of the last word among ``pieces`` (punctuation after it left out)."""
+    end = len(pieces)
+    while end > 0 and _PUNCTUATION_ONLY.match(pieces[end - 1]):
+        end -= 1
+    if end == 0:
+        return None
+    start = end - 1
+    while start > 0 and not pieces[start].startswith(" "):
+        start -= 1
+    return range(start, end)
+
+
 def last_word_probability(pieces: list[str], tokens: list[int], logits) -> float | None:
     """How sure Whisper was of the last word it wrote: the lowest probability among its
     tokens (``pieces`` their text, ``logits`` the decoder's scores at each step, punctuation
     after the word left out). A word made up to end a fragment is an unsure one: "What is
     the biggest animal in the, um" is written "...in the hum?" with "hum" at 0.25."""
-    end = len(pieces)
-    while end > 0 and _PUNCTUATION_ONLY.match(pieces[end - 1]):
-        end -= 1
-    if end == 0 or len(logits) < end:
+    steps = _last_word(pieces)
+    if steps is None or len(logits) < steps.stop:
         return None
-    start = end - 1
-    while start > 0 and not pieces[start].startswith(" "):
-        start -= 1
     lowest = 1.0
-    for step in range(start, end):
+    for step in steps:
         scores = np.asarray(logits[step], dtype=np.float64)
         top = scores.max()
         lowest = min(lowest, math.exp(scores[tokens[step]] - top) / float(np.exp(scores - top).sum()))
     return lowest
+
+
+def last_word_from_probabilities(pieces: list[str], probabilities: list[float]) -> float | None:
+    """:func:`last_word_probability` from each token's probability (the decoder's pass over a beam's words)."""
+    steps = _last_word(pieces)
+    if steps is None or len(probabilities) < steps.stop:
+        return None
+    return min(probabilities[step] for step in steps)
+
+
+BEAM_SIZES = {"ko": 5}
+"""Whisper's beam per language when ``stt.beam_size`` is unset (else greedy): docs/korean-stt.md."""
 
 
 def whisper_devices() -> list[tuple[str, str]]:
@@ -160,7 +118,8 @@ def whisper_devices() -> list[tuple[str, str]]:
 
 class WhisperStt:
     """faster-whisper (CTranslate2, int8 on CPU). Greedy decoding, no timestamps:
-    the fastest settings that keep tiny.en accurate on short commands."""
+    the fastest settings that keep tiny.en accurate on short commands (Korean: a beam of
+    :data:`BEAM_SIZES`, and a second look with the skills' words)."""
 
     streaming = False
     punctuates = True
@@ -168,6 +127,7 @@ class WhisperStt:
     def __init__(self, config: SttConfig, model_dir: Path | None = None):
         WhisperModel = installed("faster_whisper", "faster-whisper", SttError).WhisperModel
         self.config = config
+        self.beam_size = config.beam_size or BEAM_SIZES.get(config.language, 1)
         path = model_dir or find_whisper(config.whisper_model, config.language).path
         self.name = f"whisper ({path.name if path.name != 'model' else 'tiny.en'})"
         failures = []
@@ -194,6 +154,11 @@ class WhisperStt:
             language=self.config.language if self._multilingual else None,
         )
         self._prompt = [*self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
+        hints = hint_words(self.config.hint_words, self.config.language) if self._multilingual else ""
+        # a second look's prompt: the hint words as text said before (none: no second look)
+        self._hinted_prompt = [self._tokenizer.sot_prev, *self._tokenizer.encode(" " + hints), *self._prompt] if hints else []
+        self.looks_again = bool(self._hinted_prompt)
+        """Whether an utterance no skill took is read again with the hint words."""
 
     def transcribe_array(self, pcm: np.ndarray) -> str:
         return self.transcribe_scored(pcm)[0]
@@ -201,49 +166,87 @@ class WhisperStt:
     def transcribe_scored(self, pcm: np.ndarray) -> tuple[str, float | None]:
         """The transcript and Whisper's probability of its last word (None when unknown:
         no words, or audio long enough to be decoded in 30 s windows)."""
+        return self.transcribe_decoding(pcm)[:2]
+
+    def transcribe_decoding(self, pcm: np.ndarray, beam: int | None = None) -> tuple[str, float | None, Decoding | None]:
+        """:meth:`transcribe_scored` (with ``beam``, else :attr:`beam_size`), and what a
+        second look needs (None for no words or audio decoded in 30 s windows)."""
         if pcm.size < RATE // 10:
-            return "", None
+            return "", None, None
         pcm = pcm.astype(np.float32, copy=False)
         seconds = pcm.size / RATE
         window = max(self.config.window_s, math.ceil(seconds + 1.0))
         if window >= 30:
-            return self._transcribe_long(pcm), None
-        return self._transcribe_window(pcm, window)
+            return self._transcribe_long(pcm), None, None
+        return self._transcribe_window(pcm, window, beam or self.beam_size)
 
-    def _transcribe_window(self, pcm: np.ndarray, window: int) -> tuple[str, float | None]:
-        """One utterance in a short encoder window.
-
-        Whisper always encodes 30 s (speech + silence padding); the encoder's cost
-        grows with the window, and a short command in a window of a few seconds with
-        at least a second of padded silence transcribes the same words 4-5x faster.
-        """
+    def _encode(self, pcm: np.ndarray, window: int):
         import ctranslate2
 
         frames = window * 100
         features = self._model.feature_extractor(pcm, padding=window * RATE - pcm.size)[:, :frames]
         if features.shape[1] < frames:
             features = np.pad(features, ((0, 0), (0, frames - features.shape[1])))
-        encoded = self._model.model.encode(
-            ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None], dtype=np.float32)),
-            to_cpu=False,
-        )
-        seconds = pcm.size / RATE
-        result = self._model.model.generate(
-            encoded, [self._prompt], beam_size=self.config.beam_size,
-            max_length=min(224, 12 * window, 16 + math.ceil(TOKENS_PER_S * seconds)),
-            return_no_speech_prob=True, return_logits_vocab=True, suppress_blank=True, suppress_tokens=[-1],
+        features = ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None], dtype=np.float32))
+        return self._model.model.encode(features, to_cpu=False)
+
+    def _generate(self, encoded, prompt: list[int], beam_size: int, window: int, seconds: float):
+        """CTranslate2's result; ``prompt`` beyond the plain one is not counted in the decoding limit."""
+        return self._model.model.generate(
+            encoded, [prompt], beam_size=beam_size,
+            max_length=len(prompt) - len(self._prompt) + min(224, 12 * window, 16 + math.ceil(TOKENS_PER_S * seconds)),
+            return_no_speech_prob=True, return_logits_vocab=beam_size == 1, suppress_blank=True, suppress_tokens=[-1],
         )[0]
+
+    def _transcribe_window(self, pcm: np.ndarray, window: int, beam: int) -> tuple[str, float | None, Decoding | None]:
+        """One utterance in a short encoder window.
+
+        Whisper always encodes 30 s (speech + silence padding); the encoder's cost
+        grows with the window, and a short command in a window of a few seconds with
+        at least a second of padded silence transcribes the same words 4-5x faster.
+        """
+        encoded = self._encode(pcm, window)
+        seconds = pcm.size / RATE
+        result = self._generate(encoded, self._prompt, beam, window, seconds)
         tokens = [t for t in result.sequences_ids[0] if t < self._tokenizer.eot]
         text = guarded(self._tokenizer.decode(tokens), seconds, result.no_speech_prob)
         if not text:
-            return "", None
-        return text, last_word_probability([self._tokenizer.decode([t]) for t in tokens], tokens, result.logits[0])
+            return "", None, None
+        pieces = [self._tokenizer.decode([t]) for t in tokens]
+        if beam == 1:
+            last_word_p, probabilities = last_word_probability(pieces, tokens, result.logits[0]), None
+        else:  # a beam search returns no scores per step: the decoder's pass over the words it chose
+            probabilities = self._token_probabilities(encoded, tokens, seconds)
+            last_word_p = last_word_from_probabilities(pieces, probabilities)
+        return text, last_word_p, Decoding(encoded, tokens, text, window, seconds, probabilities)
+
+    def _token_probabilities(self, encoded, tokens: list[int], seconds: float) -> list[float]:
+        """Each token's probability under the plain prompt (the decoder run over ``tokens``, not empty)."""
+        result = self._model.model.align(encoded, self._prompt, [tokens], max(1, int(seconds * 100)))[0]
+        return list(result.text_token_probs)
+
+    def second_look(self, decoding: Decoding | None) -> Look | None:
+        """The audio of ``decoding`` read again with the hint words before it (greedy, on its encoder
+        output), with its support (:class:`~assistant.hear.second_look.Look`); None: nothing read."""
+        if decoding is None or not self._hinted_prompt:
+            return None
+        result = self._generate(decoding.encoded, self._hinted_prompt, 1, decoding.window, decoding.seconds)
+        tokens = [t for t in result.sequences_ids[0] if t < self._tokenizer.eot]
+        text = guarded(self._tokenizer.decode(tokens), decoding.seconds, result.no_speech_prob)
+        if not text:
+            return None
+        if tokens == decoding.tokens:
+            return Look(text, 0.0)
+        plain = decoding.encoded, decoding.tokens, decoding.seconds
+        first = mean_log_probability(decoding.probabilities or self._token_probabilities(*plain))
+        second = mean_log_probability(self._token_probabilities(decoding.encoded, tokens, decoding.seconds))
+        return Look(text, round(second - first, 3))
 
     def _transcribe_long(self, pcm: np.ndarray) -> str:
         segments, _info = self._model.transcribe(
             pcm,
             language=self.config.language if self._multilingual else None,
-            beam_size=self.config.beam_size,
+            beam_size=self.beam_size,
             temperature=0.0,
             without_timestamps=True,
             condition_on_previous_text=False,
@@ -287,6 +290,9 @@ class WhisperUtterance:
         """The audio before ``_settled_samples`` is transcribed for good: these words."""
         self._checkpoints: list[tuple[int, str]] = []
         """(samples, the words of the audio from the settled point to there) of earlier calls."""
+        self._decoding: Decoding | None = None
+        """The latest transcription's encoder output and tokens, for a second look."""
+        self._hurried = False
 
     def feed(self, pcm: np.ndarray) -> None:
         self._chunks.append(pcm)
@@ -295,13 +301,23 @@ class WhisperUtterance:
     def audio(self) -> np.ndarray:
         return np.concatenate(self._chunks) if self._chunks else np.zeros(0, np.float32)
 
+    def hurry(self) -> None:
+        """The user waits for what comes next (the endpoint came): greedy, no second look."""
+        self._hurried = True
+
     def transcribe(self) -> str:
         pcm = self.audio()
         start = self._settled_samples
-        tail, self.last_word_p = self._stt.transcribe_scored(pcm[start:])
+        tail, self.last_word_p, self._decoding = self._stt.transcribe_decoding(pcm[start:], 1 if self._hurried else None)
         text = f"{self._settled_text} {tail}".strip()
         self._settle(start, pcm.size, tail)
         return text
+
+    def second_look(self) -> Look | None:
+        """The latest reading's audio read again with the hint words (None: none, settled, or hurried)."""
+        if self._settled_text or self._decoding is None or self._hurried:
+            return None
+        return self._stt.second_look(self._decoding)
 
     def _settle(self, start: int, end: int, words: str) -> None:
         """Keep for good the latest earlier transcription that ended a sentence and that

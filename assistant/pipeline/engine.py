@@ -78,7 +78,8 @@ class Engine:
         """The sound the canceller learns the room from where nothing of it is kept yet."""
         self.synthesis = SynthesisStage(turns, tts, self.playback)
         self.transcription = TranscriptionStage(turns, answering, self.bus, stt, speculative=config.vad.speculative,
-                                                at_pauses=config.turn.mode == "semantic", wake=self.wake)
+                                                at_pauses=config.turn.mode == "semantic", wake=self.wake,
+                                                wanted=self._answered_at_once)
         self.responder = ResponderStage(turns, answering, config, llm, replies, transcription=self.transcription,
                                         synthesis=self.synthesis, playback=self.playback, skills=skills)
         self.hearing = ListenStage(turns, answering, conductor.overlaps, self.bus, vad, config.vad,
@@ -112,6 +113,12 @@ class Engine:
         return decide(self.config.barge_in, full_duplex=overlap.full_duplex or overlap.paused, transcript=text,
                       played_text=self.playback.recent_text(), is_stop=self._is_stop(text), paused_for_s=paused_for,
                       confirmed=overlap.confirmed, stop_first=starts_with_stop(text, self._is_stop))
+
+    def _answered_at_once(self, text: str) -> bool:
+        """A skill or an instant reply takes ``text`` (the model is not asked)."""
+        if self.skills is not None and self.skills.match(text) is not None:
+            return True
+        return self.replies is not None and self.replies.lookup(text) is not None
 
     def _reads_nothing_said(self, config: Config) -> bool:
         """The language spoken is Korean and the model cannot read it (the vocabulary check that

@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
+import logging
 import re
+import time
+from typing import Callable
 
 import numpy as np
 
 from assistant.sound import Levels
 from assistant.events import EarlySilence, EndOfSpeech, EventType, Message, SpeechAudio, SpeechResumed, SpeechStarted
+from assistant.hear import second_look
+from assistant.hear.second_look import Look
 from assistant.hear.stt import RATE, Stt, Utterance, WhisperUtterance
 from assistant.hear.wake import Spotting, Verdict
+from assistant.think.hangul import jamo
 from assistant.timeline import Mark
 from assistant.pipeline.bus import EventBus
 from assistant.pipeline.answering import Answering
 from assistant.pipeline.stage import Stage
 from assistant.pipeline.turn_book import TurnBook
 from assistant.pipeline.wake_gate import WakeListening
+
+log = logging.getLogger(__name__)
 
 RECHECK_AFTER_S = 0.5
 """At an endpoint the words at the pause did not settle (the turn detector waited because
@@ -36,6 +44,30 @@ def same_words(a: str, b: str) -> bool:
     return _WORDS.findall(a.lower()) == _WORDS.findall(b.lower())
 
 
+def accounts_for(first: str, second: str) -> bool:
+    """The second reading has at least :data:`~assistant.hear.second_look.LETTERS_MIN` of
+    the first one's letters (jamo)."""
+    return len(jamo(second)) >= second_look.LETTERS_MIN * len(jamo(first))
+
+
+def taken(first: str, look: Look | None, wanted: Callable[[str], bool]) -> bool:
+    """Whether the second look replaces ``first`` (which ``wanted`` did not take): see
+    :mod:`assistant.hear.second_look` for the rules."""
+    return (look is not None and look.text != first and look.support >= second_look.SUPPORT_MIN
+            and accounts_for(first, look.text) and wanted(look.text))
+
+
+def choose(first: str, look: Callable[[], Look | None], wanted: Callable[[str], bool]) -> tuple[str, Look | None]:
+    """The transcript to answer, and the second look when one was made.
+
+    ``wanted``: whether a skill or an instant reply takes a transcript; ``look`` makes the
+    second look (only when the first reading is something ``wanted`` does not take)."""
+    if not first.strip() or wanted(first):
+        return first, None
+    second = look()
+    return (second.text if taken(first, second, wanted) else first), second
+
+
 class TranscriptionStage(Stage):
     """Feeds the utterance to STT as it is spoken; transcribes at a pause (for the
     end-of-turn decision and, ``speculative``, to start the reply) or at the endpoint."""
@@ -43,8 +75,12 @@ class TranscriptionStage(Stage):
     name = "stt"
 
     def __init__(self, turns: TurnBook, answering: Answering, bus: EventBus, stt: Stt, speculative: bool,
-                 at_pauses: bool = False, wake: WakeListening | None = None):
+                 at_pauses: bool = False, wake: WakeListening | None = None,
+                 wanted: Callable[[str], bool] | None = None):
         super().__init__(turns)
+        self.wanted = wanted
+        """Whether a skill or an instant reply takes a transcript: one that none takes is
+        read again with the hint words where the recognizer can (:mod:`assistant.hear.second_look`)."""
         self.answering = answering
         self.bus = bus
         self.stt = stt
@@ -67,6 +103,12 @@ class TranscriptionStage(Stage):
         """The utterance began while waiting for the wake phrase: its start is looked at."""
         self._preroll_s = 0.0
         self._partial = ""
+        self._pause_taken = 0.0
+        """When the current pause's reading was begun."""
+        self._seen: tuple[Look, bool] | None = None
+        """The latest transcription's second look, and whether it was taken."""
+        self._speculated_look: tuple[Look, bool] | None = None
+        """...and that of the words being answered before the endpoint."""
 
     def process(self, message: Message) -> None:
         answering, turn = self.answering, message.turn_id
@@ -87,9 +129,11 @@ class TranscriptionStage(Stage):
         elif isinstance(message, EarlySilence) and self.at_pauses:
             if self.inbox.holds(SpeechResumed, EndOfSpeech):
                 return  # the pause is over already: its words would come too late to matter
+            self._pause_taken = time.perf_counter()
             text = self._transcribe(turn)
             self._paused, self._fed_at_pause_s = True, self._fed_s
             self._speculated = text if self.speculative and text else None
+            self._speculated_look = self._seen
             answering.words_at_pause(turn, message.pause, text, answer=self.speculative,
                                      last_word_p=self._utterance.last_word_p if self._utterance else None)
         elif isinstance(message, SpeechResumed):
@@ -105,7 +149,7 @@ class TranscriptionStage(Stage):
         recheck = self._fed_s - self._fed_at_pause_s > RECHECK_AFTER_S and self._fed_s <= RECHECK_MAX_S
         if text is not None and not settled and recheck and (self.silence_alone or self._heard_after_pause()):
             at_pause = timeline.get(Mark.STT_START), timeline.get(Mark.STT_FINAL)
-            again = self._transcribe(turn)
+            again = self._transcribe(turn, hurried=True)
             timeline.set("rechecked", True)
             # The later words win over the pause's; nothing (a guard dropped a loop) never erases them.
             if again and not same_words(again, text):
@@ -122,9 +166,10 @@ class TranscriptionStage(Stage):
         if text is not None:
             self._utterance = None
             timeline.set("speculative", True)
+            self._note_look(turn, self._speculated_look)
             self.answering.commit(turn)
             return
-        self._final(turn, self._transcribe(turn))
+        self._final(turn, self._transcribe(turn, hurried=True))
 
     def _heard_after_pause(self) -> bool:
         """Something audible came after the pause's words (said quietly, below the VAD): only
@@ -135,20 +180,54 @@ class TranscriptionStage(Stage):
     def _final(self, turn: int, text: str) -> None:
         self._utterance = None
         self.turns.timeline(turn).set("speculative", False)
+        self._note_look(turn, self._seen)
         if not text and self.wake and self.wake.woke(turn):
             self.turns.finish(turn)  # the phrase alone: the follow-up window opens for the question
             return
         self.answering.transcript(turn, text)
 
-    def _transcribe(self, turn: int) -> str:
+    def _transcribe(self, turn: int, hurried: bool = False) -> str:
+        """The utterance's words. ``hurried``: after the endpoint, when the user waits for
+        them: the recognizer's fastest reading (Whisper: greedy, no second look)."""
+        hurry = getattr(self._utterance, "hurry", None)
+        if hurried and hurry is not None:
+            hurry()
         timeline = self.turns.timeline(turn)
         timeline.unmark(Mark.STT_START, Mark.STT_FINAL)  # the answered words' transcription counts
         timeline.mark(Mark.STT_START)
         with self.model_call():
             text = self._utterance.transcribe()
             text = self.wake.strip(turn, text, self._audio) if self.wake else text
+            text, self._seen = (text, None) if hurried else self._look_again(turn, text)
         timeline.mark(Mark.STT_FINAL)
         return text
+
+    def _look_again(self, turn: int, text: str) -> tuple[str, tuple[Look, bool] | None]:
+        """``text``, or the second look's reading when a skill or a reply takes that one
+        and not ``text`` (not in a turn the wake phrase began: the phrase is in its audio);
+        and (the look, whether it was taken) when one was made."""
+        look = getattr(self._utterance, "second_look", None)
+        if self.wanted is None or look is None or not getattr(self.stt, "looks_again", True):
+            return text, None
+        if self.wake is not None and self.wake.woke(turn):
+            return text, None
+        if self.inbox.holds(SpeechResumed, EndOfSpeech):
+            return text, None  # the pause is over: the user spoke on, or waits for the endpoint's reading
+        if time.perf_counter() - self._pause_taken > second_look.LOOK_WITHIN_S:
+            return text, None  # it would end after the turn could: the reply would wait for it
+        chosen, seen = choose(text, look, self.wanted)
+        if seen is None:
+            return chosen, None
+        if chosen != text:
+            log.info("heard %r, read again with the hint words as %r (support %.2f)", text, chosen, seen.support)
+        return chosen, (seen, chosen != text)
+
+    def _note_look(self, turn: int, seen: tuple[Look, bool] | None) -> None:
+        """The answered transcript's second look, in the turn's counts."""
+        if seen is not None:
+            timeline = self.turns.timeline(turn)
+            timeline.set("second_look_support", seen[0].support)
+            timeline.set("second_look_taken", seen[1])
 
     def _audio(self) -> np.ndarray:
         return self._utterance.audio() if isinstance(self._utterance, WhisperUtterance) else np.zeros(0, np.float32)

@@ -8,6 +8,13 @@ sentence that repeats an earlier one, is not in the expected language, or is one
 many is never spoken: the reply ends at the last good sentence. Holding a later
 sentence costs nothing audible, since the sentences before it are still being spoken.
 Inside the first sentence, a phrase said three times in a row ends the reply.
+
+A Korean reply (``reply_language = "ko"``) must be Korean from its first words: a model
+that passes the vocabulary check can still answer a garbled transcript in English
+(Qwen2.5-Coder-0.5B: "I'm sorry, but I can't assist with that."). So the first two words
+are held (the chunker waits longer than that for its first chunk anyway); when neither
+has Hangul in it, nothing of the reply is said and :data:`KOREAN_INSTEAD` is, in Korean.
+A later sentence with no Hangul is not said.
 """
 
 from __future__ import annotations
@@ -29,6 +36,35 @@ _FOREIGN = frozenset(
     "le la les des est une et du dans pour qui sont el los las es que y por una del con der die das und ist "
     "nicht ein eine mit il di che non per sono gli della".split()
 )
+
+
+KOREAN_INSTEAD = "죄송해요, 잘 못 알아들었어요. 다시 한번 말씀해 주세요."
+"""Said instead of a Korean reply that begins in another language ("Sorry, I did not catch
+that. Please say it again."): the usual cause is a transcript the model could not read."""
+_LETTER_WORD = re.compile(r"\S*[^\W\d_]\S*")
+_HANGUL = re.compile(r"[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]")
+
+
+def korean_start(text: str, complete: bool = False) -> bool | None:
+    """Whether a reply that begins ``text`` is Korean: one of its first two words with
+    letters has Hangul in it. None while too little is known (``complete``: all of it)."""
+    words = _LETTER_WORD.findall(text)
+    if not complete:
+        words = [w for w, end in zip(words, _word_ends(text)) if end < len(text)]  # the last may go on
+    if any(_HANGUL.search(w) for w in words[:2]):
+        return True
+    if len(words) >= 2 or complete:
+        return not words  # no letters at all: nothing to judge
+    return None
+
+
+def _word_ends(text: str) -> list[int]:
+    return [m.end() for m in _LETTER_WORD.finditer(text)]
+
+
+def drifts_from_korean(sentence: str) -> bool:
+    """A sentence with letters and no Hangul among them."""
+    return bool(re.search(r"[^\W\d_]", sentence)) and not _HANGUL.search(sentence)
 
 
 def drifts_from_english(sentence: str) -> bool:
@@ -55,6 +91,8 @@ class ReplyGuard:
         self._first_done = False
         self._held = ""
         self._first = ""
+        self._unchecked = language == "ko"
+        """The first words are held until it is known whether they are Korean."""
 
     def filter(self, pieces: Iterator[str], cut_off: Callable[[], bool] = lambda: False) -> Iterator[str]:
         """The pieces that may be said. ``cut_off()`` tells, at the end, whether the
@@ -65,6 +103,11 @@ class ReplyGuard:
                     yield text
                 if self.stopped:
                     return
+            if self._unchecked:  # the whole reply was shorter than two words
+                self._unchecked = False
+                if self._first.strip():
+                    yield self._first if korean_start(self._first, complete=True) else self._instead()
+                return
             tail = self._held.strip()
             if tail and not (cut_off() and self._sentences) and self._acceptable(tail):
                 yield self._held
@@ -73,12 +116,24 @@ class ReplyGuard:
             if close is not None:
                 close()
 
+    def _instead(self) -> str:
+        self.stopped = "language"
+        return KOREAN_INSTEAD
+
     def _push(self, piece: str) -> list[str]:
         if not self._first_done:
             self._first += piece
             if _LOOP.search(self._first):
                 self.stopped = "loop"
                 return []
+            if self._unchecked:
+                korean = korean_start(self._first, complete=bool(_SENTENCE_END.search(self._first)))
+                if korean is None:
+                    return []
+                self._unchecked = False
+                if not korean:
+                    return [self._instead()]
+                piece = self._first  # the words held until now
             end = _SENTENCE_END.search(self._first)
             if end is None:
                 return [piece]
@@ -112,5 +167,7 @@ class ReplyGuard:
         elif _LOOP.search(sentence + " "):
             self.stopped = "loop"
         elif self.language == "en" and drifts_from_english(sentence):
+            self.stopped = "language"
+        elif self.language == "ko" and drifts_from_korean(sentence):
             self.stopped = "language"
         return not self.stopped

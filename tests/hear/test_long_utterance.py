@@ -16,14 +16,14 @@ class SentenceStt:
         self.decoded: list[float] = []
         self.agree = agree
 
-    def transcribe_scored(self, pcm: np.ndarray) -> tuple[str, float | None]:
+    def transcribe_decoding(self, pcm: np.ndarray, beam: int | None = None) -> tuple[str, float | None, None]:
         self.decoded.append(pcm.size / RATE)
         first = int(round(pcm[0])) if pcm.size else 0  # each sentence's samples hold its number
         count = int(round(pcm.size / RATE / SENTENCE_S))
         words = [f"Sentence {first + i}." for i in range(count)]
         if not self.agree and words:
             words[0] = f"Sentence {first} (take {len(self.decoded)})."  # never the same twice
-        return " ".join(words), 0.9
+        return " ".join(words), 0.9, None
 
 
 def story(utterance: WhisperUtterance, sentences: int) -> list[str]:
@@ -58,13 +58,13 @@ def test_a_spoken_story_is_transcribed_whole_with_its_end_decoded_alone(engines,
                  "We waited under a bridge for a while.", "What else could I cook with them?"]
     utterance = engines.stt.utterance()
     decoded: list[float] = []
-    transcribe = engines.stt.transcribe_scored
+    transcribe = engines.stt.transcribe_decoding
 
-    def counting(pcm):
+    def counting(pcm, beam=None):
         decoded.append(pcm.size / RATE)
-        return transcribe(pcm)
+        return transcribe(pcm, beam)
 
-    monkeypatch.setattr(engines.stt, "transcribe_scored", counting)
+    monkeypatch.setattr(engines.stt, "transcribe_decoding", counting)
     text = ""
     for sentence in sentences:  # a pause after each sentence: the pipeline transcribes there
         utterance.feed(speak_question(engines.tts, sentence, lead_s=0.0, tail_s=0.4))

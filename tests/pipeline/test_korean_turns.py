@@ -134,3 +134,108 @@ def test_korean_the_model_cannot_read_ends_its_turns_on_the_silence_alone(tmp_pa
     assert not _ends_on_silence_alone(embedded(), "en")
     assert not _ends_on_silence_alone(FakeLlm(path=korean_gguf(tmp_path / "korean.gguf")), "ko")
     assert not _ends_on_silence_alone(FakeLlm(path=None), "ko")
+
+
+# ------------------------------------------------------------ the second look, in the wired engine
+
+
+class LookingUtterance:
+    """Heard as ``first``; read again with the hint words as ``look`` (counted)."""
+
+    last_word_p = None
+
+    def __init__(self, first: str, look, reading_s: float = 0.0):
+        self.first, self.look, self.looks, self.reading_s = first, look, 0, reading_s
+
+    def feed(self, pcm):
+        return None
+
+    def transcribe(self):
+        import time
+
+        time.sleep(self.reading_s)
+        return self.first
+
+    def second_look(self):
+        self.looks += 1
+        return self.look
+
+
+class LookingStt:
+    name, streaming, punctuates, looks_again = "looking", False, True, True
+
+    def __init__(self, first: str, look, reading_s: float = 0.0):
+        self.first, self.look, self.reading_s, self.utterances = first, look, reading_s, []
+
+    def utterance(self):
+        self.utterances.append(LookingUtterance(self.first, self.look, self.reading_s))
+        return self.utterances[-1]
+
+
+def spoken_turn(first: str, look, at_pauses: bool = True, reading_s: float = 0.0):
+    """(the turn's result, the recognizer) for one spoken utterance heard as ``first``
+    (``at_pauses`` False: transcribed only after the endpoint)."""
+    import numpy as np
+
+    from assistant.hear.sources import PacedWavSource
+
+    stt = LookingStt(first, look, reading_s)
+    korean = FakeTts(rate=RATE, name="espeak-ng (ko)")
+    config = korean_config()
+    if not at_pauses:
+        config = replace(config, vad=replace(config.vad, speculative=False), turn=replace(config.turn, mode="fixed"))
+    skills = Skills(config.skills)
+    recorder = Recorder()
+    engine = Engine(config, stt=stt, llm=embedded(), tts=VoiceSet(FakeTts(rate=RATE, name="piper (joe)"), korean),
+                    vad=FakeVad(), output=RecordingSink(RATE), skills=skills, on_event=recorder)
+    speech = np.concatenate([np.zeros(4800, np.float32), np.full(16000, 0.3, np.float32), np.zeros(24000, np.float32)])
+    try:
+        engine.listen(PacedWavSource(speech, 16000, 512, realtime=True))  # the endpoint comes after the pause
+        recorder.wait_turns()
+    finally:
+        engine.close()
+        skills.close()
+    return recorder.results[0], stt
+
+
+def test_a_question_the_second_look_reads_right_is_answered_by_its_skill():
+    from assistant.hear.second_look import Look
+
+    result, stt = spoken_turn("쌍도하기 오물", Look("삼 더하기 오는", -0.2))
+    assert (result.source, result.skill, result.reply) == ("skill", "arithmetic", "삼 더하기 오는 팔이에요.")
+    assert result.transcript == "삼 더하기 오는" and result.voices == ["espeak-ng (ko)"]
+    counts = result.timeline.counts
+    assert counts["second_look_taken"] is True and counts["second_look_support"] == -0.2
+
+
+def test_a_second_look_the_audio_does_not_support_leaves_the_notice():
+    from assistant.hear.second_look import Look
+
+    result, stt = spoken_turn("기옥도 파피 파그 놀 마요", Look("몇 시예요?", -2.9))  # the prompt, copied
+    assert (result.source, result.reply) == ("notice", CANNOT_ANSWER) and result.transcript == "기옥도 파피 파그 놀 마요"
+    assert result.timeline.counts["second_look_taken"] is False
+
+
+def test_a_reading_a_skill_takes_is_not_read_again():
+    from assistant.hear.second_look import Look
+
+    result, stt = spoken_turn("삼 더하기 오는", Look("몇 시예요?", 0.0))
+    assert result.skill == "arithmetic" and all(u.looks == 0 for u in stt.utterances)
+    assert "second_look_taken" not in result.timeline.counts
+
+
+def test_the_reading_after_the_endpoint_is_not_read_again():
+    """The user waits for that one: the second look is spent only on readings at pauses."""
+    from assistant.hear.second_look import Look
+
+    result, stt = spoken_turn("쌍도하기 오물", Look("삼 더하기 오는", -0.2), at_pauses=False)
+    assert (result.source, result.reply) == ("notice", CANNOT_ANSWER)
+    assert all(u.looks == 0 for u in stt.utterances) and "second_look_taken" not in result.timeline.counts
+
+
+def test_a_second_look_that_would_end_after_the_turn_could_is_not_made():
+    from assistant.hear.second_look import LOOK_WITHIN_S, Look
+
+    result, stt = spoken_turn("쌍도하기 오물", Look("삼 더하기 오는", -0.2), reading_s=LOOK_WITHIN_S + 0.05)
+    assert (result.source, result.reply) == ("notice", CANNOT_ANSWER)
+    assert all(u.looks == 0 for u in stt.utterances)

@@ -56,3 +56,35 @@ def test_the_first_sentence_is_not_held_back():
 
 def test_numbers_with_a_point_do_not_end_a_sentence():
     assert said(tokens("It is 3.5 km away. Walk there."))[0] == "It is 3.5 km away. Walk there."
+
+
+# ------------------------------------------------------------ Korean replies (reply_language = "ko")
+
+
+def test_a_korean_reply_that_begins_in_english_is_replaced_by_a_korean_line():
+    from assistant.think.reply_guard import KOREAN_INSTEAD
+
+    # what Qwen2.5-Coder-0.5B said to a garbled Korean transcript
+    assert said(tokens("I'm sorry, but I can't assist with that."), language="ko") == (KOREAN_INSTEAD, "language")
+    assert said(["OK"], language="ko") == (KOREAN_INSTEAD, "language")  # shorter than two words
+    assert not any("a" <= c.lower() <= "z" for c in KOREAN_INSTEAD)
+
+
+def test_a_korean_reply_passes_whole_and_may_begin_with_a_latin_word():
+    assert said(tokens("네, 한국의 수도는 서울입니다."), language="ko") == ("네, 한국의 수도는 서울입니다.", None)
+    assert said(tokens("AI는 사람처럼 배워요."), language="ko") == ("AI는 사람처럼 배워요.", None)
+    assert said(tokens("Apple 주식은 비싸요."), language="ko") == ("Apple 주식은 비싸요.", None)
+    assert said(["서울"], language="ko") == ("서울", None)
+    assert said(tokens("3 더하기 5는 8이에요."), language="ko") == ("3 더하기 5는 8이에요.", None)
+
+
+def test_a_later_sentence_with_no_hangul_is_not_said_in_a_korean_reply():
+    text = "서울은 한국의 수도예요. It is a big city. 또 와요."
+    assert said(tokens(text), language="ko") == ("서울은 한국의 수도예요. ", "language")
+
+
+def test_a_korean_reply_is_held_only_for_its_first_two_words():
+    guard = ReplyGuard("ko")
+    out = guard.filter(iter(["네", ",", " 한국", "의", " 수도", "는"]))
+    assert next(out) == "네, 한국"  # released at the second word's start
+    assert next(out) == "의"
