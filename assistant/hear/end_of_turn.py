@@ -30,10 +30,10 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
-from assistant.config import Config, TurnConfig, check_section
+from assistant.config import Config, TurnConfig, VadConfig, check_section
 from assistant.events import TurnSignals
 
 CANNOT_END = {
@@ -45,6 +45,12 @@ not here: English strands them in complete questions ("What is it for?", "Can yo
 WAIT_CURVE = 0.5
 """Between the thresholds the wait is ``complete_ms + x ** WAIT_CURVE * (max_ms - complete_ms)``,
 ``x`` the model's log10 probability's place from ``complete_log10`` (0) to ``unfinished_log10`` (1)."""
+
+SILENCE_ALONE_READ_MS = 150
+"""Where the silence alone ends turns, the utterance is read once, this far into the pause
+(not at its first quiet frame, where the end of a soft last syllable may still be missing:
+"몇 시야" read 며티아 there and 며치야 whole), and that reading, ready before the endpoint, is
+the one answered: no second reading after the endpoint for the user to wait for."""
 
 _WORD = re.compile(r"[\w']+")
 _TRAILING_OFF = re.compile(r"(\.\.\.|…|,|-|—|:)\s*$")
@@ -81,6 +87,14 @@ class Decision:
 
     def describe(self) -> str:
         return f"{self.call.value} at {self.silence_ms:.0f} ms of silence"
+
+
+def pause_reading(vad: VadConfig, silence_alone: bool) -> VadConfig:
+    """The endpointer's settings: where the silence alone decides, the pause's reading (the
+    early silence) comes :data:`SILENCE_ALONE_READ_MS` into the pause."""
+    if not silence_alone or vad.early_silence_ms >= SILENCE_ALONE_READ_MS:
+        return vad
+    return replace(vad, early_silence_ms=SILENCE_ALONE_READ_MS)
 
 
 def longest_silence_ms(config: Config) -> int:

@@ -13,6 +13,7 @@ from assistant.pipeline.rooms import echo_memory_folder, room_key
 from assistant.events import Announcement, Event, State
 from assistant.think.conversation import Llm
 from assistant.think.hangul import jamo
+from assistant.think.korean_guard import speaks_korean
 from assistant.think.replies import Replies
 from assistant.think.skills import SkillReply, Skills
 from assistant.hear.stt import Stt
@@ -31,6 +32,13 @@ from assistant.pipeline.transcription import TranscriptionStage
 from assistant.hear.wake_score import phrase_scorer
 from assistant.pipeline.wake_gate import WakeListening
 from assistant.pipeline.wake_training import start_phrase_model
+
+
+def reads_nothing_said(config: Config, llm: Llm) -> bool:
+    """The language spoken is Korean and the model cannot read it (the vocabulary check that
+    gives such turns the Korean notice): the end of a turn is then the silence's alone, and the
+    whole utterance is transcribed at the endpoint (no pause's words were weighed)."""
+    return config.stt.language == "ko" and not speaks_korean(llm.path)
 
 
 class Engine:
@@ -77,17 +85,17 @@ class Engine:
         self.startup = StartupSound(config.echo, self.echo, self.playback)
         """The sound the canceller learns the room from where nothing of it is kept yet."""
         self.synthesis = SynthesisStage(turns, tts, self.playback)
+        silence_alone = reads_nothing_said(config, llm)
         self.transcription = TranscriptionStage(turns, answering, self.bus, stt, speculative=config.vad.speculative,
                                                 at_pauses=config.turn.mode == "semantic", wake=self.wake,
-                                                wanted=self._answered_at_once)
+                                                wanted=self._answered_at_once, silence_alone=silence_alone)
         self.responder = ResponderStage(turns, answering, config, llm, replies, transcription=self.transcription,
                                         synthesis=self.synthesis, playback=self.playback, skills=skills)
         self.hearing = ListenStage(turns, answering, conductor.overlaps, self.bus, vad, config.vad,
                                    transcription=self.transcription, start_output_clock=self.playback.start_clock,
                                    echo=self.echo, barge_in=config.barge_in, replying=lambda: self.playback.replying,
                                    pause_reply=self.playback.pause, wake=self.wake, turn=config.turn,
-                                   startup=self.startup, silence_alone=self._reads_nothing_said(config))
-        self.transcription.silence_alone = self.hearing.silence_alone
+                                   startup=self.startup, silence_alone=silence_alone)
         reply_stages = (self.responder, self.synthesis, self.playback)
         conductor.connect(Links(
             responder=self.responder, playback=self.playback, hush=self.playback.hush, reply_stages=reply_stages,
@@ -119,11 +127,6 @@ class Engine:
         if self.skills is not None and self.skills.match(text) is not None:
             return True
         return self.replies is not None and self.replies.lookup(text) is not None
-
-    def _reads_nothing_said(self, config: Config) -> bool:
-        """The language spoken is Korean and the model cannot read it (the vocabulary check that
-        gives such turns the Korean notice): the end of a turn is then the silence's alone."""
-        return config.stt.language == "ko" and not self.responder.korean.speaks
 
     def _is_stop(self, text: str) -> bool:
         """``text`` is the instant "stop" phrase ("stop", "wait", "hold on", …)."""

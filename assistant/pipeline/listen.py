@@ -21,7 +21,7 @@ from assistant.hear.bargein import Action, Overlap, UserSpeech
 from assistant.config import BargeInConfig, TurnConfig, VadConfig
 from assistant.hear.echo import Cleaned, SpeakerEcho
 from assistant.hear.echo_watch import EchoWatch
-from assistant.hear.end_of_turn import Decision, TurnCall, TurnDetector
+from assistant.hear.end_of_turn import Decision, TurnCall, TurnDetector, pause_reading
 from assistant.events import TurnSignals
 from assistant.events import (
     AudioFrame,
@@ -243,7 +243,8 @@ class ListenStage(Stage):
         """Start taking frames from ``source`` (microphone or paced WAV)."""
         self._listening += 1
         detector = TurnDetector(self.turn_config, fixed_ms=self.config.endpoint_ms, silence_alone=self.silence_alone)
-        self.segmenter = Segmenter(self.vad, self.config, source.frame_samples / source.rate, detector)
+        self.segmenter = Segmenter(self.vad, pause_reading(self.config, self.silence_alone),
+                                   source.frame_samples / source.rate, detector)
         self._user = UserSpeech(self.barge_in)
         self._watch = EchoWatch(self.barge_in)
         self._turn = None

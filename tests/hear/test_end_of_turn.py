@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from assistant.config import ConfigError, TurnConfig
+from assistant.config import ConfigError, TurnConfig, VadConfig
 from assistant.events import TurnSignals
 from assistant.hear.end_of_turn import (
     TurnCall,
@@ -20,6 +20,7 @@ from assistant.hear.end_of_turn import (
     model_expects_more,
     model_is_confident,
     model_wait_ms,
+    pause_reading,
     recognizer_was_unsure_of_the_last_word,
     trails_off,
     words_for_model,
@@ -83,6 +84,14 @@ def test_words_the_model_cannot_read_are_decided_by_the_silence_alone():
     judgement = judge(TurnSignals("지금 몇 시예요?"), CONFIG)
     assert judgement.call is TurnCall.UNSURE and judgement.wait_ms == 500
     assert "silence alone" in judgement.reason
+
+
+def test_where_the_silence_alone_decides_the_pause_is_read_well_into_it():
+    vad = VadConfig()
+    assert pause_reading(vad, silence_alone=False) == vad
+    assert pause_reading(vad, silence_alone=True).early_silence_ms == 150
+    later = replace(vad, early_silence_ms=300)
+    assert pause_reading(later, silence_alone=True) == later  # a later reading chosen is kept
 
 
 def test_words_waiting_for_the_model_wait_until_it_answers():

@@ -136,6 +136,15 @@ def test_korean_the_model_cannot_read_ends_its_turns_on_the_silence_alone(tmp_pa
     assert not _ends_on_silence_alone(FakeLlm(path=None), "ko")
 
 
+def test_a_korean_turn_the_silence_ends_is_read_once_before_its_endpoint():
+    """The pause's reading, made well into the pause, is the one answered: the user does not
+    wait for the utterance to be read again after the endpoint."""
+    result, stt = spoken_turn("한국의 수도는 어디예요", None)
+    assert result.transcript == "한국의 수도는 어디예요" and result.reply == CANNOT_ANSWER
+    assert result.timeline.counts.get("speculative") and not result.timeline.counts.get("rechecked")
+    assert [u.readings for u in stt.utterances] == [1]
+
+
 # ------------------------------------------------------------ the second look, in the wired engine
 
 
@@ -145,7 +154,7 @@ class LookingUtterance:
     last_word_p = None
 
     def __init__(self, first: str, look, reading_s: float = 0.0):
-        self.first, self.look, self.looks, self.reading_s = first, look, 0, reading_s
+        self.first, self.look, self.looks, self.reading_s, self.readings = first, look, 0, reading_s, 0
 
     def feed(self, pcm):
         return None
@@ -154,6 +163,7 @@ class LookingUtterance:
         import time
 
         time.sleep(self.reading_s)
+        self.readings += 1
         return self.first
 
     def second_look(self):
