@@ -60,7 +60,7 @@ class ResponderStage(Stage):
         self.llm = llm
         self.replies = replies
         self.skills = skills
-        self.korean = KoreanGuard(llm.path, config.stt.language)
+        self.korean = KoreanGuard(llm.path, config.stt.language, audio=replies.audio if replies else lambda text: None)
         """Korean the model cannot answer gets a notice, never the model's noise."""
         self.hedge_below = config.llm.hedge_below
         if self.hedge_below is None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -78,9 +79,13 @@ def speaks_korean(model: Path | None) -> bool:
 class KoreanGuard:
     """Says :data:`CANNOT_ANSWER` for Korean the loaded model cannot answer."""
 
-    def __init__(self, model: Path | None, language: str):
+    def __init__(self, model: Path | None, language: str,
+                 audio: Callable[[str], np.ndarray | None] = lambda text: None):
         self.model = model
         self.language = language
+        self.audio = audio
+        """The notice's audio rendered before the first turn (the instant replies', which
+        render :data:`CANNOT_ANSWER` too), or None: it is then synthesized when said."""
         self._speaks = speaks_korean(model) if language == "ko" else None
         """Read now for Korean, not in the first turn; else when Korean is first said."""
 
@@ -95,4 +100,4 @@ class KoreanGuard:
         """The notice for words the model cannot answer, or None (the model answers)."""
         if self.language != "ko" and not is_korean(text):
             return None
-        return None if self.speaks else LanguageNotice(CANNOT_ANSWER)
+        return None if self.speaks else LanguageNotice(CANNOT_ANSWER, self.audio(CANNOT_ANSWER))

@@ -34,6 +34,7 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 from assistant.think import hangul, korean
+from assistant.think.korean_guard import CANNOT_ANSWER
 from assistant.config import ConfigError, RepliesConfig
 from assistant.resources import config_dir
 
@@ -364,6 +365,7 @@ class InstantReplies:
         """Read the cached audio of every fixed reply and synthesize what is missing,
         on a background thread or right here."""
         texts = self.table.static_texts() + ([self.table.filler] if self.config.filler and self.table.filler else [])
+        texts.append(CANNOT_ANSWER)  # Korean the model cannot answer: said as soon as the turn is over
         self._audio.prerender(list(dict.fromkeys(texts)), background)
 
     def wait_ready(self, timeout: float | None = None) -> bool:

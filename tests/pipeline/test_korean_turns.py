@@ -73,6 +73,14 @@ def test_korean_the_embedded_model_cannot_answer_gets_the_korean_notice():
     assert "llm_start" not in result.timeline.marks_ms()
 
 
+def test_with_the_instant_replies_the_notice_is_rendered_before_the_first_turn():
+    """Its audio is ready when the turn is over, as an instant reply's: nothing is synthesized then."""
+    result, english, korean = turn("한국의 수도는 어디예요", embedded(), replies=True)
+    assert (result.source, result.reply) == ("notice", CANNOT_ANSWER)
+    assert result.voices == ["espeak-ng (ko)"]
+    assert english.spoken == [] and korean.spoken == []
+
+
 def test_the_notice_is_korean_only_and_says_what_to_do():
     assert is_korean(CANNOT_ANSWER) and not any("a" <= c.lower() <= "z" for c in CANNOT_ANSWER)
     assert "한국어를 못 해요" in CANNOT_ANSWER and "설정" in CANNOT_ANSWER and "엑사원" in CANNOT_ANSWER

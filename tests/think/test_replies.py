@@ -11,6 +11,7 @@ from datetime import datetime
 import numpy as np
 import pytest
 
+from assistant.think.korean_guard import CANNOT_ANSWER
 from assistant.config import Config, ConfigError, RepliesConfig
 from assistant.pipeline import Engine
 from assistant.pipeline.session import load_replies
@@ -253,7 +254,7 @@ def loaded(tts, config=RepliesConfig(), background=True) -> InstantReplies:
 def test_every_fixed_reply_is_prerendered_at_the_output_rate(user_dirs):
     tts = FakeTts()
     replies = loaded(tts)
-    texts = default_table().static_texts()
+    texts = default_table().static_texts() + [CANNOT_ANSWER]  # and the Korean notice, said at once
     assert sorted(tts.spoken) == sorted(texts)
     assert "It's {time}." not in tts.spoken and "" not in tts.spoken
     hit = replies.lookup("Thank you!")
@@ -274,7 +275,7 @@ def test_audio_cache_is_rebuilt_when_the_voice_changes(user_dirs):
     loaded(FakeTts(voice_id="fake:1"))
     tts = FakeTts(voice_id="fake:2")
     loaded(tts)
-    assert sorted(tts.spoken) == sorted(default_table().static_texts())
+    assert sorted(tts.spoken) == sorted(default_table().static_texts() + [CANNOT_ANSWER])
 
 
 def test_corrupt_cache_files_are_rebuilt(user_dirs):
