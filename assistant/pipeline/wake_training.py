@@ -1,19 +1,22 @@
 """Training the wake phrase's own model (``wake.by = model`` or ``model+probability``), offline, when
 the phrase is first chosen; the model is kept per phrase in the cache folder.
 
-Positives are the phrase said by the voices at hand: espeak-ng voices at several rates and pitches
-and the Piper voice (steady, and with its random variation), alone, with a question in one breath,
-and with a pause before the question. Negatives are speech that never says the phrase: everyday
-sentences, and sentences made from the phrase's own words (each word alone, the first word before
-other words, the last words after others: "Hey, where is my phone?", "The assistant is here."),
-and the phrase cut before its end (a look that has not heard it all is not the phrase). Every clip
-is also heard under noise, quieter, faster or slower, and with a second voice over it.
+Positives are the phrase said by the voices at hand: 126 espeak-ng voices (three English accents with
+many of espeak-ng's variants, and other languages' voices reading the English, for accents no English
+voice has), each at its own rate and pitch, and the Piper voice (steady, and with its random
+variation): alone, with a question in one breath, and with a pause before the question. Negatives are
+speech that never says the phrase, by the same voices: everyday sentences, and sentences made from the
+phrase's own words (each word alone, the first word before other words, the last words after others:
+"Hey, where is my phone?", "The assistant is here."), near misses, and the phrase cut before its end
+(a look that has not heard it all is not the phrase). Every clip is also heard under noise, quieter,
+faster or slower, and with another sentence over it.
 
 Each clip is looked at as the engine looks at an utterance's start (its first 0.5-2.3 s, every
 96 ms), and each look labelled: the phrase just heard (its end within the look, up to 0.7 s
 before the look's end), or not the phrase (the negatives, and looks ending before the phrase
-does). The espeak-ng voices are the wake bench's tuning half's (docs/wake.md): its test half's
-voices and sentences are never trained on.
+does). None of the wake bench's voices (docs/wake.md) is trained on, of either half, nor the test
+half's accents or sentences: its tuning half measures voices the model never heard, as its test half
+does.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from assistant.sound import first_audible_s, last_audible_s, resample
 log = logging.getLogger(__name__)
 
 RATE = 16000
-VERSION = 2
+VERSION = 3
 """Of the training recipe: a model trained by another is trained again."""
 
 
@@ -46,13 +49,48 @@ class TrainingVoice:
     pitch: int
 
 
-VOICES = (
-    TrainingVoice("en-us", 165, 50), TrainingVoice("en-gb+f3", 150, 60), TrainingVoice("en-gb-scotland+m3", 180, 40),
-    TrainingVoice("en-us+m7", 140, 35), TrainingVoice("en-gb+f4", 175, 65),
-)
-"""espeak-ng voices (the wake bench's tuning half's), each said at every rate and pitch step."""
-RATE_STEPS = (-35, -10, 15, 40)
-PITCH_STEPS = (-20, 0, 20)
+ACCENTS = ("en-us", "en-gb", "en-gb-scotland")
+"""The English espeak-ng accents trained on: none that only the wake bench's test half has (en-gb-x-rp,
+en-029, en-us-nyc, en-gb-x-gbcwmd, en-gb-x-gbclan); en-us is in both halves (not their voices)."""
+VARIANTS = ("", "m1", "m4", "m8", "f5", "klatt", "klatt3", "adam", "Alex", "Alicia", "Denis", "Hugo", "Jacky",
+            "Michael", "Mike", "anika", "aunty", "benjamin", "boris", "caleb", "ed", "edward", "grandma", "grandpa",
+            "ian", "john", "linda", "max", "norbert", "paul", "quincy", "rob", "robert", "shelby", "steph", "travis",
+            "victor", "zac")
+"""espeak-ng's voice variants trained on: none that a bench half uses (the wake bench's f1-f4, m2, m3, m5-m7,
+the turn corpus's Andy, Annie, Gene, Lee, belinda, david)."""
+LANGUAGES = ("de", "fr", "es", "it", "nl", "pt", "pl", "sv", "hi", "cy", "af", "ru", "ro", "cs", "hu", "fi", "da",
+             "nb", "tr", "el", "id", "sw", "ga", "is")
+"""Other languages' espeak-ng voices reading the English text (each twice: plain and with a variant):
+English said with the sounds and rhythm of another language, accents no English voice has."""
+MORE_LANGUAGES = ("es-419", "pt-br", "hr", "sk", "sl", "lv", "lt", "et", "eu", "ca", "mt", "sq", "bg", "uk", "ta",
+                  "bn", "ur", "ms", "fr-be", "gd", "lb", "eo", "ia", "haw", "mi", "kn", "ml", "mr", "ne", "pa", "gu",
+                  "te", "vi", "az", "ka", "hy", "kk", "uz", "tn", "om")
+"""... and once each (with a variant every other language)."""
+
+
+def _spread(index: int) -> tuple[int, int]:
+    """A voice's rate (130-204 words a minute) and pitch (30-74), spread over the voices by fixed steps."""
+    return 130 + (index * 37) % 75, 30 + (index * 23) % 45
+
+
+def _voice(name: str, variant: str, index: int) -> TrainingVoice:
+    return TrainingVoice(name + (f"+{variant}" if variant else ""), *_spread(index))
+
+
+def training_voices() -> tuple[TrainingVoice, ...]:
+    """The espeak-ng voices trained on (126): every third of the English accents × variants, and the
+    other languages' voices."""
+    english = [_voice(accent, variant, a * 41 + v) for a, accent in enumerate(ACCENTS)
+               for v, variant in enumerate(VARIANTS) if accent != "en-us" or variant]
+    others = [_voice(language, VARIANTS[1 + (i * 7) % (len(VARIANTS) - 1)] if k else "", 200 + i * 5 + k)
+              for i, language in enumerate(LANGUAGES) for k in (0, 1)]
+    more = [_voice(language, VARIANTS[1 + (i * 11) % (len(VARIANTS) - 1)] if i % 2 else "", 400 + i * 3)
+            for i, language in enumerate(MORE_LANGUAGES)]
+    return tuple(english[::3] + others + more)
+
+
+VOICES = training_voices()
+"""Not the wake bench's voices, of either half: its tuning half measures voices the model never heard too."""
 PIPER_DRAWS = 5
 """Piper says each positive this many times with its random variation (and once steady)."""
 SENTENCES = (
@@ -103,10 +141,10 @@ def _phrase_model(phrase: str, piper, embedder: Embedder | None) -> PhraseModel:
             return PhraseModel.load(path)
         except (OSError, ValueError, KeyError) as exc:
             log.warning("the wake phrase model %s cannot be read (%s): training it again", path, exc)
-    clock = time.perf_counter()
+    clock, cpu = time.perf_counter(), time.process_time()
     model, counts = train(phrase, espeak_voices(), piper_voice(piper), embedder or shared_embedder())
-    seconds = round(time.perf_counter() - clock, 1)
-    model.save(path, {**counts, "seconds": seconds, "version": VERSION})
+    seconds, cpu = round(time.perf_counter() - clock, 1), round(time.process_time() - cpu, 1)
+    model.save(path, {**counts, "seconds": seconds, "cpu_seconds": cpu, "version": VERSION})
     log.info("wake phrase model for %r trained in %.1f s (%s)", phrase, seconds, counts)
     return model
 
@@ -118,8 +156,8 @@ def _trimmed(pcm: np.ndarray) -> np.ndarray:
     return pcm[int(start * RATE) : int(end * RATE) + 1]
 
 
-def espeak_voices(voices=VOICES, rates=RATE_STEPS, pitches=PITCH_STEPS) -> list[Say]:
-    """Every training voice at every rate and pitch step (espeak-ng's library, in memory)."""
+def espeak_voices(voices=VOICES, rates=(0,), pitches=(0,)) -> list[Say]:
+    """Every training voice at every rate and pitch step about its own (espeak-ng's library, in memory)."""
     from assistant.speak.espeak import EspeakError, EspeakTts
 
     says = []
@@ -161,6 +199,23 @@ def phrase_like(phrase: str) -> list[str]:
             f"{rest.capitalize()}.", f"The {rest} is here.", f"My {rest} called me.", f"Okay, {rest}.",
             f"I asked the {rest} about it."]
     return [text for text in made if _letters(phrase) not in _letters(text)]
+
+
+def phrase_amid(phrase: str) -> list[str]:
+    """More sentences with the phrase's words and not the phrase: its last words amid others, its first
+    word before everyday words (each voice says :data:`AMID_PER_VOICE` of them)."""
+    words = phrase.split()
+    if len(words) < 2:
+        return []
+    first, rest = words[0].capitalize(), " ".join(words[1:])
+    made = [f"She works as an {rest} at the school.", f"We need a new {rest} for the office.",
+            f"Call the {rest} again tomorrow.", f"Where is the {rest} today?", f"Is your {rest} on holiday?",
+            f"Our {rest} has a new phone.", f"I spoke to the {rest} this morning.", f"Ask the {rest}, then.",
+            f"{first}, I just got home.", f"{first}, look at this.", f"{first} you, come over here.", f"{first}, it is late."]
+    return [text for text in made if _letters(phrase) not in _letters(text)]
+
+
+AMID_PER_VOICE = 4
 
 
 def _letters(text: str) -> str:
@@ -243,26 +298,42 @@ def train(phrase: str, espeak: list[Say], piper: list[Say], embedder: Embedder) 
 
 
 def training_looks(phrase: str, espeak: list[Say], piper: list[Say], embedder: Embedder):
-    """(looks, labels, counts): the training set for ``phrase``."""
+    """(looks, labels, counts): the training set for ``phrase``, voice by voice (:func:`voice_looks`)."""
     phrase = " ".join(phrase.split())
-    said = phrase[:1].upper() + phrase[1:]
     says = espeak + piper
-    positives: list[tuple[np.ndarray, float]] = []
-    for v, say in enumerate(says):
-        alone = say(said)
-        question = QUESTIONS[v % len(QUESTIONS)]
-        breath = say(f"{said}, {question}")
-        gap = np.zeros(int(0.6 * RATE), np.float32)
-        positives += [(alone, alone.size / RATE), (breath, alone.size / RATE),
-                      (np.concatenate([alone, gap, say(question.capitalize())]), alone.size / RATE)]
+    looks, labels, positive_clips, negative_clips = [], [], 0, 0
+    for index, say in enumerate(says):
+        x, y, clips = voice_looks(phrase, say, index, embedder)
+        looks += x
+        labels += y
+        positive_clips += clips[0]
+        negative_clips += clips[1]
+    x, y = np.concatenate(looks), np.array(labels)
+    counts = {"looks": int(y.size), "positive_looks": int(y.sum()), "positive_clips": positive_clips,
+              "negative_clips": negative_clips, "voices": len(says)}
+    return x, y, counts
+
+
+def voice_looks(phrase: str, say: Say, index: int, embedder: Embedder):
+    """One voice's looks (a list of arrays), their labels and its (positive, negative) clip counts: the
+    phrase alone, with a question in one breath and after a pause, each as heard three ways (and cut
+    before its end); a third of the everyday and phrase-like sentences, half the near misses and
+    :data:`AMID_PER_VOICE` more phrase-like ones (which ones turns with ``index``), each heard one or two ways."""
+    said = phrase[:1].upper() + phrase[1:]
     texts, near = list(SENTENCES) + phrase_like(phrase), near_misses(phrase)
-    negatives = [say(texts[(i * 7 + k) % len(texts)]) for i, say in enumerate(says) for k in range(len(texts) // 3)]
-    negatives += [say(near[(i * 5 + k) % len(near)]) for i, say in enumerate(says) for k in range((len(near) + 1) // 2)]
+    negatives = [say(texts[(index * 7 + k) % len(texts)]) for k in range(len(texts) // 3)]
+    negatives += [say(near[(index * 5 + k) % len(near)]) for k in range((len(near) + 1) // 2)]
+    amid = phrase_amid(phrase)
+    negatives += [say(amid[(index * 5 + k) % len(amid)]) for k in range(AMID_PER_VOICE if amid else 0)]
+    question = QUESTIONS[index % len(QUESTIONS)]
+    alone = say(said)
+    gap = np.zeros(int(0.6 * RATE), np.float32)
+    positives = [alone, say(f"{said}, {question}"), np.concatenate([alone, gap, say(question.capitalize())])]
+    end_s = alone.size / RATE
     looks, labels = [], []
-    for index, (clip, end_s) in enumerate(positives):
-        other = negatives[(index * 13) % len(negatives)]
-        for variant, speed in variants(clip, index, other):
-            lead = LEADS_S[index % len(LEADS_S)]
+    for k, clip in enumerate(positives):
+        lead = LEADS_S[(index + k) % len(LEADS_S)]
+        for variant, speed in variants(clip, index * 10 + k, negatives[(k * 13) % len(negatives)]):
             x, y = _looks(embedder, variant, lead, end_s / speed)
             looks.append(x)
             labels += y
@@ -270,17 +341,13 @@ def training_looks(phrase: str, espeak: list[Say], piper: list[Say], embedder: E
             x, y = _looks(embedder, partial, lead, None)
             looks.append(x)
             labels += y
-    for index, clip in enumerate(negatives):
-        other = negatives[(index * 5 + 3) % len(negatives)]
-        heard = variants(clip, 10_000 + index, other)
-        for variant, _ in heard[: 1 + index % 2]:
-            x, y = _looks(embedder, variant, LEADS_S[index % len(LEADS_S)], None)
+    for k, clip in enumerate(negatives):
+        heard = variants(clip, 10_000 + index * 100 + k, negatives[(k * 5 + 3) % len(negatives)])
+        for variant, _ in heard[: 1 + k % 2]:
+            x, y = _looks(embedder, variant, LEADS_S[k % len(LEADS_S)], None)
             looks.append(x)
             labels += y
-    x, y = np.concatenate(looks), np.array(labels)
-    counts = {"looks": int(y.size), "positive_looks": int(y.sum()), "positive_clips": len(positives),
-              "negative_clips": len(negatives), "voices": len(says)}
-    return x, y, counts
+    return looks, labels, (len(positives), len(negatives))
 
 
 def start_phrase_model(wake, config, tts) -> threading.Thread | None:
