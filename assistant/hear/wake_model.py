@@ -64,6 +64,10 @@ class Embedder:
         options.inter_op_num_threads = 1
         self._mel = ort.InferenceSession(str(mel_path), sess_options=options, providers=["CPUExecutionProvider"])
         self._embedding = ort.InferenceSession(str(embedding_path), sess_options=options, providers=["CPUExecutionProvider"])
+        self._silent_mel: np.ndarray | None = None
+        self._silent_embedding: np.ndarray | None = None
+        """What a block of silence and a window of it give (the same every time: the two seconds of
+        zeros before every utterance are not run through the models again)."""
 
     def mel(self, pcm: np.ndarray) -> np.ndarray:
         """(frames, 32): the mel spectrogram of ``pcm`` (float samples, -1..1), scaled as openWakeWord
@@ -75,12 +79,37 @@ class Embedder:
             return np.zeros((0, 32), np.float32)
         span, step = (MEL_STRIDE - 1) * HOP + MEL_FFT, MEL_STRIDE * HOP
         pcm = pcm.astype(np.float32) * INT16
-        out = [self._mel.run(None, {"input": pcm[None, j * step : j * step + span]})[0] for j in range(blocks)]
-        return np.concatenate([o.reshape(-1, o.shape[-1]) for o in out]) / 10.0 + 2.0
+        out = [self._mel_block(pcm[j * step : j * step + span]) for j in range(blocks)]
+        return np.concatenate(out) / 10.0 + 2.0
+
+    def _mel_block(self, block: np.ndarray) -> np.ndarray:
+        silent = not block.any()
+        if silent and self._silent_mel is not None:
+            return self._silent_mel
+        out = self._mel.run(None, {"input": block[None]})[0]
+        out = out.reshape(-1, out.shape[-1])
+        if silent:
+            self._silent_mel = out
+        return out
 
     def embed(self, windows: np.ndarray) -> np.ndarray:
-        """(n, 96) for (n, 76, 32) mel windows."""
-        out = self._embedding.run(None, {"input_1": windows[..., None].astype(np.float32)})[0]
+        """(n, 96) for (n, 76, 32) mel windows (a window of silence's once)."""
+        windows = windows.astype(np.float32, copy=False)
+        silent = np.zeros(windows.shape[0], bool)
+        if self._silent_mel is not None and windows.shape[0]:
+            quiet = np.tile(self._silent_mel / 10.0 + 2.0, (MEL_WINDOW // MEL_STRIDE + 1, 1))[:MEL_WINDOW]
+            silent = (windows == quiet).all(axis=(1, 2))
+        out = np.zeros((windows.shape[0], 96), np.float32)
+        if silent.any():
+            if self._silent_embedding is None:
+                self._silent_embedding = self._run_embedding(windows[silent][:1])[0]
+            out[silent] = self._silent_embedding
+        if (~silent).any():
+            out[~silent] = self._run_embedding(windows[~silent])
+        return out
+
+    def _run_embedding(self, windows: np.ndarray) -> np.ndarray:
+        out = self._embedding.run(None, {"input_1": windows[..., None]})[0]
         return out.reshape(out.shape[0], -1)
 
     def windows(self, pcm: np.ndarray, last: int | None = None) -> np.ndarray:

@@ -107,3 +107,22 @@ def test_an_utterance_s_start_has_the_same_embeddings_alone_in_the_whole_and_loo
         assert np.array_equal(alone, looks_at(whole, [end])[0])
         assert np.array_equal(alone, looks.look(pcm[:end]))
     assert np.array_equal(looks.look(pcm[100:9000]), embedder.look(pcm[100:9000]))  # another utterance: begun anew
+
+
+def test_the_silence_before_an_utterance_is_worked_out_once_and_gives_what_the_models_give():
+    from assistant.hear.wake_model import Embedder
+
+    t = np.arange(2 * RATE) / RATE
+    pcm = (0.3 * np.sin(2 * np.pi * 220 * t * (1 + t)) * (t % 0.5 < 0.3)).astype(np.float32)  # gaps of true silence
+    kept = Embedder()
+    got = kept.windows(pcm)
+    assert kept._silent_mel is not None and kept._silent_embedding is not None
+    plain = Embedder()  # every block and window through the models
+
+    def mel_block(block):
+        out = plain._mel.run(None, {"input": block[None]})[0]
+        return out.reshape(-1, out.shape[-1])
+
+    plain._mel_block, plain.embed = mel_block, plain._run_embedding
+    assert np.array_equal(got, plain.windows(pcm))
+    assert np.array_equal(kept.windows(pcm[:9000]), plain.windows(pcm[:9000]))
