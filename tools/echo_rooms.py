@@ -32,7 +32,9 @@ import numpy as np
 from assistant.commands.bench.echo import _active, listen, speech_onset
 from assistant.commands.bench.room_noises import NOISES, RATE, noise, rooms
 from assistant.config import Config, TtsConfig
-from assistant.hear.cancellers import SpeexCanceller
+from assistant.hear.cancellers import SpeexCanceller, to_int16
+from assistant.hear.echo import aligned_shift
+from assistant.hear.echo_memory import RoomRecord, measure_delay
 from assistant.sound import load_wav, resample
 from assistant.speak.startup_sound import startup_sound
 
@@ -81,11 +83,43 @@ def users(scenes: dict, out: Path) -> list[tuple[str, np.ndarray]]:
     return found
 
 
-def scene_figures(factory, room, reply, near, at, vad, config, sound) -> tuple[int, float | None, float]:
+REMEMBERED = ("The weather tomorrow will be sunny in the morning, with clouds and a little rain "
+              "later in the afternoon.")
+"""Another reply, played backwards, is what a remembered room was learnt on (``--start remembered``)."""
+
+
+def remembered(room, tts) -> RoomRecord:
+    """4 s of another sound through ``room``, as a canceller keeps it after a reply (a restart)."""
+    far = np.ascontiguousarray(steady_voice(tts, REMEMBERED)[::-1][: 4 * RATE])
+    mic = room.echo(far, RATE)[: far.size]
+    return RoomRecord(room.name, "speex", RATE, to_int16(far), to_int16(mic), measure_delay(far, mic, RATE), 0.0, 0.0)
+
+
+def echo_beyond_tail_db(room, sound: np.ndarray, tail_ms: int) -> float:
+    """Energy of the room's response (deconvolved from the start-up sound's echo) that a
+    canceller of ``tail_ms`` cannot reach once the delay is out of its reference (dB of all)."""
+    scene = room.scene(sound, np.zeros(0, np.float32), RATE, 0.0)
+    n = 1 << int(np.ceil(np.log2(scene.far.size + RATE)))
+    far, mic = np.fft.rfft(scene.far, n), np.fft.rfft(scene.mic, n)
+    response = np.fft.irfft(mic * np.conj(far) / (np.abs(far) ** 2 + 1e-3 * np.mean(np.abs(far) ** 2)), n)[: RATE]
+    shift = aligned_shift(measure_delay(scene.far, scene.mic, RATE), RATE, RATE // 100)
+    energy = response**2
+    outside = energy[:shift].sum() + energy[shift + tail_ms * RATE // 1000 :].sum()
+    return round(float(10 * np.log10(max(outside, 1e-12) / energy.sum())), 1)
+
+
+def heard(factory, room, scene, vad, config, sound, record):
+    """The scene through a fresh canceller that heard the start-up sound first (``record``:
+    that replayed a remembered room instead): as :func:`listen` returns it."""
+    if record is not None:
+        return listen(factory(), scene, vad, config, record=record)
+    return listen(factory(), scene, vad, config, prelude=room.scene(sound, np.zeros(0, np.float32), RATE, 0.0))
+
+
+def scene_figures(factory, room, reply, near, at, vad, config, sound, record=None) -> tuple[int, float | None, float]:
     """False pauses, seconds from the user's first speech frame to the pause, ms per block."""
-    prelude = room.scene(sound, np.zeros(0, np.float32), RATE, 0.0)
     scene = room.scene(reply, near, RATE, at)
-    _, pauses, ms, _ = listen(factory(), scene, vad, config, prelude=prelude)
+    _, pauses, ms, _ = heard(factory, room, scene, vad, config, sound, record)
     onset = speech_onset(scene.near, vad, RATE)
     span = np.flatnonzero(_active(scene.near, RATE // 100))
     lo, hi = (onset - 0.05, span[-1] / RATE + 0.5) if onset is not None else (np.inf, np.inf)
@@ -94,7 +128,7 @@ def scene_figures(factory, room, reply, near, at, vad, config, sound) -> tuple[i
     return len(false), (hits[0] if hits else None), ms
 
 
-def run(tail_ms: int, which: str, noises: bool, room_names: list[str] | None, out: Path) -> dict:
+def run(tail_ms: int, which: str, noises: bool, room_names: list[str] | None, out: Path, start: str = "sound") -> dict:
     from assistant.hear.vad import SileroVad
     from assistant.machine.models import find_silero_vad
     from assistant.speak.tts import load_tts
@@ -108,34 +142,34 @@ def run(tail_ms: int, which: str, noises: bool, room_names: list[str] | None, ou
     replies = [steady_voice(tts, text) for text in scenes["replies"]]
     people = users(scenes, out)
     sound = startup_sound(RATE)
-    report: dict = {"tail_ms": tail_ms, "scenes": which, "rooms": {}}
+    report: dict = {"tail_ms": tail_ms, "scenes": which, "start": start, "rooms": {}}
     for room in rooms(RATE):
         if room_names and room.name not in room_names:
             continue
+        record = remembered(room, tts) if start == "remembered" else None
         false, after, spent = 0, [], []
         for reply, (_, near), at in ((r, p, a) for r in replies for p in people for a in AT_S):
-            f, a, ms = scene_figures(factory, room, reply, near, at, vad, config, sound)
+            f, a, ms = scene_figures(factory, room, reply, near, at, vad, config, sound, record)
             false += f
             after.append(None if a is None else round(a, 2))
             spent.append(ms)
         alone = 0  # each reply with no one speaking, at four alignments to the frames
         for reply, offset in ((r, o) for r in replies for o in (0, 128, 256, 384)):
             far = np.concatenate([np.zeros(offset, np.float32), reply])
-            prelude = room.scene(sound, np.zeros(0, np.float32), RATE, 0.0)
-            _, pauses, _, _ = listen(factory(), room.scene(far, np.zeros(0, np.float32), RATE, 0.0), vad, config,
-                                     prelude=prelude)
+            _, pauses, _, _ = heard(factory, room, room.scene(far, np.zeros(0, np.float32), RATE, 0.0), vad, config,
+                                    sound, record)
             alone += bool(pauses)
         row = {"false": false, "within_300ms": sum(a is not None and a <= 0.3 for a in after),
                "scenes": len(after), "pause_after_s": after, "ms_per_block": round(float(np.median(spent)), 3),
-               "alone_paused": alone, "alone_scenes": 4 * len(replies)}
+               "alone_paused": alone, "alone_scenes": 4 * len(replies),
+               "echo_beyond_tail_db": echo_beyond_tail_db(room, sound, tail_ms)}
         if noises:
             row["noises"] = {}
             for name in NOISES:
                 pcm = noise(name, RATE)
                 paused = 0
                 for reply, at in ((r, a) for r in replies for a in (1.0, 3.0)):
-                    prelude = room.scene(sound, np.zeros(0, np.float32), RATE, 0.0)
-                    _, pauses, _, _ = listen(factory(), room.scene(reply, pcm, RATE, at), vad, config, prelude=prelude)
+                    _, pauses, _, _ = heard(factory, room, room.scene(reply, pcm, RATE, at), vad, config, sound, record)
                     paused += any(at <= p <= at + pcm.size / RATE + 0.5 for p in pauses)
                 row["noises"][name] = paused
         report["rooms"][room.name] = row
@@ -161,11 +195,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tail", type=int, default=Config().echo.tail_ms, help="echo.tail_ms")
     parser.add_argument("--scenes", choices=sorted(SCENES), default="held-out")
     parser.add_argument("--no-noises", action="store_true")
+    parser.add_argument("--start", choices=("sound", "remembered"), default="sound",
+                        help="the canceller heard the start-up sound first, or replayed a remembered room")
     parser.add_argument("--room", action="append", help="only this room (by its name; repeatable)")
     parser.add_argument("--voices", type=Path, default=Path("bench-out/echo-rooms"), help="folder for the rendered voices")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
-    report = run(args.tail, args.scenes, not args.no_noises, args.room, args.voices)
+    report = run(args.tail, args.scenes, not args.no_noises, args.room, args.voices, args.start)
     report["speex_cpu_ms_per_block"] = round(block_cost(args.tail), 3)
     text = json.dumps(report, indent=1)
     if args.json:
