@@ -94,9 +94,9 @@ class EchoConfig:
     ``off``, or ``auto``: the first of speex and webrtc that can run. Without one the
     assistant listens half duplex: only "stop" is heard while it speaks."""
     tail_ms: int = within(192, 32, 1000, "ms")
-    """Longest echo speexdsp models: the speaker-to-microphone delay plus the room's
-    reverberation. Longer learns the room more slowly (on the room simulation: 128 ms
-    left a 100 ms delay's echo uncancelled, 256 ms had not learnt the room 2 s in)."""
+    """Longest echo speexdsp models: the delay left in the reference plus the room's reverberation.
+    Longer learns more slowly: after the start-up sound 256-512 ms did not cure a reverberant room
+    and 320 ms and more paused easy rooms' replies on their echo (128 ms: too short; docs/echo.md)."""
     noise_suppression: bool = False
     """WebRTC only: its noise suppression on the microphone too (speexdsp's always runs)."""
     high_pass: bool = True
