@@ -164,12 +164,21 @@ def espeak_voices(voices=VOICES, rates=(0,), pitches=(0,)) -> list[Say]:
     for voice in voices:
         for rate in rates:
             for pitch in pitches:
-                try:
-                    tts = EspeakTts(voice.name, voice.rate + rate, voice.pitch + pitch)
-                except EspeakError:  # older eSpeak NG data name British English "en", not "en-gb"
-                    tts = EspeakTts(voice.name.replace("en-gb", "en", 1), voice.rate + rate, voice.pitch + pitch)
-                says.append(_say(tts.synthesize, tts.rate, 0.7))
+                tts = _espeak(EspeakTts, EspeakError, voice.name, voice.rate + rate, voice.pitch + pitch)
+                if tts is not None:
+                    says.append(_say(tts.synthesize, tts.rate, 0.7))
     return says
+
+
+def _espeak(make, error, name: str, rate: int, pitch: int):
+    """An eSpeak NG voice, or None where this eSpeak NG's data has no such voice (it is left out)."""
+    for candidate in dict.fromkeys((name, name.replace("en-gb", "en", 1))):  # older data: British English is "en"
+        try:
+            return make(candidate, rate, pitch)
+        except error:
+            continue
+    log.info("eSpeak NG has no voice %s here: the phrase model is trained without it", name)
+    return None
 
 
 def piper_voice(tts) -> list[Say]:
