@@ -8,7 +8,8 @@ variation): alone, with a question in one breath, and with a pause before the qu
 speech that never says the phrase, by the same voices: everyday sentences, and sentences made from the
 phrase's own words (each word alone, the first word before other words, the last words after others:
 "Hey, where is my phone?", "The assistant is here."), near misses, and the phrase cut before its end
-(a look that has not heard it all is not the phrase). Every clip is also heard under noise, quieter,
+(a look that has not heard it all is not the phrase), and near misses made from the phrase's sounds
+(:mod:`.wake_sounds`, by the English voices). Every clip is also heard under noise, quieter,
 faster or slower, and with another sentence over it.
 
 Each clip is looked at as the engine looks at an utterance's start (its first 0.5-2.3 s, every
@@ -32,13 +33,14 @@ from typing import Callable
 import numpy as np
 
 from assistant.hear.wake_model import Embedder, ModelScorer, PhraseModel, fit, looks_at, shared_embedder
+from assistant.pipeline.wake_sounds import sound_misses
 from assistant.resources import cache_dir
 from assistant.sound import first_audible_s, last_audible_s, resample
 
 log = logging.getLogger(__name__)
 
 RATE = 16000
-VERSION = 3
+VERSION = 4
 """Of the training recipe: a model trained by another is trained again."""
 
 
@@ -167,6 +169,7 @@ def espeak_voices(voices=VOICES, rates=(0,), pitches=(0,)) -> list[Say]:
                 tts = _espeak(EspeakTts, EspeakError, voice.name, voice.rate + rate, voice.pitch + pitch)
                 if tts is not None:
                     says.append(_say(tts.synthesize, tts.rate, 0.7))
+                    says[-1].phonemes = voice.name.startswith("en")  # it speaks English phonemes
     return says
 
 
@@ -225,6 +228,8 @@ def phrase_amid(phrase: str) -> list[str]:
 
 
 AMID_PER_VOICE = 4
+SOUNDS_PER_VOICE = 8
+"""Near misses made from the phrase's sounds, by each English voice (:mod:`.wake_sounds`)."""
 
 
 def _letters(text: str) -> str:
@@ -327,13 +332,16 @@ def voice_looks(phrase: str, say: Say, index: int, embedder: Embedder):
     """One voice's looks (a list of arrays), their labels and its (positive, negative) clip counts: the
     phrase alone, with a question in one breath and after a pause, each as heard three ways (and cut
     before its end); a third of the everyday and phrase-like sentences, half the near misses and
-    :data:`AMID_PER_VOICE` more phrase-like ones (which ones turns with ``index``), each heard one or two ways."""
+    :data:`AMID_PER_VOICE` more phrase-like ones, an English voice :data:`SOUNDS_PER_VOICE` near misses from
+    the phrase's sounds (which ones turns with ``index``), each heard one or two ways."""
     said = phrase[:1].upper() + phrase[1:]
     texts, near = list(SENTENCES) + phrase_like(phrase), near_misses(phrase)
     negatives = [say(texts[(index * 7 + k) % len(texts)]) for k in range(len(texts) // 3)]
     negatives += [say(near[(index * 5 + k) % len(near)]) for k in range((len(near) + 1) // 2)]
     amid = phrase_amid(phrase)
     negatives += [say(amid[(index * 5 + k) % len(amid)]) for k in range(AMID_PER_VOICE if amid else 0)]
+    sounds = sound_misses(phrase) if getattr(say, "phonemes", False) else []
+    negatives += [say(sounds[(index * 7 + k) % len(sounds)]) for k in range(SOUNDS_PER_VOICE if sounds else 0)]
     question = QUESTIONS[index % len(QUESTIONS)]
     alone = say(said)
     gap = np.zeros(int(0.6 * RATE), np.float32)
