@@ -14,7 +14,7 @@ en-029+f1 at eSpeak NG's default rate, and the first 4 s of the JFK clip); ``--s
 uses three other replies, other voices and sentences, and the JFK clip's next 4 s (what a
 setting may be chosen on).
 
-    python -m tools.echo_rooms --tail 192 [--scenes held-out|tuning] [--no-noises] [--json OUT]
+    python -m tools.echo_rooms --tail 192 [--echo-tail 150] [--scenes held-out|tuning] [--no-noises] [--json OUT]
 """
 
 from __future__ import annotations
@@ -128,13 +128,15 @@ def scene_figures(factory, room, reply, near, at, vad, config, sound, record=Non
     return len(false), (hits[0] if hits else None), ms
 
 
-def run(tail_ms: int, which: str, noises: bool, room_names: list[str] | None, out: Path, start: str = "sound") -> dict:
+def run(tail_ms: int, which: str, noises: bool, room_names: list[str] | None, out: Path, start: str = "sound",
+        echo_tail_ms: int | None = None) -> dict:
     from assistant.hear.vad import SileroVad
     from assistant.machine.models import find_silero_vad
     from assistant.speak.tts import load_tts
 
     config = Config()
-    config = replace(config, echo=replace(config.echo, tail_ms=tail_ms))
+    echo_tail_ms = config.echo.echo_tail_ms if echo_tail_ms is None else echo_tail_ms
+    config = replace(config, echo=replace(config.echo, tail_ms=tail_ms, echo_tail_ms=echo_tail_ms))
     factory = lambda: SpeexCanceller(RATE, tail_ms=tail_ms)  # noqa: E731
     vad = SileroVad(find_silero_vad())
     scenes = SCENES[which]
@@ -142,7 +144,7 @@ def run(tail_ms: int, which: str, noises: bool, room_names: list[str] | None, ou
     replies = [steady_voice(tts, text) for text in scenes["replies"]]
     people = users(scenes, out)
     sound = startup_sound(RATE)
-    report: dict = {"tail_ms": tail_ms, "scenes": which, "start": start, "rooms": {}}
+    report: dict = {"tail_ms": tail_ms, "echo_tail_ms": echo_tail_ms, "scenes": which, "start": start, "rooms": {}}
     for room in rooms(RATE):
         if room_names and room.name not in room_names:
             continue
@@ -193,6 +195,7 @@ def block_cost(tail_ms: int, seconds: float = 5.0) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tail", type=int, default=Config().echo.tail_ms, help="echo.tail_ms")
+    parser.add_argument("--echo-tail", type=int, default=Config().echo.echo_tail_ms, help="echo.echo_tail_ms")
     parser.add_argument("--scenes", choices=sorted(SCENES), default="held-out")
     parser.add_argument("--no-noises", action="store_true")
     parser.add_argument("--start", choices=("sound", "remembered"), default="sound",
@@ -201,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--voices", type=Path, default=Path("bench-out/echo-rooms"), help="folder for the rendered voices")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
-    report = run(args.tail, args.scenes, not args.no_noises, args.room, args.voices, args.start)
+    report = run(args.tail, args.scenes, not args.no_noises, args.room, args.voices, args.start, args.echo_tail)
     report["speex_cpu_ms_per_block"] = round(block_cost(args.tail), 3)
     text = json.dumps(report, indent=1)
     if args.json:
