@@ -13,7 +13,6 @@ phrase said differently), nor reduced vowels swapped for one another (they sound
 
 from __future__ import annotations
 
-import ctypes
 import functools
 import re
 
@@ -42,19 +41,9 @@ REDUCED = {"@", "a#", "I2", "I#", "@L", "@5", "3"}
 @functools.lru_cache(maxsize=64)
 def phonemes(phrase: str) -> tuple[str, ...]:
     """eSpeak NG's phonemes of ``phrase`` in en-us (its mnemonics, a word a string: ("h'eI", "a#s'Ist@nt"))."""
-    from assistant.speak.espeak import _LOCK, _load
+    from assistant.speak.espeak import phonemes as espeak_phonemes
 
-    lib, _, _ = _load()
-    lib.espeak_TextToPhonemes.restype = ctypes.c_char_p
-    lib.espeak_TextToPhonemes.argtypes = [ctypes.POINTER(ctypes.c_char_p), ctypes.c_int, ctypes.c_int]
-    buffer = ctypes.create_string_buffer(" ".join(phrase.split()).encode("utf-8"))
-    pointer = ctypes.c_char_p(ctypes.addressof(buffer))
-    out = []
-    with _LOCK:
-        lib.espeak_SetVoiceByName(b"en-us")
-        while pointer.value:
-            out.append((lib.espeak_TextToPhonemes(ctypes.byref(pointer), 1, 0) or b"").decode("ascii", "replace"))
-    return tuple(" ".join(out).split())
+    return tuple(espeak_phonemes(phrase, "en-us").split())
 
 
 _TOKEN = re.compile("|".join(re.escape(p) for p in sorted(VOWELS + CONSONANTS, key=len, reverse=True)) + "|.")

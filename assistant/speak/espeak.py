@@ -77,11 +77,26 @@ def _load() -> tuple[ctypes.CDLL, int, str]:
     lib.espeak_SetParameter.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int]
     lib.espeak_Synth.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_uint, ctypes.c_int, ctypes.c_uint,
                                  ctypes.c_uint, ctypes.c_void_p, ctypes.c_void_p]
+    lib.espeak_TextToPhonemes.restype = ctypes.c_char_p
+    lib.espeak_TextToPhonemes.argtypes = [ctypes.POINTER(ctypes.c_char_p), ctypes.c_int, ctypes.c_int]
     data = found.data.encode() if found.data else None
     rate = lib.espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, data, 0)
     if rate <= 0:
         raise EspeakError(f"eSpeak NG from {found.origin} failed to start (its data folder: {found.data or 'default'})")
     return lib, rate, found.origin
+
+
+def phonemes(text: str, voice: str = "en-us") -> str:
+    """eSpeak NG's phonemes of ``text`` in ``voice`` (its mnemonics, as ``espeak-ng -q -x`` writes them)."""
+    lib, _, _ = _load()
+    buffer = ctypes.create_string_buffer(" ".join(text.split()).encode("utf-8"))
+    pointer = ctypes.c_char_p(ctypes.addressof(buffer))
+    out = []
+    with _LOCK:
+        lib.espeak_SetVoiceByName(voice.encode())
+        while pointer.value:
+            out.append((lib.espeak_TextToPhonemes(ctypes.byref(pointer), 1, 0) or b"").decode("ascii", "replace"))
+    return " ".join(out)
 
 
 class EspeakTts:
