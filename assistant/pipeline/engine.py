@@ -13,7 +13,7 @@ from assistant.pipeline.rooms import echo_memory_folder, room_key
 from assistant.events import Announcement, Event, State
 from assistant.think.conversation import Llm
 from assistant.think.hangul import jamo
-from assistant.think.korean_guard import speaks_korean
+from assistant.think.korean_guard import KoreanGuard
 from assistant.think.replies import Replies
 from assistant.think.skills import SkillReply, Skills
 from assistant.hear.stt import Stt
@@ -32,13 +32,6 @@ from assistant.pipeline.transcription import TranscriptionStage
 from assistant.hear.wake_score import phrase_scorer
 from assistant.pipeline.wake_gate import WakeListening
 from assistant.pipeline.wake_training import start_phrase_model
-
-
-def reads_nothing_said(config: Config, llm: Llm) -> bool:
-    """The language spoken is Korean and the model cannot read it (the vocabulary check that
-    gives such turns the Korean notice): the end of a turn is then the silence's alone, and the
-    whole utterance is transcribed at the endpoint (no pause's words were weighed)."""
-    return config.stt.language == "ko" and not speaks_korean(llm.path)
 
 
 class Engine:
@@ -85,12 +78,15 @@ class Engine:
         self.startup = StartupSound(config.echo, self.echo, self.playback)
         """The sound the canceller learns the room from where nothing of it is kept yet."""
         self.synthesis = SynthesisStage(turns, tts, self.playback)
-        silence_alone = reads_nothing_said(config, llm)
+        korean = KoreanGuard(llm.path, config.stt.language, audio=replies.audio if replies else None)
+        # Korean the model cannot read (the check that gives such turns the Korean notice): the end of a
+        # turn is the silence's alone, and the utterance is read once, well into the pause.
+        silence_alone = config.stt.language == "ko" and not korean.speaks
         self.transcription = TranscriptionStage(turns, answering, self.bus, stt, speculative=config.vad.speculative,
                                                 at_pauses=config.turn.mode == "semantic", wake=self.wake,
                                                 wanted=self._answered_at_once, silence_alone=silence_alone)
         self.responder = ResponderStage(turns, answering, config, llm, replies, transcription=self.transcription,
-                                        synthesis=self.synthesis, playback=self.playback, skills=skills)
+                                        synthesis=self.synthesis, playback=self.playback, korean=korean, skills=skills)
         self.hearing = ListenStage(turns, answering, conductor.overlaps, self.bus, vad, config.vad,
                                    transcription=self.transcription, start_output_clock=self.playback.start_clock,
                                    echo=self.echo, barge_in=config.barge_in, replying=lambda: self.playback.replying,
@@ -124,9 +120,7 @@ class Engine:
 
     def _answered_at_once(self, text: str) -> bool:
         """A skill or an instant reply takes ``text`` (the model is not asked)."""
-        if self.skills is not None and self.skills.match(text) is not None:
-            return True
-        return self.replies is not None and self.replies.lookup(text) is not None
+        return self.responder.at_once(text) is not None
 
     def _is_stop(self, text: str) -> bool:
         """``text`` is the instant "stop" phrase ("stop", "wait", "hold on", …)."""

@@ -53,14 +53,15 @@ class ResponderStage(Stage):
     name = "responder"
 
     def __init__(self, turns: TurnBook, answering: Answering, config: Config, llm: Llm, replies: Replies | None, *,
-                 transcription: Stage, synthesis: Stage, playback: PlaybackStage, skills: Skills | None = None):
+                 transcription: Stage, synthesis: Stage, playback: PlaybackStage, korean: KoreanGuard,
+                 skills: Skills | None = None):
         super().__init__(turns)
         self.answering = answering
         self.config = config
         self.llm = llm
         self.replies = replies
         self.skills = skills
-        self.korean = KoreanGuard(llm.path, config.stt.language, audio=replies.audio if replies else lambda text: None)
+        self.korean = korean
         """Korean the model cannot answer gets a notice, never the model's noise."""
         self.hedge_below = config.llm.hedge_below
         if self.hedge_below is None:
@@ -95,9 +96,7 @@ class ResponderStage(Stage):
         if not isinstance(message, UserText):
             return
         self._answered = (message.turn_id, message.attempt)
-        hit = self.skills.match(message.text) if self.skills else None
-        if hit is None and self.replies:
-            hit = self.replies.lookup(message.text)
+        hit = self.at_once(message.text)
         if message.pause is not None:
             self._weigh(message, hit is not None)
         if hit is None:
@@ -109,6 +108,13 @@ class ResponderStage(Stage):
         else:
             # Cached audio is instant anyway; actions (stop, louder) must wait for the endpoint.
             self._parked = (message, hit)
+
+    def at_once(self, text: str) -> InstantReply | SkillReply | None:
+        """The skill or the instant reply that answers ``text`` without the model, or None."""
+        hit = self.skills.match(text) if self.skills else None
+        if hit is None and self.replies:
+            hit = self.replies.lookup(text)
+        return hit
 
     def _weigh(self, message: UserText, instant: bool) -> None:
         """Tell the turn detector what is known of the words at a pause: an instant-reply

@@ -80,7 +80,7 @@ class KoreanGuard:
     """Says :data:`CANNOT_ANSWER` for Korean the loaded model cannot answer."""
 
     def __init__(self, model: Path | None, language: str,
-                 audio: Callable[[str], np.ndarray | None] = lambda text: None):
+                 audio: Callable[[str], np.ndarray | None] | None = None):
         self.model = model
         self.language = language
         self.audio = audio
@@ -100,4 +100,6 @@ class KoreanGuard:
         """The notice for words the model cannot answer, or None (the model answers)."""
         if self.language != "ko" and not is_korean(text):
             return None
-        return None if self.speaks else LanguageNotice(CANNOT_ANSWER, self.audio(CANNOT_ANSWER))
+        if self.speaks:
+            return None
+        return LanguageNotice(CANNOT_ANSWER, self.audio(CANNOT_ANSWER) if self.audio else None)
