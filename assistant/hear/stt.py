@@ -17,9 +17,7 @@ import numpy as np
 
 from assistant.config import SttConfig, chosen
 from assistant.errors import installed
-from assistant.hear.transcript_guard import (  # noqa: F401 - the guards, as this module has always offered them
-    COMPRESSION_RATIO_MAX, MAX_WORDS_PER_S, NO_SPEECH_PROB, clean_transcript, compression_ratio, guarded, hallucination,
-)
+from assistant.hear.transcript_guard import guarded
 from assistant.hear.second_look import Decoding, Look, hint_words, mean_log_probability
 from assistant.machine.models import ModelError, find_vosk, find_whisper
 

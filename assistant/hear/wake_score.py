@@ -100,7 +100,8 @@ class PhraseProbability:
         it (the words of a voice it mishears: "Can you see it's done? What is the weather like?"
         becomes "what is the weather like?"); the latest look's encoding is used again where this is
         its audio. '' for audio too long for one window."""
-        from assistant.hear.stt import TOKENS_PER_S, guarded
+        from assistant.hear.stt import TOKENS_PER_S
+        from assistant.hear.transcript_guard import guarded
 
         seconds = pcm.size / RATE
         if seconds + 1.0 >= 30:

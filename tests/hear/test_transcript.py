@@ -5,7 +5,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from assistant.hear.stt import RATE, clean_transcript, compression_ratio, guarded, hallucination
+from assistant.hear.stt import RATE
+from assistant.hear.transcript_guard import clean_transcript, compression_ratio, guarded, hallucination
 
 DATA = Path(__file__).parents[1] / "data"
 

@@ -19,7 +19,8 @@ from typing import Iterator
 import numpy as np
 
 from assistant.config import Config, VadConfig
-from assistant.hear.stt import TOKENS_PER_S, guarded
+from assistant.hear.stt import TOKENS_PER_S
+from assistant.hear.transcript_guard import guarded
 from assistant.hear.vad import VadEventType
 from assistant.hear.wake import FIRST_SPOT_S, FLOOR, FLOOR_AFTER_S, WakePhrase
 from assistant.hear.wake_score import PhraseProbability, geometric_mean
