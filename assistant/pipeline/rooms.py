@@ -23,7 +23,9 @@ def echo_memory_folder(config: EchoConfig) -> Path | None:
 
 def room_key(source: AudioIn, output: AudioOut, audio: AudioConfig) -> str | None:
     """The devices the echo goes through: the simulated room, or the configured speaker and
-    microphone (None: no echo to learn, a WAV in or out, or nothing played)."""
+    microphone (None: no echo to learn, a WAV in or out, or nothing played). A source under
+    a watch (the kiosk's) is the source it watches: a visitor reset keeps the room."""
+    source = getattr(source, "watches", source)
     if isinstance(source, EchoRoom):
         return f"simulated {source.path} at {source.rate} Hz"
     if isinstance(source, PacedWavSource) or isinstance(output, (SameClockWavSink, NullSink)):

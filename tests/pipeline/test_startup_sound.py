@@ -14,6 +14,7 @@ from assistant.hear.echo_memory import RoomRecord, record_path, save
 from assistant.hear.room import EchoPath, EchoRoom, through_room
 from assistant.hear.sources import PacedWavSource
 from assistant.pipeline import Engine
+from assistant.pipeline.kiosk.session import _WatchedSource
 from assistant.pipeline.rooms import room_key
 from assistant.pipeline.startup import Phase
 from assistant.pipeline.waiting import wait_until
@@ -133,6 +134,22 @@ def test_not_played_where_the_room_is_kept(start, tmp_path):
     engine.listen(room)
     time.sleep(0.5)
     assert engine.echo.filter.readiness.ready and out.played == []
+
+
+def test_a_kiosk_visitor_reset_keeps_the_room(start, tmp_path):
+    """The kiosk watches its source; a fresh engine on the watched source (a visitor reset)
+    is in the room learnt before: it starts converged, and no sound plays again."""
+    engine, room, out, _ = start()
+    watched = _WatchedSource(room, time.monotonic)
+    assert room_key(watched, out, engine.config.audio) == room_key(room, out, engine.config.audio) is not None
+    engine.listen(watched)
+    key = room_key(room, out, engine.config.audio)
+    assert wait_until(record_path(tmp_path, key, "learning").is_file, 6), "the room learnt on the sound is kept"
+    engine.close()
+    after, room_after, out_after, _ = start()
+    after.listen(_WatchedSource(room_after, time.monotonic))
+    time.sleep(0.5)
+    assert after.echo.filter.readiness.ready and out_after.played == []
 
 
 @pytest.mark.parametrize("setting", [{"learn_sound": False}, {"half_duplex": True}])

@@ -72,6 +72,11 @@ class _WatchedSource:
         self.ended = threading.Event()
         self._losses_seen = 0
 
+    @property
+    def watches(self) -> AudioIn:
+        """The source watched: its devices, not the watch, are the room the echo goes through."""
+        return self.source
+
     def frames(self) -> Iterator[tuple[np.ndarray, float]]:
         try:
             for item in self.source.frames():
