@@ -3,7 +3,8 @@ test half apart by voice and by sentence (decided before any tuning; the test ha
 
 Negatives never say the phrase: sentences said by many espeak-ng voices, three at a time, some
 as a TV would sound (a second voice talking over, 6 dB down) and some under steady noise, at least
-``NEGATIVE_MINUTES`` a half. Positives say it: alone, then the question in one breath, and with a
+``NEGATIVE_MINUTES`` a half; the tuning half's also hold the phrase's near misses made from its sounds
+(:data:`NEAR_MISSES`, for any phrase), heard the same ways. Positives say it: alone, then the question in one breath, and with a
 pause before the question, by each voice of the half at three rates (decided before tuning).
 
 Each take is replayed as the engine hears it, faster than real time: the Silero VAD and the
@@ -28,11 +29,13 @@ from assistant.commands.bench.turn_corpus import MONOLOGUE, espeak_speaker, join
 from assistant.commands.bench.turn_split import FIRST_COMPLETE as COMPLETE, FIRST_REQUESTS as REQUESTS
 from assistant.commands.bench.turn_split import FIRST_STATEMENTS as STATEMENTS, FIRST_VOICES as VOICES, Voice
 from assistant.config import Config, with_overrides
+from assistant.pipeline.wake_sounds import sound_misses
 from assistant.resources import cache_dir
 from assistant.sound import save_wav
 
 RATE = 16000
-VERSION = 2
+VERSION = 3
+"""Of the corpus (v3: the tuning half's near misses made from the phrase's sounds; the test half as in v2)."""
 PHRASE = "hey assistant"
 NEGATIVE_MINUTES = 31.0
 CONFUSABLE = {
@@ -40,6 +43,13 @@ CONFUSABLE = {
     "test": ["Hey, a sister of mine called.", "Hey there, I am the assistant manager.", "Hey, this is so tense."],
 }
 """Sentences that begin like the phrase, or hold its words."""
+NEAR_MISSES = ("tune",)
+"""The halves whose negatives also hold the phrase's near misses made from its sounds (for any phrase,
+:mod:`assistant.pipeline.wake_sounds`, as the training makes them for other voices): the tuning half's,
+so that its threshold is chosen with near misses said; the test half keeps its v2 takes."""
+NEAR_SEED = 10_000
+"""The near-miss takes' noise seeds start here (the other negatives' are their take numbers)."""
+KINDS = ("tv", "noise", "plain")
 RATE_STEPS = (-20, 0, 30)
 """Each voice says the positives at three rates (words a minute, about its own): 54 phrase takes in the test half."""
 QUESTIONS = {"tune": ["what time is it?", "tell me a joke."], "test": ["what is the weather like?", "set a timer."]}
@@ -72,6 +82,7 @@ def make_wake_corpus(folder: Path | None = None) -> list[WakeTake]:
     for half in ("test", "tune"):
         voices = [v for v in VOICES[half] if v.name != "piper"]
         takes += _positives(folder, half, voices) + _negatives(folder, half, voices)
+        takes += _near_misses(folder, half, voices)
     rows = [{**t.__dict__, "path": t.path.name} for t in takes]
     manifest.write_text(json.dumps(rows, indent=1), encoding="utf-8")
     return takes
@@ -107,19 +118,56 @@ def _negatives(folder: Path, half: str, voices: list[Voice]) -> list[WakeTake]:
         say = speakers[index % len(speakers)]
         picked = [sentences[(index * 3 + k) % len(sentences)] for k in range(3)]
         audio, _, _ = join_parts([say(s) for s in picked], [0.35, 0.5])
-        kind = ("tv", "noise", "plain")[index % 3]
-        if kind == "tv":  # a second voice over the first, 6 dB down
-            other = speakers[(index + 5) % len(speakers)](sentences[(index * 7 + 1) % len(sentences)])
-            start = int(0.8 * RATE)
-            end = min(audio.size, start + other.size)
-            audio[start:end] += 0.5 * other[: end - start]
-        if kind != "plain":
-            level = float(np.sqrt(np.mean(audio[np.abs(audio) > 0.01] ** 2)))
-            audio = audio + noise(audio.size, index) * level * (0.1 if kind == "noise" else 0.05)
+        kind = KINDS[index % 3]
+        other = speakers[(index + 5) % len(speakers)](sentences[(index * 7 + 1) % len(sentences)]) if kind == "tv" else None
+        audio = _heard(audio, kind, index, other)
         name = f"{half}-neg-{index:03d}-{kind}"
         takes.append(WakeTake(name, _save(folder, name, audio), half, False, voices[index % len(voices)].name))
         seconds += audio.size / RATE
         index += 1
+    return takes
+
+
+def _heard(audio: np.ndarray, kind: str, seed: int, other: np.ndarray | None) -> np.ndarray:
+    """A negative take as heard: ``tv``, ``other`` over it 6 dB down from 0.8 s on and noise 26 dB
+    down; ``noise``, steady noise 20 dB down; ``plain``, as said."""
+    if kind == "tv":
+        start = int(0.8 * RATE)
+        end = min(audio.size, start + other.size)
+        audio[start:end] += 0.5 * other[: end - start]
+    if kind != "plain":
+        level = float(np.sqrt(np.mean(audio[np.abs(audio) > 0.01] ** 2)))
+        audio = audio + noise(audio.size, seed) * level * (0.1 if kind == "noise" else 0.05)
+    return audio
+
+
+def near_miss_plan(half: str, voices: list[Voice]) -> list[tuple[str, Voice, int, str, str]]:
+    """The near-miss takes of ``half`` (none but in :data:`NEAR_MISSES`): (name, voice, rate, text,
+    kind), each of the phrase's near misses made from its sounds (:func:`sound_misses`, for any
+    phrase) said by each of the half's espeak-ng voices (as eSpeak NG phonemes), at its own rate or
+    25 words a minute faster, and heard as the other negatives are (TV-like, under noise or plain:
+    which one turns with the voice)."""
+    if half not in NEAR_MISSES:
+        return []
+    texts, plan = sound_misses(PHRASE), []
+    for v, voice in enumerate(voices):
+        for k, text in enumerate(texts):
+            index = v * len(texts) + k
+            kind = KINDS[(k + v) % 3]
+            plan.append((f"{half}-near-{index:03d}-{kind}", voice, voice.rate + (0, 25)[(k + v) % 2], text, kind))
+    return plan
+
+
+def _near_misses(folder: Path, half: str, voices: list[Voice]) -> list[WakeTake]:
+    sentences, takes = _sentences(half), []
+    for index, (name, voice, rate, text, kind) in enumerate(near_miss_plan(half, voices)):
+        audio, _, _ = join_parts([espeak_speaker(voice.name, rate, voice.pitch)(text)], [])
+        other = None
+        if kind == "tv":  # another of the half's voices saying one of its sentences
+            by = voices[(voices.index(voice) + 2) % len(voices)]
+            other = espeak_speaker(by.name, by.rate, by.pitch)(sentences[(index * 7 + 1) % len(sentences)])
+        audio = _heard(audio, kind, NEAR_SEED + index, other)
+        takes.append(WakeTake(name, _save(folder, name, audio), half, False, voice.name))
     return takes
 
 
@@ -206,9 +254,10 @@ def _looks(config: Config, path: Path, halves: tuple[str, ...]) -> list[dict]:
 
 def _model_looks(config: Config, out: Path, looks: list[dict]) -> dict[str, dict]:
     """The phrase model's looks at every take of ``looks``: their places and embeddings kept in
-    ``out`` (wake-model-looks.jsonl, wake-model-embeddings.npy: made once), scored by the phrase's
-    model as the engine trains it (:mod:`assistant.pipeline.wake_training`, its voices the tuning
-    half's; trained on first use, then read from the cache folder)."""
+    ``out`` (wake-model-looks.jsonl, wake-model-embeddings.npy: made once a take, kept by its name, as
+    the Whisper looks are), scored by the phrase's model as the engine trains it
+    (:mod:`assistant.pipeline.wake_training`, on none of the bench's voices; trained on first use,
+    then read from the cache folder)."""
     from assistant.commands.bench.wake_looks import model_looks
     from assistant.hear.vad import SileroVad
     from assistant.hear.wake_model import shared_embedder
@@ -217,19 +266,22 @@ def _model_looks(config: Config, out: Path, looks: list[dict]) -> dict[str, dict
     from assistant.speak.tts import PiperTts
 
     rows_path, embeddings_path = out / "wake-model-looks.jsonl", out / "wake-model-embeddings.npy"
-    if not (rows_path.is_file() and embeddings_path.is_file()):
+    kept = rows_path.is_file() and embeddings_path.is_file()
+    rows = {r["take"]: r for r in map(json.loads, rows_path.read_text().splitlines())} if kept else {}
+    embeddings = list(np.load(embeddings_path)) if kept else []
+    todo = [row for row in looks if row["take"] not in rows]
+    if todo:  # the takes not looked at yet (a corpus that grew), their looks added to those kept
         takes = {t.name: t for t in make_wake_corpus()}
-        vad, rows, embeddings = SileroVad(find_silero_vad()), [], []
-        for row in looks:
+        vad = SileroVad(find_silero_vad())
+        for row in todo:
             done, found = model_looks(takes[row["take"]], vad, shared_embedder(), config)
             for utterance in done["utterances"]:
                 for look in utterance["looks"]:
                     look["index"] = len(embeddings)
                     embeddings.append(found.pop(0))
-            rows.append(done)
+            rows[done["take"]] = done
         np.save(embeddings_path, np.stack(embeddings).astype(np.float16))
-        rows_path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    rows = {r["take"]: r for r in map(json.loads, rows_path.read_text().splitlines())}
+        rows_path.write_text("".join(json.dumps(r) + "\n" for r in rows.values()), encoding="utf-8")
     model = phrase_model(config.wake.phrase, PiperTts(config.tts))
     scores = 100 * model.probability(np.load(embeddings_path).astype(np.float32))
     for row in rows.values():
