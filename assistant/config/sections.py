@@ -94,9 +94,8 @@ class EchoConfig:
     ``off``, or ``auto``: the first of speex and webrtc that can run. Without one the
     assistant listens half duplex: only "stop" is heard while it speaks."""
     tail_ms: int = within(192, 32, 1000, "ms")
-    """Longest echo speexdsp models: the delay left in the reference plus the room's reverberation.
-    Longer learns more slowly: after the start-up sound 256-512 ms did not cure a reverberant room
-    and 320 ms and more paused easy rooms' replies on their echo (128 ms: too short; docs/echo.md)."""
+    """Longest echo speexdsp models: the delay left in the reference plus the room's reverberation
+    (128 ms: too short; 256-512 ms learn more slowly and did not cure a reverberant room: docs/echo.md)."""
     noise_suppression: bool = False
     """WebRTC only: its noise suppression on the microphone too (speexdsp's always runs)."""
     high_pass: bool = True
@@ -127,10 +126,8 @@ class BargeInConfig:
     table: ClassVar[str] = "barge_in"
 
     min_speech_ms: int = within(128, 32, 1000, "ms")
-    """Speech over the reply pauses it once it holds this much speech from its first
-    sound (a click is shorter; a cough that lasts pauses it, and the reply resumes:
-    it has no words); with the VAD's own delay the reply falls silent within ~300 ms
-    of the first sound."""
+    """Speech over the reply pauses it once it holds this much speech from its first sound
+    (a click is shorter); with the VAD's own delay it falls silent ~300 ms after that sound."""
     threshold: float = within(0.2, 0.15, 0.95)
     """Speech probability that counts as the user's speech while the reply plays: the
     canceller leaves the user's voice quieter and rougher then (Silero gives it
@@ -141,18 +138,22 @@ class BargeInConfig:
     it has learnt the room it keeps -35 to -55 dB of the echo alone; of the user's
     speech over the echo, -15 to 0 dB, with dips where its suppressor bites)."""
     learning_kept_db: float = within(0.0, -30, 10, "dB")
-    """While the canceller is still learning the room, a frame of speech over the reply
-    counts toward pausing it only if the canceller kept at least this much of its energy
-    (echo it took out does not count; a learning canceller keeps -2 to -20 dB of echo, so
-    at -4 dB a fresh one paused the first reply on its own echo). A stop phrase ("wait,
-    what is...") stops the reply whatever this is."""
+    """While the canceller is still learning the room, a frame of speech over the reply counts
+    toward pausing it only if the canceller kept at least this much of its energy (it keeps -2
+    to -20 dB of echo: at -4 dB it paused the first reply on its own echo). A stop phrase counts always."""
     confirm_ms: int = within(96, 0, 1000, "ms")
     """Words heard over the reply take the floor only if the speech goes on this long
     once the paused reply has fallen silent: a person who talks over it goes on, the
     echo the canceller left stops with the reply (0: pausing it is enough)."""
     resume_after_ms: int = within(192, 32, 5000, "ms")
     """A paused reply resumes after this much silence once it has fallen silent, when
-    nobody went on speaking (it was echo, a cough or a knock)."""
+    nobody went on speaking (it was echo, a cough or a knock)..."""
+    resume_after_word_ms: int = within(500, 32, 5000, "ms")
+    """...or after this much, when what paused it lasted a word (``word_ms``): a speaker who
+    says "Actually, how…" over the reply pauses at the comma, and the reply must not play
+    in that pause (200-500 ms)."""
+    word_ms: int = within(250, 32, 2000, "ms")
+    """Speech over the reply this long is a word (echo residue at a word's onset, a knock: shorter)."""
     min_words: int = within(1, 1, 20)
     """Words (not counting "mm-hm", "yeah", "okay"...) the paused speech must hold to
     take the floor; with fewer, the reply resumes."""

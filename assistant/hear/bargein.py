@@ -13,8 +13,9 @@ Speech there is a *candidate* interruption:
   silent (``confirm_ms``): a person who talks over the reply goes on talking, the echo
   the canceller left stops with the reply (a canceller that is still learning leaves
   bursts of it at the onsets of the reply's words, which the VAD takes for speech and
-  Whisper for words). When nobody goes on (``resume_after_ms`` of silence), the
-  speech is over at once and the reply resumes.
+  Whisper for words). When nobody goes on (``resume_after_ms`` of silence; after speech
+  as long as a word, ``resume_after_word_ms``: a speaker's comma), the speech is over at
+  once and the reply resumes.
 
 While the canceller is still learning the room (*learning*), a frame counts toward the
 pause only where the canceller kept its energy (``learning_kept_db``: echo it took out
@@ -140,7 +141,13 @@ class Overlap:
     def unconfirmed_silence(self) -> bool:
         """The reply paused for it, fell silent, and nobody went on speaking: it was echo or a
         noise, and the reply need not wait for its endpoint to resume."""
-        return self.paused and not self.confirmed and self.quiet_s * 1000 + 1e-6 >= self.config.resume_after_ms
+        return self.paused and not self.confirmed and self.quiet_s * 1000 + 1e-6 >= self.resume_after_ms
+
+    @property
+    def resume_after_ms(self) -> int:
+        """The silence a paused reply waits for: longer after a word (a speaker's comma)."""
+        word = self.speech_s * 1000 + 1e-6 >= self.config.word_ms
+        return self.config.resume_after_word_ms if word else self.config.resume_after_ms
 
 
 WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")

@@ -332,7 +332,7 @@ class ListenStage(Stage):
             log.info("speech over the reply for %.0f ms: pausing it", overlap.speech_s * 1000)
             self.overlaps.pause_reply(self._turn, self.pause_reply)
         elif overlap.unconfirmed_silence:
-            log.info("nobody spoke on once the reply fell silent: it resumes")
+            log.info("nobody spoke on for %d ms once the reply fell silent: it resumes", overlap.resume_after_ms)
             self._abandon_speech(self._turn)
 
     def _act(self, detected: Detected, cleaned: Cleaned | None = None) -> None:

@@ -57,14 +57,41 @@ def test_speech_that_goes_on_once_the_reply_is_silent_confirms_it_is_the_user():
 
 def test_echo_that_stops_with_the_reply_is_not_confirmed_and_resumes_soon():
     overlap = Overlap(CFG, full_duplex=True, start=1.0)
-    frames_until_pause(overlap, 1.0)
+    frames_until_pause(overlap, 1.0, speech=lambda i: i <= 6)  # a burst of residue, shorter than a word
     t = 1.0 + 20 * FRAME
     overlap.frame(t, True, reply_audible=False)  # one frame of residue after the reply fell silent
     quiet = [overlap.frame(t + (i + 1) * FRAME, False, reply_audible=False) for i in range(6)]
+    assert overlap.speech_s * 1000 < CFG.word_ms
     assert not overlap.confirmed and overlap.unconfirmed_silence
     assert overlap.quiet_s == pytest.approx(6 * FRAME)
     assert Action.PAUSE not in quiet
     assert verdict("our team.", confirmed=overlap.confirmed) is Action.RESUME
+
+
+def test_after_a_word_the_reply_waits_out_a_speakers_comma_before_it_resumes():
+    """ "Actually, how far…" over the reply: "Actually" paused it and ended under its echo;
+    the pause at the comma is no reason to play again between the speaker's words."""
+    overlap = Overlap(CFG, full_duplex=True, start=1.0)
+    frames_until_pause(overlap, 1.0, speech=lambda i: i <= 12)  # a word of 384 ms
+    t = 1.0 + 20 * FRAME
+    quiet = round(CFG.resume_after_ms / 1000 / FRAME)
+    for i in range(quiet):  # the comma: as long as a burst of residue would wait
+        overlap.frame(t + i * FRAME, False, reply_audible=False)
+    assert not overlap.unconfirmed_silence, "a comma is not the end of what was said"
+    for i in range(quiet, quiet + 4):  # "how far…": the speaker goes on
+        overlap.frame(t + i * FRAME, True, reply_audible=False)
+    assert overlap.confirmed and not overlap.unconfirmed_silence
+
+
+def test_after_a_word_and_nobody_going_on_the_reply_resumes():
+    overlap = Overlap(CFG, full_duplex=True, start=1.0)
+    frames_until_pause(overlap, 1.0)
+    t = 1.0 + 20 * FRAME
+    frames = int(np.ceil(CFG.resume_after_word_ms / 1000 / FRAME))
+    for i in range(frames):
+        overlap.frame(t + (i + 1) * FRAME, False, reply_audible=False)
+    assert overlap.resume_after_ms == CFG.resume_after_word_ms > CFG.resume_after_ms
+    assert not overlap.confirmed and overlap.unconfirmed_silence
 
 
 def test_speech_too_short_to_pause_the_reply_is_never_confirmed():
