@@ -9,7 +9,7 @@ import pytest
 from assistant.sound import AudioError
 from assistant.commands.bench.quality import Answer, build_quality_report, format_quality
 from assistant.commands.bench.calibrate import calibrate, choose, outcome
-from assistant.commands.bench.questions import Question, half_of, is_right, load_questions, verdict
+from assistant.commands.bench.questions import KINDS, Question, half_of, is_right, load_questions, verdict
 from assistant.think.prompt import default_examples
 from assistant.think.skills.text import normalize
 
@@ -44,6 +44,9 @@ def test_a_malformed_question_set_is_named(tmp_path):
         load_questions(path)
     path.write_text('[[question]]\ntext = "Hi"\naccept = ["hi"]\nexpect = "oracle"\n', encoding="utf-8")
     with pytest.raises(AudioError, match="'Hi' needs .* expect in skill, cache, llm"):
+        load_questions(path)
+    path.write_text('[[question]]\ntext = "Hi"\naccept = ["hi"]\nkind = "moods"\n', encoding="utf-8")
+    with pytest.raises(AudioError, match="'Hi' needs .* a kind .* in country"):
         load_questions(path)
 
 
@@ -82,6 +85,28 @@ def test_the_report_splits_right_wrong_and_declined_by_half_mode_and_source():
 def test_the_whole_reply_is_read(reply, expected):
     question = Question("What do you call a baby dog?", ("puppy",), "llm", reject=("kitten",))
     assert verdict(question, reply) == expected
+
+
+@pytest.mark.parametrize("reply, expected", [
+    ("The Great Wall of China is located in the Kingdom of Italy.", "wrong"),  # a second country
+    ("The Great Wall is in China.", "right"),
+    ("It is in the People's Republic of China, not in Japan.", "wrong"),  # a listed wrong answer, said anyway
+])
+def test_naming_another_member_of_the_kind_asked_for_is_wrong(reply, expected):
+    question = Question("In which country is the Great Wall?", ("china",), "llm", reject=("japan",), kind="country")
+    assert verdict(question, reply) == expected
+
+
+def test_a_member_the_question_names_is_not_a_wrong_answer():
+    mix = Question("What color do you get when you mix blue and yellow?", ("green",), "llm", kind="colour")
+    assert verdict(mix, "When you mix blue and yellow, the resulting color is a shade of green.") == "right"
+    assert verdict(mix, "Blue and yellow make purple.") == "wrong"
+    tower = Question("In which country is the Eiffel Tower?", ("france", "paris"), "llm", kind="country")
+    assert verdict(tower, "The Eiffel Tower is located in Paris, France.") == "right"
+
+
+def test_every_kind_in_the_default_set_is_known():
+    assert {q.kind for q in load_questions() if q.kind} <= set(KINDS) and len(KINDS) >= 5
 
 
 def test_an_open_question_is_answered_not_right_or_wrong():

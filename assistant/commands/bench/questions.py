@@ -1,7 +1,8 @@
 """The quality bench's question set and how an answer is scored.
 
 The whole reply is read (:func:`verdict`): it is **wrong** when it says a rejected
-answer anywhere ("A puppy is called a kitten."), **right** when it says an accepted
+answer anywhere ("A puppy is called a kitten."; for a question of a ``kind``, another
+member of it: a second country), **right** when it says an accepted
 one and no rejected one, **declined** when it says it is not sure (a hedge, or the
 model's own "I don't know"), and wrong otherwise. Answers and replies are normalized
 the way skills read speech (lower case, numbers as digits: "fifty-six" is "56").
@@ -43,15 +44,38 @@ class Question:
     """Wrong answers a reply must not say."""
     open: bool = False
     """No one right answer (a tip, a suggestion): scored as answered or not."""
+    kind: str = ""
+    """The closed set the answer is one of (``kinds.toml``): naming another member is wrong."""
 
     @property
     def half(self) -> str:
         return half_of(self.text)
 
+    @property
+    def rejected(self) -> tuple[str, ...]:
+        """The wrong answers: those listed, and the other members of its kind that neither
+        an accepted answer nor the question itself names."""
+        if not self.kind:
+            return self.reject
+        asked = normalize(self.text)
+        accepted = [normalize(a) for a in self.accept]
+        others = [m for m in KINDS[self.kind] if not _says(asked, (m,), None)
+                  and not any(_says(a, (m,), None) or _says(m, (a,), None) for a in accepted)]
+        return self.reject + tuple(others)
+
 
 def half_of(text: str) -> str:
     """``tune`` or ``test``, by the first byte of the text's SHA-256 (lower case, trimmed)."""
     return HALVES[hashlib.sha256(text.strip().lower().encode("utf-8")).digest()[0] % 2]
+
+
+def _kinds() -> dict[str, tuple[str, ...]]:
+    text = resources.files(__package__).joinpath("kinds.toml").read_text(encoding="utf-8")
+    return {kind: tuple(members) for kind, members in tomllib.loads(text).items()}
+
+
+KINDS = _kinds()
+"""The closed sets a question can ask for one of: countries, colours, planets..."""
 
 
 def load_questions(path: Path | None = None) -> list[Question]:
@@ -62,12 +86,13 @@ def load_questions(path: Path | None = None) -> list[Question]:
             resources.files(__package__).joinpath("questions.toml").read_text(encoding="utf-8"))
         rows = tomllib.loads(text)["question"]
         questions = [Question(r["text"], tuple(r["accept"]), r.get("expect", "llm"), tuple(r.get("reject", ())),
-                              bool(r.get("open", False))) for r in rows]
+                              bool(r.get("open", False)), r.get("kind", "")) for r in rows]
     except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError) as exc:
         raise AudioError(f"cannot read {where}: {exc!r}; each [[question]] needs text and accept") from exc
-    bad = [q.text for q in questions if not q.accept or q.expect not in SOURCES]
+    bad = [q.text for q in questions if not q.accept or q.expect not in SOURCES or q.kind and q.kind not in KINDS]
     if bad:
-        raise AudioError(f"{where}: '{bad[0]}' needs a non-empty accept list and expect in {', '.join(SOURCES)}")
+        raise AudioError(f"{where}: '{bad[0]}' needs a non-empty accept list, expect in {', '.join(SOURCES)} "
+                         f"and a kind (if any) in {', '.join(KINDS)}")
     return questions
 
 
@@ -78,8 +103,8 @@ def keywords(answers: tuple[str, ...], now: datetime) -> list[str]:
     return [k.format_map(values) for k in answers]
 
 
-def _says(said: str, answers: tuple[str, ...], now: datetime) -> bool:
-    for keyword in keywords(answers, now):
+def _says(said: str, answers: tuple[str, ...], now: datetime | None) -> bool:
+    for keyword in keywords(answers, now or datetime.now()):
         wanted = keyword if keyword.endswith(":") else normalize(keyword)  # "4:" is the start of a clock time
         end = r"(?!\w)" if wanted[-1:].isalnum() else ""
         if re.search(rf"(?<![\w.]){re.escape(wanted)}{end}", said):
@@ -95,7 +120,7 @@ def verdict(question: Question, reply: str, now: datetime | None = None) -> str:
         return "wrong"
     if question.open:
         return "answered"
-    if _says(said, question.reject, now):
+    if _says(said, question.rejected, now):
         return "declined" if DECLINES.search(said) else "wrong"
     if DECLINES.search(said):
         return "declined"
