@@ -129,9 +129,8 @@ class BargeInConfig:
     """Speech over the reply pauses it once it holds this much speech from its first sound
     (a click is shorter); with the VAD's own delay it falls silent ~300 ms after that sound."""
     threshold: float = within(0.2, 0.15, 0.95)
-    """Speech probability that counts as the user's speech while the reply plays: the
-    canceller leaves the user's voice quieter and rougher then (Silero gives it
-    0.3-0.6 where it gives the clean voice 0.8-0.9)."""
+    """Speech probability that counts as the user's speech while the reply plays: the canceller
+    leaves the voice quieter and rougher (Silero: 0.3-0.6, the clean voice 0.8-0.9)."""
     kept_db: float = within(-25.0, -60, 0, "dB")
     """A frame counts as the user's speech while the reply plays only if the canceller
     kept at least this much of its energy (dB): echo it took out does not count (once
