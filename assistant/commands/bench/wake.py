@@ -283,7 +283,7 @@ def _model_looks(config: Config, out: Path, looks: list[dict]) -> dict[str, dict
         np.save(embeddings_path, np.stack(embeddings).astype(np.float16))
         rows_path.write_text("".join(json.dumps(r) + "\n" for r in rows.values()), encoding="utf-8")
     model = phrase_model(config.wake.phrase, PiperTts(config.tts))
-    scores = 100 * model.probability(np.load(embeddings_path).astype(np.float32))
+    scores = 100 * model.probability(np.stack(embeddings).astype(np.float16).astype(np.float32))  # as kept
     for row in rows.values():
         for utterance in row["utterances"]:
             for look in utterance["looks"]:
