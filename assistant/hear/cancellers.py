@@ -120,7 +120,7 @@ class SpeexCanceller:
 
     name = "speex"
 
-    def __init__(self, rate: int = 16000, *, tail_ms: int = 192, preprocess: bool = True):
+    def __init__(self, rate: int = 16000, *, tail_ms: int = EchoConfig.tail_ms, preprocess: bool = True):
         try:
             import pyaec
         except (ImportError, OSError, AttributeError) as exc:
