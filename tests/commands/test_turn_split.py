@@ -4,7 +4,7 @@ apart (cut-offs in thinking pauses, the wait after finished turns)."""
 from __future__ import annotations
 
 from assistant.commands.bench.signals import PauseRecord
-from assistant.commands.bench.split_report import score_half, score_halves
+from assistant.commands.bench.split_report import format_halves, score_half, score_halves
 from assistant.commands.bench.turn_split import HALVES, KOREAN_VOICES, VOICES, items
 from assistant.config import Config
 
@@ -44,6 +44,7 @@ def test_a_half_counts_cut_offs_in_thinking_pauses_and_the_waits_of_finished_tur
     ]
     score = score_half(records, config)
     assert score["thinking_pauses"] == 2 and score["thinking_cut_off"] == 1
+    assert score["thinking_pauses_to_1s"] == 2 and score["thinking_to_1s_cut_off"] == 1
     assert score["finished_turns"] == 3 and score["wait_median_ms"] == config.turn.complete_ms
     assert score["wait_p90_ms"] > config.turn.complete_ms
     assert any("Remind me too." in line for line in score["cut_off_in"])
@@ -56,3 +57,12 @@ def test_the_halves_are_scored_test_first():
     records = {"tune": {"en": [_record("a", "Hello.", 0.9, 3000, final=True)]},
                "test": {"en": [_record("b", "Hi.", 0.9, 3000, final=True)]}}
     assert list(score_halves(records, {"en": config})) == ["test", "tune"]
+
+
+def test_thinking_pauses_over_a_second_are_counted_apart():
+    config = Config()
+    records = [_record("a", "Remind me too.", 0.9, 700, final=False, thinking=True),
+               _record("b", "Tell me about.", 0.9, 1250, final=False, thinking=True)]  # both cut off
+    score = score_half(records, config)
+    assert score["thinking_cut_off"] == 2 and (score["thinking_pauses_to_1s"], score["thinking_to_1s_cut_off"]) == (1, 1)
+    assert "(1 of 1)" in format_halves({"test": {"en": score}})

@@ -42,6 +42,11 @@ def p90(values: list[float]) -> float | None:
     return round(float(np.percentile(values, 90)), 1) if values else None
 
 
+SHORT_PAUSE_MS = 1000.0
+"""Thinking pauses up to this long are the ones of the budget (at most 1 in 20 cut off); the
+longer ones are counted too, and reported apart."""
+
+
 def score_half(records: list[PauseRecord], config: Config, mode: str = "semantic") -> dict[str, Any]:
     """Cut-offs and waits of one half in one language, deciding as ``config`` says."""
     turn = replace(config.turn, mode=mode)
@@ -55,6 +60,8 @@ def score_half(records: list[PauseRecord], config: Config, mode: str = "semantic
     return {
         "thinking_pauses": len(thinking),
         "thinking_cut_off": len(cut),
+        "thinking_pauses_to_1s": sum(r.silence_ms <= SHORT_PAUSE_MS for r in thinking),
+        "thinking_to_1s_cut_off": sum(r.silence_ms <= SHORT_PAUSE_MS for r in cut),
         "other_pauses": len(other),
         "other_cut_off": len(cut_other),
         "finished_turns": len(finished),
@@ -74,10 +81,11 @@ def score_halves(records: dict[str, dict[str, list[PauseRecord]]], configs: dict
 
 
 def format_halves(scores: dict[str, dict[str, dict[str, Any]]]) -> str:
-    lines = ["half  lang  thinking cut off  other cut off  finished  wait median  wait p90"]
+    lines = ["half  lang  thinking cut off (up to 1 s)  other cut off  finished  wait median  wait p90"]
     for half, by_language in scores.items():
         for language, s in by_language.items():
-            lines.append(f"{half:5} {language:5} {s['thinking_cut_off']:>3} of {s['thinking_pauses']:<10} "
+            short = f"({s['thinking_to_1s_cut_off']} of {s['thinking_pauses_to_1s']})"
+            lines.append(f"{half:5} {language:5} {s['thinking_cut_off']:>3} of {s['thinking_pauses']:<3} {short:<14} "
                          f"{s['other_cut_off']:>3} of {s['other_pauses']:<8} {s['finished_turns']:>8}  "
                          f"{s['wait_median_ms'] or 0:>8.0f} ms  {s['wait_p90_ms'] or 0:>5.0f} ms")
     return "\n".join(lines)
