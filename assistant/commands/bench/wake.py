@@ -280,10 +280,12 @@ def _model_looks(config: Config, out: Path, looks: list[dict]) -> dict[str, dict
                     look["index"] = len(embeddings)
                     embeddings.append(found.pop(0))
             rows[done["take"]] = done
-        np.save(embeddings_path, np.stack(embeddings).astype(np.float16))
+    stacked = np.stack(embeddings).astype(np.float16)  # as kept
+    if todo:
+        np.save(embeddings_path, stacked)
         rows_path.write_text("".join(json.dumps(r) + "\n" for r in rows.values()), encoding="utf-8")
     model = phrase_model(config.wake.phrase, PiperTts(config.tts))
-    scores = 100 * model.probability(np.stack(embeddings).astype(np.float16).astype(np.float32))  # as kept
+    scores = 100 * model.probability(stacked.astype(np.float32))
     for row in rows.values():
         for utterance in row["utterances"]:
             for look in utterance["looks"]:
