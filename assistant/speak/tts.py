@@ -11,6 +11,8 @@ import logging
 import math
 import shutil
 import tempfile
+import threading
+import time
 import weakref
 from pathlib import Path
 from typing import Iterator, Protocol
@@ -232,6 +234,8 @@ class SystemTts:
             ) from exc
         if config.volume != 1.0:
             self._engine.setProperty("volume", config.volume)
+        self._rendered = threading.Event()
+        self._engine.connect("finished-utterance", lambda **_: self._rendered.set())
         self._volume = config.volume
         self._tmp = Path(tempfile.mkdtemp(prefix="assistant-tts-"))
         self._remove_tmp = weakref.finalize(self, shutil.rmtree, self._tmp, ignore_errors=True)
@@ -245,8 +249,11 @@ class SystemTts:
         import soundfile as sf
 
         path = self._tmp / "say.wav"
+        path.unlink(missing_ok=True)  # never the last sentence's audio
+        self._rendered.clear()
         self._engine.save_to_file(text, str(path))
         self._engine.runAndWait()
+        self._wait_for(path)
         try:
             pcm, rate = sf.read(str(path), dtype="float32", always_2d=False)
         except Exception as exc:  # noqa: BLE001 - soundfile errors vary by backend
@@ -254,6 +261,20 @@ class SystemTts:
         if pcm.ndim == 2:
             pcm = pcm.mean(axis=1)
         yield pcm, rate
+
+    RENDER_TIMEOUT_S = 15.0
+    """The longest a sentence may take to reach its file."""
+
+    def _wait_for(self, path: Path) -> None:
+        """pyttsx3's espeak driver can return from ``runAndWait`` while its synthesis thread is
+        still writing the file: wait for the end of the utterance; a driver that announces no end
+        is trusted once its file is there."""
+        deadline = time.monotonic() + self.RENDER_TIMEOUT_S
+        while not self._rendered.wait(0.01):
+            if path.exists() and self._rendered.wait(0.5) is False and path.exists():
+                return
+            if time.monotonic() > deadline:
+                raise TtsError(f"the system voice produced no audio within {self.RENDER_TIMEOUT_S:.0f} s")
 
     def close(self) -> None:
         """Remove the scratch folder the voice renders into (the voice is not used after)."""
