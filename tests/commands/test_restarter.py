@@ -77,6 +77,8 @@ def test_an_app_that_asks_for_a_fresh_start_gets_it_at_once(tmp_path):
 BEATING_CHILD = """
 import pathlib, sys, time
 from assistant.pipeline.heartbeat import Heartbeat
+from assistant.commands.kiosk.restarter import dump_stacks_when_asked
+dump_stacks_when_asked()
 counter = pathlib.Path(sys.argv[1])
 n = int(counter.read_text()) if counter.exists() else 0
 counter.write_text(str(n + 1))
@@ -87,7 +89,10 @@ for i in range(6):
     beat.beat()
 if n == 0:
     print(f"hung at {time.perf_counter()}", file=sys.stderr, flush=True)
-    time.sleep(60)  # the GUI thread stops beating
+    def frozen_here():
+        time.sleep(60)  # the GUI thread stops beating
+
+    frozen_here()
 sys.exit(0)
 """
 
@@ -104,3 +109,6 @@ def test_an_app_whose_gui_thread_stops_beating_is_restarted(tmp_path, caplog):
     assert "standard output now goes to the log" in lines  # the heartbeat pipe carries beats only
     assert any("GUI thread is not responding" in line for line in lines)
     assert supervisor.hangs[0] - hung_at >= 0.45  # the last beat was just before "hung at"
+    hung, killed = (next(i for i, line in enumerate(lines) if what in line)
+                    for what in ("GUI thread is not responding", "exited with signal SIGKILL"))
+    assert any("in frozen_here" in line for line in lines[hung:killed]), "the hung app's stacks, logged before its end"

@@ -18,7 +18,7 @@ from assistant.config import Config
 from assistant.pipeline.kiosk.logs import log_to_file
 from assistant.pipeline.kiosk.memory import limit_arenas
 from assistant.commands.options import add_command, add_echo_path, config_from_args
-from assistant.commands.kiosk.restarter import ProcessSupervisor, RestartPolicy
+from assistant.commands.kiosk.restarter import ProcessSupervisor, RestartPolicy, dump_stacks_when_asked
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +72,7 @@ def run_app(config: Config, supervised: bool = False) -> int:
     beat = heartbeat.Heartbeat.from_environment()  # before anything else writes to standard output
     path = log_to_file(config.kiosk, "kiosk.log")
     faulthandler.enable()  # a native crash dumps the Python stacks to stderr: the supervisor's log
+    dump_stacks_when_asked()  # a hung app's stacks, for the supervisor to log
     if not supervised:
         print(f"kiosk: logging to {path}", file=sys.stderr)
     log.info("%s", offline.guarantee().describe())

@@ -5,8 +5,9 @@ logs what the child wrote to stderr (tracebacks, fatal-error dumps) to a rotatin
 An app that ran a while, that asks for a fresh start (:data:`RESTART_EXIT_CODE`, its
 watchdog gave up) or that was ended because it hung, is started again at once; quick failures in a row wait ``backoff_s``,
 doubled each time up to ``backoff_max_s``. A hung app is asked to dump its
-threads' stacks (SIGABRT, which ``faulthandler`` answers even when Python is frozen), then
-killed.
+threads' stacks (SIGUSR1, which ``faulthandler`` answers even when Python is frozen, into a
+file of the supervisor's: no pipe or shared signal in the way), then killed, and the stacks
+are logged.
 """
 
 from __future__ import annotations
@@ -15,15 +16,22 @@ import logging
 import os
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO
 
 from assistant.pipeline import heartbeat
 from assistant.pipeline.watchdog import RESTART_EXIT_CODE
 
 log = logging.getLogger(__name__)
+
+STACKS_ENV = "ASSISTANT_STACKS_FILE"
+"""Set by the supervisor: the file a hung app writes its threads' stacks to when asked."""
+STACKS_SIGNAL = getattr(signal, "SIGUSR1", None)
+"""The request for the stacks (none on Windows: a hung app is killed without them)."""
 
 FINAL_EXIT_CODES = (0, 2)
 """Not restarted: the administrator left the kiosk (0), or the configuration is refused (2)."""
@@ -40,7 +48,8 @@ class RestartPolicy:
     startup_s: float = 60.0
     """How long a new app may take to send its first heartbeat."""
     kill_grace_s: float = 2.0
-    """After asking a hung app for its stacks, how long before it is killed."""
+    """After asking a hung app for its stacks, the longest before it is killed (it is killed
+    as soon as they are written)."""
 
 
 def describe_exit(code: int) -> str:
@@ -111,12 +120,22 @@ class ProcessSupervisor:
         policy = self.policy
         watched = policy.gui_timeout_s is not None
         env = dict(os.environ if self.env is None else self.env)
-        if watched:
+        stacks = StacksFile() if watched else None
+        if stacks is not None:
             env[heartbeat.ENV] = "stdout"
-        child = subprocess.Popen(
-            self.command, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
-            stdout=subprocess.PIPE if watched else None,
-        )
+            env[STACKS_ENV] = str(stacks.path)
+        try:
+            return self._watch(subprocess.Popen(
+                self.command, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
+                stdout=subprocess.PIPE if watched else None,
+            ), stacks)
+        finally:
+            if stacks is not None:
+                stacks.log_and_remove()
+
+    def _watch(self, child: subprocess.Popen, stacks: StacksFile | None) -> int:
+        policy = self.policy
+        watched = policy.gui_timeout_s is not None
         self._child = child
         pump = threading.Thread(target=_log_lines, args=(child.stderr,), name="app-stderr", daemon=True)
         pump.start()
@@ -132,7 +151,7 @@ class ProcessSupervisor:
             except subprocess.TimeoutExpired:
                 now = time.perf_counter()
                 if hung_since is not None:
-                    if now - hung_since > policy.kill_grace_s:
+                    if now - hung_since > policy.kill_grace_s or (stacks is not None and stacks.written(now)):
                         child.kill()
                     continue
                 if beats is not None and (problem := beats.problem(policy.gui_timeout_s, policy.startup_s)):
@@ -163,15 +182,66 @@ class ProcessSupervisor:
 
 
 def _ask_for_stacks(child: subprocess.Popen) -> None:
-    """SIGABRT: ``faulthandler`` in the app writes every thread's stack to stderr (the log),
-    then the app ends; where there is no such signal, it is killed."""
+    """:data:`STACKS_SIGNAL`: ``faulthandler`` in the app writes every thread's stack to the
+    stacks file (:func:`dump_stacks_when_asked`); where there is no such signal, it is killed."""
     try:
-        if hasattr(signal, "SIGABRT") and os.name == "posix":
-            child.send_signal(signal.SIGABRT)
+        if STACKS_SIGNAL is not None:
+            child.send_signal(STACKS_SIGNAL)
         else:
             child.kill()
     except OSError:
         pass
+
+
+class StacksFile:
+    """Where one app run writes its threads' stacks when asked (:func:`dump_stacks_when_asked`)."""
+
+    QUIET_S = 0.2
+    """The stacks are all there once the file has grown and then not changed this long."""
+
+    def __init__(self) -> None:
+        handle, name = tempfile.mkstemp(prefix="assistant-stacks-", suffix=".txt")
+        os.close(handle)
+        self.path = Path(name)
+        self._size, self._since = 0, 0.0
+
+    def written(self, now: float) -> bool:
+        try:
+            size = self.path.stat().st_size
+        except OSError:
+            return False
+        if size != self._size:
+            self._size, self._since = size, now
+            return False
+        return size > 0 and now - self._since >= self.QUIET_S
+
+    def log_and_remove(self) -> None:
+        try:
+            with self.path.open("rb") as f:
+                _log_lines(f)
+        except OSError:
+            pass
+        self.path.unlink(missing_ok=True)
+
+
+_stacks_file: IO[str] | None = None
+
+
+def dump_stacks_when_asked() -> None:
+    """The app's side: when the supervisor named a stacks file, answer its request by
+    writing every thread's stack there (the handler needs no working Python thread)."""
+    global _stacks_file
+    name = os.environ.pop(STACKS_ENV, "")
+    if not name or STACKS_SIGNAL is None:
+        return
+    import faulthandler
+
+    try:
+        _stacks_file = open(name, "w")  # noqa: SIM115 - open for the life of the app
+    except OSError as exc:
+        log.warning("no stacks file for the supervisor (%s)", exc)
+        return
+    faulthandler.register(STACKS_SIGNAL, file=_stacks_file, all_threads=True, chain=False)
 
 
 def _log_lines(stream: IO[bytes] | None) -> None:
