@@ -234,8 +234,10 @@ class SystemTts:
             ) from exc
         if config.volume != 1.0:
             self._engine.setProperty("volume", config.volume)
-        self._rendered = threading.Event()
-        self._engine.connect("finished-utterance", lambda **_: self._rendered.set())
+        rendered = self._rendered = threading.Event()
+        # the engine is shared by every system voice of the process (pyttsx3 keeps one per
+        # driver): the callback holds the event only, and is let go on close
+        self._listening = self._engine.connect("finished-utterance", lambda **_: rendered.set())
         self._volume = config.volume
         self._tmp = Path(tempfile.mkdtemp(prefix="assistant-tts-"))
         self._remove_tmp = weakref.finalize(self, shutil.rmtree, self._tmp, ignore_errors=True)
@@ -278,6 +280,12 @@ class SystemTts:
 
     def close(self) -> None:
         """Remove the scratch folder the voice renders into (the voice is not used after)."""
+        if self._listening is not None:
+            try:
+                self._engine.disconnect(self._listening)
+            except (KeyError, ValueError):
+                pass
+            self._listening = None
         self._remove_tmp()
 
     def synthesize(self, text: str) -> Iterator[np.ndarray]:

@@ -36,6 +36,10 @@ class LateEngine:
     def connect(self, topic, callback):
         if topic == "finished-utterance":
             self.finished.append(callback)
+        return {"topic": topic, "cb": callback}
+
+    def disconnect(self, token):
+        self.finished.remove(token["cb"])
 
     def save_to_file(self, text, path):
         self.job = (text, path)
@@ -76,6 +80,7 @@ def test_a_sentence_written_after_the_driver_returns_is_its_own_audio(monkeypatc
         voice.close()
         for writer in engine.writers:
             writer.join()
+    assert engine.finished == [], "a closed voice leaves no callback on the shared engine"
 
 
 def test_a_driver_that_announces_no_end_is_read_once_its_file_is_there(monkeypatch):
