@@ -273,8 +273,8 @@ class SystemTts:
         is trusted once its file is there."""
         deadline = time.monotonic() + self.RENDER_TIMEOUT_S
         while not self._rendered.wait(0.01):
-            if path.exists() and self._rendered.wait(0.5) is False and path.exists():
-                return
+            if path.exists() and not self._rendered.wait(0.5):
+                return  # no end announced: the file is there
             if time.monotonic() > deadline:
                 raise TtsError(f"the system voice produced no audio within {self.RENDER_TIMEOUT_S:.0f} s")
 
