@@ -117,8 +117,7 @@ class ProcessSupervisor:
 
     def _run_child(self) -> int:
         self.starts += 1
-        policy = self.policy
-        watched = policy.gui_timeout_s is not None
+        watched = self.policy.gui_timeout_s is not None
         env = dict(os.environ if self.env is None else self.env)
         stacks = StacksFile() if watched else None
         if stacks is not None:
