@@ -17,7 +17,10 @@ silence has lasted. The wait grows smoothly as the model's probability falls:
   all (a language it does not know), the silence decides alone: at most ``unsure_ms``,
   about a fixed endpoint, never the maximum for words that may be misheard; where the
   language itself is one the model cannot read (``silence_alone``), the words are not
-  even waited for (their transcription would only delay the end);
+  even waited for (their transcription would only delay the end), and once they are known
+  the grammar of the language speaks where it can: Korean is over only after a
+  sentence-final ending (:data:`FINAL_ENDINGS`), so words that end on one are complete and
+  words that end otherwise wait ``no_ending_ms`` (a thinking pause, or misheard words);
 - an instant-reply phrase is complete.
 
 ``fixed`` mode keeps the plain silence endpoint: the detector never commits early.
@@ -42,6 +45,18 @@ CANNOT_END = {
 """Per language, last words after which no sentence is over in any reading: articles,
 conjunctions, fillers, possessive determiners. Prepositions, auxiliaries and pronouns are
 not here: English strands them in complete questions ("What is it for?", "Can you?")."""
+FINAL_ENDINGS = {
+    "ko": frozenset("요다죠니냐래라네야줘"),
+}
+"""Per language, the last syllables of its sentence-final endings (Korean 종결어미): a sentence is
+over only after one. Korean ends every sentence on its verb, and the ending says the sentence is
+done: 요 (the polite -아요, -세요, -에요, -네요), 다 (-다, -습니다), 죠 (-지요), 니 and 냐
+(questions), 래, 라, 네, and the two informal forms people say to an assistant most ("몇 시야",
+"타이머 맞춰 줘"): 야 (-야, -이야) and 줘. A particle or a connective ending (은, 를, 에서, 까지,
+-고, -면, -는데, -니까) is never the last syllable of a finished sentence. Left out, since particles
+and connectives end on them too: 까 (-ㅂ니까, -ㄹ까; but -니까), 지 (-지; but 까지), 자 (-자; but
+-자마자) and the other informal -아/-어 forms (해, 와, 봐; but 가, 와, 서): such words wait as any
+others that end on no ending. (야 ends the connective -어야 too: "먼저 해야" is taken as finished.)"""
 WAIT_CURVE = 0.5
 """Between the thresholds the wait is ``complete_ms + x ** WAIT_CURVE * (max_ms - complete_ms)``,
 ``x`` the model's log10 probability's place from ``complete_log10`` (0) to ``unfinished_log10`` (1)."""
@@ -53,6 +68,7 @@ SILENCE_ALONE_READ_MS = 150
 the one answered: no second reading after the endpoint for the user to wait for."""
 
 _WORD = re.compile(r"[\w']+")
+_HANGUL = re.compile("[\uac00-\ud7a3]")
 _TRAILING_OFF = re.compile(r"(\.\.\.|…|,|-|—|:)\s*$")
 _END_MARK = re.compile(r"[.?!]\W*$")
 _END_PUNCTUATION = re.compile(r"[\s.?!,;:…\"'—-]+$")
@@ -120,6 +136,20 @@ def ends_on_a_word_that_cannot_end(transcript: str, language: str = "en") -> boo
     return last_word(transcript) in CANNOT_END.get(language, frozenset())
 
 
+def last_syllable(transcript: str) -> str:
+    """The last Hangul syllable of the words ('' when there is none)."""
+    found = _HANGUL.findall(transcript)
+    return found[-1] if found else ""
+
+
+def ends_on_a_final_ending(transcript: str, language: str) -> bool | None:
+    """Whether the words end on a sentence-final ending of ``language`` (:data:`FINAL_ENDINGS`);
+    None where the language has no such table or the words are in no script of it."""
+    endings = FINAL_ENDINGS.get(language)
+    syllable = last_syllable(transcript) if endings is not None else ""
+    return syllable in endings if syllable else None
+
+
 def trails_off(transcript: str) -> bool:
     """The words end on "...", a comma, a dash or a colon."""
     return _TRAILING_OFF.search(transcript) is not None
@@ -170,15 +200,15 @@ def model_wait_ms(log10: float, config: TurnConfig) -> float:
 
 
 def judge(signals: TurnSignals | None, config: TurnConfig, fixed_ms: float = 300.0, words: bool = True,
-          silence_alone: bool = False) -> Judgement:
+          silence_alone: bool = False, language: str = "en") -> Judgement:
     """How long to wait for more, given the words at the pause (``fixed_ms`` in fixed mode;
     ``words=False`` leaves the decision to the model alone, for comparison). ``silence_alone``:
-    the model cannot read the language spoken, so the words are not waited for (only an
-    instant-reply phrase, if it is known in time, ends the turn sooner)."""
+    the model cannot read ``language``, the language spoken, so the words are not waited for
+    (:func:`judge_without_model`)."""
     if config.mode == "fixed":
         return Judgement(TurnCall.FIXED, fixed_ms, "fixed silence")
-    if silence_alone and not (signals is not None and signals.instant and words):
-        return Judgement(TurnCall.UNSURE, config.unsure_ms, "silence alone (the model cannot read the language)")
+    if silence_alone:
+        return judge_without_model(signals, config, language, words)
     if signals is None:
         return Judgement(TurnCall.NO_WORDS, config.max_ms, "no transcript yet")
     text = signals.transcript.strip()
@@ -204,6 +234,27 @@ def judge(signals: TurnSignals | None, config: TurnConfig, fixed_ms: float = 300
     return Judgement(call, wait, about)
 
 
+def judge_without_model(signals: TurnSignals | None, config: TurnConfig, language: str, words: bool = True
+                        ) -> Judgement:
+    """The model cannot read the language: ``unsure_ms`` of silence until the words are known
+    (they are not waited for); then an instant-reply phrase is complete, and where the language
+    has sentence-final endings, words that end on one are complete (``complete_ms``) and
+    others wait ``no_ending_ms`` (``max_ms`` at most). ``words=False``: the silence alone."""
+    silence = Judgement(TurnCall.UNSURE, config.unsure_ms, "silence alone (the model cannot read the language)")
+    if not words or signals is None or signals.awaiting_model:
+        return silence
+    if signals.instant:
+        return Judgement(TurnCall.COMPLETE, config.complete_ms, "an instant-reply phrase")
+    final = ends_on_a_final_ending(signals.transcript, language)
+    if final is None:
+        return silence
+    syllable = last_syllable(signals.transcript)
+    if final:
+        return Judgement(TurnCall.COMPLETE, config.complete_ms, f"ends on a sentence-final ending ('{syllable}')")
+    return Judgement(TurnCall.UNSURE, min(config.no_ending_ms, config.max_ms),
+                     f"ends on no sentence-final ending ('{syllable}')")
+
+
 class TurnDetector:
     """The decision for one stream of speech, pause by pause.
 
@@ -213,12 +264,14 @@ class TurnDetector:
     the turn is over), and :meth:`resume` when the user speaks on.
     """
 
-    def __init__(self, config: TurnConfig, fixed_ms: float = 300.0, silence_alone: bool = False):
+    def __init__(self, config: TurnConfig, fixed_ms: float = 300.0, silence_alone: bool = False,
+                 language: str = "en"):
         check_section(config)
         self.config = config
         self.fixed_ms = fixed_ms
         self.silence_alone = silence_alone
         """The model cannot read the language spoken: the silence decides, the words are not awaited."""
+        self.language = language
         self.reset()
 
     def reset(self) -> None:
@@ -248,7 +301,8 @@ class TurnDetector:
         self._signals = signals
 
     def judgement(self) -> Judgement:
-        return judge(self._signals, self.config, self.fixed_ms, silence_alone=self.silence_alone)
+        return judge(self._signals, self.config, self.fixed_ms, silence_alone=self.silence_alone,
+                     language=self.language)
 
     def update(self, silence_s: float) -> Decision | None:
         """The decision once ``silence_s`` of silence is enough, else None."""

@@ -91,7 +91,7 @@ class Engine:
                                    transcription=self.transcription, start_output_clock=self.playback.start_clock,
                                    echo=self.echo, barge_in=config.barge_in, replying=lambda: self.playback.replying,
                                    pause_reply=self.playback.pause, wake=self.wake, turn=config.turn,
-                                   startup=self.startup, silence_alone=silence_alone)
+                                   startup=self.startup, silence_alone=silence_alone, language=config.stt.language)
         reply_stages = (self.responder, self.synthesis, self.playback)
         conductor.connect(Links(
             responder=self.responder, playback=self.playback, hush=self.playback.hush, reply_stages=reply_stages,

@@ -201,7 +201,7 @@ class ListenStage(Stage):
                  transcription: Stage, start_output_clock: Callable[[float], None], echo: SpeakerEcho,
                  barge_in: BargeInConfig, replying: Callable[[], bool], pause_reply: Callable[[], bool],
                  wake: WakeListening, turn: TurnConfig | None = None, startup: StartupSound | None = None,
-                 silence_alone: bool = False):
+                 silence_alone: bool = False, language: str = "en"):
         super().__init__(turns)
         self.answering = answering
         self.overlaps = overlaps
@@ -211,6 +211,8 @@ class ListenStage(Stage):
         self.turn_config = turn or TurnConfig()
         self.silence_alone = silence_alone
         """The model cannot read the language spoken: the end of a turn is the silence's alone."""
+        self.language = language
+        """The language spoken (its grammar's sentence-final endings where the silence decides)."""
         self.transcription = transcription
         self.start_output_clock = start_output_clock
         self.echo = echo
@@ -242,7 +244,8 @@ class ListenStage(Stage):
     def listen(self, source: AudioIn) -> None:
         """Start taking frames from ``source`` (microphone or paced WAV)."""
         self._listening += 1
-        detector = TurnDetector(self.turn_config, fixed_ms=self.config.endpoint_ms, silence_alone=self.silence_alone)
+        detector = TurnDetector(self.turn_config, fixed_ms=self.config.endpoint_ms, silence_alone=self.silence_alone,
+                                language=self.language)
         self.segmenter = Segmenter(self.vad, pause_reading(self.config, self.silence_alone),
                                    source.frame_samples / source.rate, detector)
         self._user = UserSpeech(self.barge_in)

@@ -12,9 +12,12 @@ from assistant.events import TurnSignals
 from assistant.hear.end_of_turn import (
     TurnCall,
     TurnDetector,
+    ends_on_a_final_ending,
     ends_on_a_word_that_cannot_end,
     has_an_end_mark,
     judge,
+    judge_without_model,
+    last_syllable,
     last_word,
     model_cannot_judge,
     model_expects_more,
@@ -155,6 +158,56 @@ def test_a_language_the_model_cannot_read_ends_on_the_silence_without_waiting_fo
     assert judge(awaiting, CONFIG, silence_alone=True).wait_ms == CONFIG.unsure_ms
     assert judge(awaiting, CONFIG).wait_ms == CONFIG.max_ms  # a model that reads the words is waited for
     assert judge(None, replace(CONFIG, mode="fixed"), 300, silence_alone=True).wait_ms == 300
+
+
+def test_korean_is_over_after_a_sentence_final_ending():
+    """The grammar where the model cannot read the words: a Korean sentence ends on its verb's
+    final ending; a particle or a connective ending is never the last syllable of one."""
+    for finished in ("오늘 날씨 어때요?", "감사합니다.", "타이머 맞춰 주세요", "그렇죠", "뭐 하니", "왜 그러냐", "뭐래",
+                     "빨리 오라", "맛있네", "지금 몇 시야", "십 분 타이머 맞춰 줘"):
+        assert ends_on_a_final_ending(finished, "ko") is True, finished
+    for fragment in ("서울에서 부산까지", "제일 맛있는 한국 음식은", "타이머를", "밥을 먹고", "비가 오면", "가는데...",
+                     "시간이 없으니까", "도착하자마자"):
+        assert ends_on_a_final_ending(fragment, "ko") is False, fragment
+    assert ends_on_a_final_ending("불 좀 꺼", "ko") is False  # the other informal forms wait as fragments do
+    assert ends_on_a_final_ending("Ciao!", "ko") is None  # no Hangul: the grammar cannot tell
+    assert ends_on_a_final_ending("오늘 날씨 어때요", "en") is None  # no table for the language
+    assert last_syllable("라면 3분, OK?") == "분" and last_syllable("OK") == ""
+
+
+def test_where_the_silence_decides_korean_words_end_or_wait_by_their_ending():
+    config = replace(CONFIG, no_ending_ms=1000)
+    done = judge(TurnSignals("오늘 날씨 어때요"), config, silence_alone=True, language="ko")
+    assert done.call is TurnCall.COMPLETE and done.wait_ms == 150 and "'요'" in done.reason
+    fragment = judge(TurnSignals("제일 맛있는 한국 음식은"), config, silence_alone=True, language="ko")
+    assert fragment.call is TurnCall.UNSURE and fragment.wait_ms == 1000 and "no sentence-final ending" in fragment.reason
+    for unknown in (TurnSignals("Ciao!"), TurnSignals(""), TurnSignals("오늘 날씨는", awaiting_model=True), None):
+        assert judge(unknown, config, silence_alone=True, language="ko").wait_ms == 500
+    assert judge_without_model(TurnSignals("제일 맛있는 한국 음식은"), config, "ko", words=False).wait_ms == 500
+    assert judge(TurnSignals("the weather is"), config, silence_alone=True).wait_ms == 500  # no English table
+
+
+def test_a_korean_fragment_known_in_time_outlasts_the_silence_alone():
+    """Words known 0.4 s into the pause: the fragment holds the turn past ``unsure_ms``, the finished
+    question ends it at once."""
+    config = replace(CONFIG, no_ending_ms=1000)
+    detector = TurnDetector(config, silence_alone=True, language="ko")
+    detector.pause()
+    assert detector.update(0.4) is None
+    detector.note_words(TurnSignals("서울에서 부산까지"))
+    assert detector.update(0.6) is None and detector.update(0.98) is None
+    assert detector.update(1.0).silence_ms == pytest.approx(1000)
+    detector.pause()
+    detector.note_words(TurnSignals("서울에서 부산까지 얼마나 걸려요"))
+    decision = detector.update(0.4)
+    assert decision and decision.call is TurnCall.COMPLETE and decision.silence_ms == pytest.approx(400)
+
+
+def test_the_wait_for_words_with_no_ending_is_checked_and_never_past_the_longest():
+    with pytest.raises(ConfigError):
+        TurnDetector(TurnConfig(complete_ms=150, no_ending_ms=100))
+    shorter = TurnConfig(max_ms=900, unsure_ms=700)  # a config written before the setting stays valid
+    assert judge(TurnSignals("서울에서 부산까지"), shorter, silence_alone=True, language="ko").wait_ms == 900
 
 
 def test_signals_arriving_late_decide_at_once():

@@ -140,6 +140,7 @@ def _split_turn_taking(models, config, replies, args: argparse.Namespace) -> dic
         format_halves,
         format_real_time,
         korean_engines,
+        languages_read_by_silence,
         real_time_halves,
         replay_halves,
         score_halves,
@@ -150,7 +151,8 @@ def _split_turn_taking(models, config, replies, args: argparse.Namespace) -> dic
     engines = {"en": (models, config, replies), "ko": korean_engines(config)}
     print(f"replaying the pauses of {len(takes)} takes, both halves…", file=sys.stderr)
     records = replay_halves(takes, engines)
-    scores = score_halves(records, {language: engine[1] for language, engine in engines.items()})
+    scores = score_halves(records, {language: engine[1] for language, engine in engines.items()},
+                          silence_alone=languages_read_by_silence(engines))
     print(format_halves(scores))
     print("running the test half in real time…", file=sys.stderr)
     real_time = real_time_halves(takes, engines, progress=lambda name: print(f"  {name}", file=sys.stderr))

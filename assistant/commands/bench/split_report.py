@@ -47,13 +47,16 @@ SHORT_PAUSE_MS = 1000.0
 longer ones are counted too, and reported apart."""
 
 
-def score_half(records: list[PauseRecord], config: Config, mode: str = "semantic") -> dict[str, Any]:
-    """Cut-offs and waits of one half in one language, deciding as ``config`` says."""
+def score_half(records: list[PauseRecord], config: Config, mode: str = "semantic",
+               silence_alone: bool = False) -> dict[str, Any]:
+    """Cut-offs and waits of one half in one language, deciding as ``config`` says
+    (``silence_alone``: as the engine does where the model cannot read the language)."""
     turn = replace(config.turn, mode=mode)
     thinking = [r for r in records if r.thinking]
     other = [r for r in records if not r.final and not r.thinking]
     finished = [r for r in records if r.final and not r.trailing]
-    wait = {id(r): judge(signals_of(r), turn, config.vad.endpoint_ms).wait_ms for r in records}
+    wait = {id(r): judge(signals_of(r), turn, config.vad.endpoint_ms, silence_alone=silence_alone,
+                         language=config.stt.language).wait_ms for r in records}
     cut = [r for r in thinking if wait[id(r)] <= r.silence_ms]
     cut_other = [r for r in other if wait[id(r)] <= r.silence_ms]
     waits = [wait[id(r)] for r in finished]
@@ -74,10 +77,20 @@ def score_half(records: list[PauseRecord], config: Config, mode: str = "semantic
 
 
 def score_halves(records: dict[str, dict[str, list[PauseRecord]]], configs: dict[str, Config],
-                 mode: str = "semantic") -> dict[str, dict[str, dict[str, Any]]]:
-    """half -> language -> :func:`score_half`, the test half first."""
-    return {half: {language: score_half(rows, configs[language], mode) for language, rows in by_language.items()}
+                 mode: str = "semantic", silence_alone: frozenset[str] = frozenset()) -> dict[str, dict[str, dict[str, Any]]]:
+    """half -> language -> :func:`score_half`, the test half first (``silence_alone``: the
+    languages the model cannot read)."""
+    return {half: {language: score_half(rows, configs[language], mode, language in silence_alone)
+                   for language, rows in by_language.items()}
             for half, by_language in sorted(records.items(), key=lambda item: HALVES.index(item[0]))}
+
+
+def languages_read_by_silence(engines: Engines) -> frozenset[str]:
+    """The languages whose turns the engine ends by the silence (Korean its model cannot answer)."""
+    from assistant.think.korean_guard import KoreanGuard
+
+    return frozenset(language for language, (models, config, _) in engines.items()
+                     if language == "ko" and not KoreanGuard(models.llm.path, language).speaks)
 
 
 def format_halves(scores: dict[str, dict[str, dict[str, Any]]]) -> str:
