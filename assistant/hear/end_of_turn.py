@@ -20,7 +20,8 @@ silence has lasted. The wait grows smoothly as the model's probability falls:
   even waited for (their transcription would only delay the end), and once they are known
   the grammar of the language speaks where it can: Korean is over only after a
   sentence-final ending (:data:`FINAL_ENDINGS`), so words that end on one are complete and
-  words that end otherwise wait ``no_ending_ms`` (a thinking pause, or misheard words);
+  words that end otherwise wait ``no_ending_ms`` (a thinking pause, or misheard words); a
+  model that reads such a language decides only where it is confident the words are complete;
 - an instant-reply phrase is complete.
 
 ``fixed`` mode keeps the plain silence endpoint: the detector never commits early.
@@ -105,10 +106,11 @@ class Decision:
         return f"{self.call.value} at {self.silence_ms:.0f} ms of silence"
 
 
-def pause_reading(vad: VadConfig, silence_alone: bool) -> VadConfig:
-    """The endpointer's settings: where the silence alone decides, the pause's reading (the
+def pause_reading(vad: VadConfig, silence_alone: bool, language: str = "en") -> VadConfig:
+    """The endpointer's settings: where the silence alone decides, or a language's endings
+    (:data:`FINAL_ENDINGS`: the reading must hold the last syllable), the pause's reading (the
     early silence) comes :data:`SILENCE_ALONE_READ_MS` into the pause."""
-    if not silence_alone or vad.early_silence_ms >= SILENCE_ALONE_READ_MS:
+    if not (silence_alone or language in FINAL_ENDINGS) or vad.early_silence_ms >= SILENCE_ALONE_READ_MS:
         return vad
     return replace(vad, early_silence_ms=SILENCE_ALONE_READ_MS)
 
@@ -216,6 +218,8 @@ def judge(signals: TurnSignals | None, config: TurnConfig, fixed_ms: float = 300
         return Judgement(TurnCall.UNFINISHED, config.max_ms, "no words transcribed")
     if signals.instant and words:
         return Judgement(TurnCall.COMPLETE, config.complete_ms, "an instant-reply phrase")
+    if words and ends_on_a_final_ending(text, language) is not None:
+        return judge_by_ending(signals, config, language)
     if signals.awaiting_model:
         return Judgement(TurnCall.UNSURE, config.max_ms, "waiting for the model")
     if model_cannot_judge(signals):
@@ -234,6 +238,19 @@ def judge(signals: TurnSignals | None, config: TurnConfig, fixed_ms: float = 300
     return Judgement(call, wait, about)
 
 
+def judge_by_ending(signals: TurnSignals, config: TurnConfig, language: str) -> Judgement:
+    """A language whose grammar says where a sentence ends (:data:`FINAL_ENDINGS`), read by the
+    model: a confident model ends the turn, else the ending decides as it does without a model,
+    and the model is not waited for (its probability, when it comes, can only end the turn
+    sooner). (Korean with the one Korean-reading GGUF at hand: the model's probability alone cut
+    off more thinking pauses and waited longer than the endings, docs/tuning.md.)"""
+    if signals.end_of_turn is not None and not signals.awaiting_model:
+        log10 = math.log10(max(signals.end_of_turn, 1e-12))
+        if model_is_confident(log10, config):
+            return Judgement(TurnCall.COMPLETE, config.complete_ms, f"end of sentence 10^{log10:.1f}")
+    return judge_without_model(signals, config, language)
+
+
 def judge_without_model(signals: TurnSignals | None, config: TurnConfig, language: str, words: bool = True
                         ) -> Judgement:
     """The model cannot read the language: ``unsure_ms`` of silence until the words are known
@@ -241,7 +258,7 @@ def judge_without_model(signals: TurnSignals | None, config: TurnConfig, languag
     has sentence-final endings, words that end on one are complete (``complete_ms``) and
     others wait ``no_ending_ms`` (``max_ms`` at most). ``words=False``: the silence alone."""
     silence = Judgement(TurnCall.UNSURE, config.unsure_ms, "silence alone (the model cannot read the language)")
-    if not words or signals is None or signals.awaiting_model:
+    if not words or signals is None or (signals.awaiting_model and not signals.transcript.strip()):
         return silence
     if signals.instant:
         return Judgement(TurnCall.COMPLETE, config.complete_ms, "an instant-reply phrase")

@@ -246,7 +246,7 @@ class ListenStage(Stage):
         self._listening += 1
         detector = TurnDetector(self.turn_config, fixed_ms=self.config.endpoint_ms, silence_alone=self.silence_alone,
                                 language=self.language)
-        self.segmenter = Segmenter(self.vad, pause_reading(self.config, self.silence_alone),
+        self.segmenter = Segmenter(self.vad, pause_reading(self.config, self.silence_alone, self.language),
                                    source.frame_samples / source.rate, detector)
         self._user = UserSpeech(self.barge_in)
         self._watch = EchoWatch(self.barge_in)

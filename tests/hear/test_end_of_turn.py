@@ -95,6 +95,7 @@ def test_where_the_silence_alone_decides_the_pause_is_read_well_into_it():
     assert pause_reading(vad, silence_alone=True).early_silence_ms == 150
     later = replace(vad, early_silence_ms=300)
     assert pause_reading(later, silence_alone=True) == later  # a later reading chosen is kept
+    assert pause_reading(vad, silence_alone=False, language="ko").early_silence_ms == 150  # its ending must be in it
 
 
 def test_words_waiting_for_the_model_wait_until_it_answers():
@@ -181,10 +182,24 @@ def test_where_the_silence_decides_korean_words_end_or_wait_by_their_ending():
     assert done.call is TurnCall.COMPLETE and done.wait_ms == 150 and "'요'" in done.reason
     fragment = judge(TurnSignals("제일 맛있는 한국 음식은"), config, silence_alone=True, language="ko")
     assert fragment.call is TurnCall.UNSURE and fragment.wait_ms == 1000 and "no sentence-final ending" in fragment.reason
-    for unknown in (TurnSignals("Ciao!"), TurnSignals(""), TurnSignals("오늘 날씨는", awaiting_model=True), None):
+    for unknown in (TurnSignals("Ciao!"), TurnSignals(""), TurnSignals("", awaiting_model=True), None):
         assert judge(unknown, config, silence_alone=True, language="ko").wait_ms == 500
+    # the words known, the responder's word on them (an instant phrase) still coming: the ending decides meanwhile
+    assert judge(TurnSignals("오늘 날씨는", awaiting_model=True), config, silence_alone=True, language="ko").wait_ms == 1000
     assert judge_without_model(TurnSignals("제일 맛있는 한국 음식은"), config, "ko", words=False).wait_ms == 500
     assert judge(TurnSignals("the weather is"), config, silence_alone=True).wait_ms == 500  # no English table
+
+
+def test_a_model_that_reads_korean_ends_a_turn_only_when_confident_else_the_ending_decides():
+    config = replace(CONFIG, no_ending_ms=1000)
+    sure = judge(TurnSignals("서울에서 부산까지", end_of_turn=0.9), config, language="ko")
+    assert sure.call is TurnCall.COMPLETE and sure.wait_ms == 150
+    for p in (0.1, 1e-4, None):
+        assert judge(TurnSignals("서울에서 부산까지", end_of_turn=p), config, language="ko").wait_ms == 1000
+        assert judge(TurnSignals("지금 몇 시예요", end_of_turn=p), config, language="ko").wait_ms == 150
+    assert judge(TurnSignals("지금 몇 시예요", awaiting_model=True), config, language="ko").wait_ms == 150  # not waited for
+    assert judge(TurnSignals("서울에서 부산까지", awaiting_model=True), config, language="ko").wait_ms == 1000
+    assert judge(TurnSignals("Ciao", end_of_turn=1e-4), config, language="ko").wait_ms > 1000  # no Hangul: the model
 
 
 def test_a_korean_fragment_known_in_time_outlasts_the_silence_alone():
