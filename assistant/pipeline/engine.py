@@ -84,7 +84,7 @@ class Engine:
         silence_alone = config.stt.language == "ko" and not korean.speaks
         self.transcription = TranscriptionStage(turns, answering, self.bus, stt, speculative=config.vad.speculative,
                                                 at_pauses=config.turn.mode == "semantic", wake=self.wake,
-                                                wanted=self._answered_at_once, silence_alone=silence_alone)
+                                                wanted=self._answered_at_once)
         self.responder = ResponderStage(turns, answering, config, llm, replies, transcription=self.transcription,
                                         synthesis=self.synthesis, playback=self.playback, korean=korean, skills=skills)
         self.hearing = ListenStage(turns, answering, conductor.overlaps, self.bus, vad, config.vad,

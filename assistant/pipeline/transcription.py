@@ -76,7 +76,7 @@ class TranscriptionStage(Stage):
 
     def __init__(self, turns: TurnBook, answering: Answering, bus: EventBus, stt: Stt, speculative: bool,
                  at_pauses: bool = False, wake: WakeListening | None = None,
-                 wanted: Callable[[str], bool] | None = None, silence_alone: bool = False):
+                 wanted: Callable[[str], bool] | None = None):
         super().__init__(turns)
         self.wanted = wanted
         """Whether a skill or an instant reply takes a transcript: one that none takes is
@@ -87,10 +87,6 @@ class TranscriptionStage(Stage):
         self.speculative = speculative
         self.at_pauses = at_pauses or speculative
         """Transcribe at pauses: the reply starts there, or the turn detector weighs the words."""
-        self.silence_alone = silence_alone
-        """The silence alone ends turns (the model cannot read the language): the pause's reading
-        comes late enough in the pause to hold the whole utterance (``end_of_turn.pause_reading``),
-        and the utterance is transcribed again at the endpoint only when more was fed after it."""
         self._utterance: Utterance | None = None
         self._speculated: str | None = None
         """The words being answered before the endpoint (None: none, '' is not an answer)."""
@@ -148,7 +144,7 @@ class TranscriptionStage(Stage):
         turns, text = self.turns, self._speculated
         timeline = turns.timeline(turn)
         recheck = self._fed_s - self._fed_at_pause_s > RECHECK_AFTER_S and self._fed_s <= RECHECK_MAX_S
-        if text is not None and not settled and recheck and (self.silence_alone or self._heard_after_pause()):
+        if text is not None and not settled and recheck and self._heard_after_pause():
             at_pause = timeline.get(Mark.STT_START), timeline.get(Mark.STT_FINAL)
             again = self._transcribe(turn, hurried=True)
             timeline.set("rechecked", True)

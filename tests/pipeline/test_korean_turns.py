@@ -153,6 +153,17 @@ def test_a_korean_turn_the_silence_ends_is_read_once_before_its_endpoint():
     assert [u.readings for u in stt.utterances] == [1]
 
 
+def test_korean_words_with_no_sentence_final_ending_wait_a_second_and_are_still_read_once():
+    """A fragment (or misheard words) holds the turn past the 500 ms of silence; only silence
+    followed, so the pause's reading is answered, not read again after the endpoint."""
+    result, stt = spoken_turn("서울에서 부산까지", None)
+    counts = result.timeline.counts
+    assert counts.get("turn_reason") == "ends on no sentence-final ending ('지')"
+    assert counts.get("turn_silence_ms") >= korean_config().turn.no_ending_ms
+    assert result.reply == CANNOT_ANSWER and not counts.get("rechecked")
+    assert [u.readings for u in stt.utterances] == [1]
+
+
 # ------------------------------------------------------------ the second look, in the wired engine
 
 
