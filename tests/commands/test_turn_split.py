@@ -3,6 +3,8 @@ apart (cut-offs in thinking pauses, the wait after finished turns)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from assistant.commands.bench.signals import PauseRecord
 from assistant.commands.bench.split_report import format_halves, score_half, score_halves
 from assistant.commands.bench.turn_split import HALVES, KOREAN_VOICES, VOICES, items
@@ -66,3 +68,19 @@ def test_thinking_pauses_over_a_second_are_counted_apart():
     score = score_half(records, config)
     assert score["thinking_cut_off"] == 2 and (score["thinking_pauses_to_1s"], score["thinking_to_1s_cut_off"]) == (1, 1)
     assert "(1 of 1)" in format_halves({"test": {"en": score}})
+
+
+def test_korean_is_scored_as_the_engine_decides_it():
+    """Where the model cannot read Korean the engine ends its turns by the silence and the
+    sentence-final ending; the bench scores them the same way, not as 'the model cannot judge'."""
+    from assistant.config import with_overrides
+    from assistant.languages import for_language
+
+    korean = for_language(with_overrides(Config(), stt={"language": "ko"}))
+    records = [_record("a", "서울에서 부산까지", None, 800, final=False, thinking=True),  # waits 1 s: not cut
+               _record("a", "서울에서 부산까지 얼마나 걸려요", None, 3000, final=True)]
+    by_silence = score_halves({"test": {"ko": records}}, {"ko": korean}, silence_alone=frozenset({"ko"}))["test"]["ko"]
+    assert by_silence["thinking_cut_off"] == 0 and by_silence["wait_median_ms"] == korean.turn.complete_ms
+    before = score_half(records, replace(korean, turn=replace(korean.turn, no_ending_ms=korean.turn.unsure_ms)),
+                        silence_alone=True)
+    assert before["thinking_cut_off"] == 1  # 500 ms of silence alone cut the fragment off
