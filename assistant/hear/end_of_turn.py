@@ -47,17 +47,19 @@ CANNOT_END = {
 conjunctions, fillers, possessive determiners. Prepositions, auxiliaries and pronouns are
 not here: English strands them in complete questions ("What is it for?", "Can you?")."""
 FINAL_ENDINGS = {
-    "ko": frozenset("요다죠니냐래라네야줘"),
+    "ko": frozenset("요다죠니냐래라야줘"),
 }
 """Per language, the last syllables of its sentence-final endings (Korean 종결어미): a sentence is
 over only after one. Korean ends every sentence on its verb, and the ending says the sentence is
 done: 요 (the polite -아요, -세요, -에요, -네요), 다 (-다, -습니다), 죠 (-지요), 니 and 냐
-(questions), 래, 라, 네, and the two informal forms people say to an assistant most ("몇 시야",
+(questions), 래, 라, and the two informal forms people say to an assistant most ("몇 시야",
 "타이머 맞춰 줘"): 야 (-야, -이야) and 줘. A particle or a connective ending (은, 를, 에서, 까지,
 -고, -면, -는데, -니까) is never the last syllable of a finished sentence. Left out, since particles
 and connectives end on them too: 까 (-ㅂ니까, -ㄹ까; but -니까), 지 (-지; but 까지), 자 (-자; but
--자마자) and the other informal -아/-어 forms (해, 와, 봐; but 가, 와, 서): such words wait as any
-others that end on no ending. (야 ends the connective -어야 too: "먼저 해야" is taken as finished.)"""
+-자마자), the other informal -아/-어 forms (해, 와, 봐; but 가, 와, 서), and 네 (-네; but Whisper
+writes the particle 에 after a vowel as 네: "부산에" heard 사네, "월요일에" 요이네): such words
+wait as any others that end on no ending. (야 ends the connective -어야 too: "먼저 해야" is taken
+as finished.)"""
 WAIT_CURVE = 0.5
 """Between the thresholds the wait is ``complete_ms + x ** WAIT_CURVE * (max_ms - complete_ms)``,
 ``x`` the model's log10 probability's place from ``complete_log10`` (0) to ``unfinished_log10`` (1)."""
@@ -253,12 +255,18 @@ def judge_by_ending(signals: TurnSignals, config: TurnConfig, language: str) -> 
 
 def judge_without_model(signals: TurnSignals | None, config: TurnConfig, language: str, words: bool = True
                         ) -> Judgement:
-    """The model cannot read the language: ``unsure_ms`` of silence until the words are known
-    (they are not waited for); then an instant-reply phrase is complete, and where the language
-    has sentence-final endings, words that end on one are complete (``complete_ms``) and
-    others wait ``no_ending_ms`` (``max_ms`` at most). ``words=False``: the silence alone."""
+    """The model cannot read the language: an instant-reply phrase is complete; where the
+    language has sentence-final endings, words that end on one are complete (``complete_ms``)
+    and others wait ``no_ending_ms`` (``max_ms`` at most), as do words not read yet and a reading
+    with no words (a slow or empty reading must not let the silence cut a thinking pause off); elsewhere
+    ``unsure_ms`` of silence, the words not waited for. ``words=False``: the silence alone."""
     silence = Judgement(TurnCall.UNSURE, config.unsure_ms, "silence alone (the model cannot read the language)")
-    if not words or signals is None or (signals.awaiting_model and not signals.transcript.strip()):
+    if not words:
+        return silence
+    if signals is None or not signals.transcript.strip():
+        if language in FINAL_ENDINGS:  # as in English, no words are no sign that the turn is over
+            reason = "waiting for the words" if signals is None or signals.awaiting_model else "no words transcribed"
+            return Judgement(TurnCall.UNSURE, min(config.no_ending_ms, config.max_ms), reason)
         return silence
     if signals.instant:
         return Judgement(TurnCall.COMPLETE, config.complete_ms, "an instant-reply phrase")

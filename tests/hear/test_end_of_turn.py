@@ -165,12 +165,13 @@ def test_korean_is_over_after_a_sentence_final_ending():
     """The grammar where the model cannot read the words: a Korean sentence ends on its verb's
     final ending; a particle or a connective ending is never the last syllable of one."""
     for finished in ("오늘 날씨 어때요?", "감사합니다.", "타이머 맞춰 주세요", "그렇죠", "뭐 하니", "왜 그러냐", "뭐래",
-                     "빨리 오라", "맛있네", "지금 몇 시야", "십 분 타이머 맞춰 줘"):
+                     "빨리 오라", "지금 몇 시야", "십 분 타이머 맞춰 줘"):
         assert ends_on_a_final_ending(finished, "ko") is True, finished
     for fragment in ("서울에서 부산까지", "제일 맛있는 한국 음식은", "타이머를", "밥을 먹고", "비가 오면", "가는데...",
                      "시간이 없으니까", "도착하자마자"):
         assert ends_on_a_final_ending(fragment, "ko") is False, fragment
     assert ends_on_a_final_ending("불 좀 꺼", "ko") is False  # the other informal forms wait as fragments do
+    assert ends_on_a_final_ending("내일 사네", "ko") is False  # 네: Whisper's reading of the particle 에
     assert ends_on_a_final_ending("Ciao!", "ko") is None  # no Hangul: the grammar cannot tell
     assert ends_on_a_final_ending("오늘 날씨 어때요", "en") is None  # no table for the language
     assert last_syllable("라면 3분, OK?") == "분" and last_syllable("OK") == ""
@@ -182,8 +183,9 @@ def test_where_the_silence_decides_korean_words_end_or_wait_by_their_ending():
     assert done.call is TurnCall.COMPLETE and done.wait_ms == 150 and "'요'" in done.reason
     fragment = judge(TurnSignals("제일 맛있는 한국 음식은"), config, silence_alone=True, language="ko")
     assert fragment.call is TurnCall.UNSURE and fragment.wait_ms == 1000 and "no sentence-final ending" in fragment.reason
-    for unknown in (TurnSignals("Ciao!"), TurnSignals(""), TurnSignals("", awaiting_model=True), None):
-        assert judge(unknown, config, silence_alone=True, language="ko").wait_ms == 500
+    assert judge(TurnSignals("Ciao!"), config, silence_alone=True, language="ko").wait_ms == 500
+    for not_read in (TurnSignals("", awaiting_model=True), None, TurnSignals("")):  # as fragments: waited for
+        assert judge(not_read, config, silence_alone=True, language="ko").wait_ms == 1000
     # the words known, the responder's word on them (an instant phrase) still coming: the ending decides meanwhile
     assert judge(TurnSignals("오늘 날씨는", awaiting_model=True), config, silence_alone=True, language="ko").wait_ms == 1000
     assert judge_without_model(TurnSignals("제일 맛있는 한국 음식은"), config, "ko", words=False).wait_ms == 500
