@@ -75,9 +75,10 @@ class TurnConfig:
     the last word (it may be misheard), or the model cannot read the words (a language it
     does not know). About a fixed endpoint."""
     no_ending_ms: int = within(1000, "complete_ms", 5000, "ms")
-    """In a language the model cannot read (Korean with the embedded model), the silence waited
-    (``max_ms`` at most) after words that end on no sentence-final ending: a thinking pause up to
-    a second, or words misheard (docs/tuning.md). Words that end on one are complete."""
+    """Korean (a language with sentence-final endings): the silence waited (``max_ms`` at most)
+    after words that end on no sentence-final ending, and, where the model cannot read Korean,
+    while no words are read: a thinking pause up to a second, or words misheard
+    (docs/tuning.md). Words that end on one are complete."""
     complete_log10: float = within(-0.3, "unfinished_log10", 0.0)
     """log10 of the model's probability that a sentence ends after the words, at or above
     which they are complete (and outweigh the word rules)."""

@@ -16,12 +16,13 @@ silence has lasted. The wait grows smoothly as the model's probability falls:
 - when the recognizer was unsure of the last word, or the model cannot read the words at
   all (a language it does not know), the silence decides alone: at most ``unsure_ms``,
   about a fixed endpoint, never the maximum for words that may be misheard; where the
-  language itself is one the model cannot read (``silence_alone``), the words are not
-  even waited for (their transcription would only delay the end), and once they are known
-  the grammar of the language speaks where it can: Korean is over only after a
-  sentence-final ending (:data:`FINAL_ENDINGS`), so words that end on one are complete and
-  words that end otherwise wait ``no_ending_ms`` (a thinking pause, or misheard words); a
-  model that reads such a language decides only where it is confident the words are complete;
+  language itself is one the model cannot read (``silence_alone``), the grammar of the
+  language speaks where it can: Korean is over only after a sentence-final ending
+  (:data:`FINAL_ENDINGS`), so words that end on one are complete, and words that end
+  otherwise, or are not read yet, wait ``no_ending_ms`` (a thinking pause, or misheard
+  words); in a language with no such table the words are not even waited for (their
+  transcription would only delay the end); a model that reads such a language decides only
+  where it is confident the words are complete;
 - an instant-reply phrase is complete.
 
 ``fixed`` mode keeps the plain silence endpoint: the detector never commits early.
@@ -207,8 +208,7 @@ def judge(signals: TurnSignals | None, config: TurnConfig, fixed_ms: float = 300
           silence_alone: bool = False, language: str = "en") -> Judgement:
     """How long to wait for more, given the words at the pause (``fixed_ms`` in fixed mode;
     ``words=False`` leaves the decision to the model alone, for comparison). ``silence_alone``:
-    the model cannot read ``language``, the language spoken, so the words are not waited for
-    (:func:`judge_without_model`)."""
+    the model cannot read ``language``, the language spoken (:func:`judge_without_model`)."""
     if config.mode == "fixed":
         return Judgement(TurnCall.FIXED, fixed_ms, "fixed silence")
     if silence_alone:
@@ -263,10 +263,11 @@ def judge_without_model(signals: TurnSignals | None, config: TurnConfig, languag
     silence = Judgement(TurnCall.UNSURE, config.unsure_ms, "silence alone (the model cannot read the language)")
     if not words:
         return silence
+    no_ending_ms = min(config.no_ending_ms, config.max_ms)
     if signals is None or not signals.transcript.strip():
         if language in FINAL_ENDINGS:  # as in English, no words are no sign that the turn is over
             reason = "waiting for the words" if signals is None or signals.awaiting_model else "no words transcribed"
-            return Judgement(TurnCall.UNSURE, min(config.no_ending_ms, config.max_ms), reason)
+            return Judgement(TurnCall.UNSURE, no_ending_ms, reason)
         return silence
     if signals.instant:
         return Judgement(TurnCall.COMPLETE, config.complete_ms, "an instant-reply phrase")
@@ -276,8 +277,7 @@ def judge_without_model(signals: TurnSignals | None, config: TurnConfig, languag
     syllable = last_syllable(signals.transcript)
     if final:
         return Judgement(TurnCall.COMPLETE, config.complete_ms, f"ends on a sentence-final ending ('{syllable}')")
-    return Judgement(TurnCall.UNSURE, min(config.no_ending_ms, config.max_ms),
-                     f"ends on no sentence-final ending ('{syllable}')")
+    return Judgement(TurnCall.UNSURE, no_ending_ms, f"ends on no sentence-final ending ('{syllable}')")
 
 
 class TurnDetector:
@@ -295,7 +295,7 @@ class TurnDetector:
         self.config = config
         self.fixed_ms = fixed_ms
         self.silence_alone = silence_alone
-        """The model cannot read the language spoken: the silence decides, the words are not awaited."""
+        """The model cannot read the language spoken: the silence and the words' ending decide."""
         self.language = language
         self.reset()
 

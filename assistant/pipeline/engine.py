@@ -80,8 +80,8 @@ class Engine:
         self.synthesis = SynthesisStage(turns, tts, self.playback)
         korean = KoreanGuard(llm.path, config.stt.language, audio=replies.audio if replies else None)
         # Korean the model cannot read (the check that gives such turns the Korean notice): the end of a
-        # turn is the silence's alone, and the utterance is read once, well into the pause.
-        silence_alone = config.stt.language == "ko" and not korean.speaks
+        # turn is the silence's and the words' ending, and the utterance is read once, well into the pause.
+        silence_alone = korean.ends_by_silence
         self.transcription = TranscriptionStage(turns, answering, self.bus, stt, speculative=config.vad.speculative,
                                                 at_pauses=config.turn.mode == "semantic", wake=self.wake,
                                                 wanted=self._answered_at_once)

@@ -210,7 +210,7 @@ class ListenStage(Stage):
         self.config = config
         self.turn_config = turn or TurnConfig()
         self.silence_alone = silence_alone
-        """The model cannot read the language spoken: the end of a turn is the silence's alone."""
+        """The model cannot read the language spoken: the silence and the words' ending end a turn."""
         self.language = language
         """The language spoken (its grammar's sentence-final endings where the silence decides)."""
         self.transcription = transcription

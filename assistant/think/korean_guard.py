@@ -96,6 +96,12 @@ class KoreanGuard:
             self._speaks = speaks_korean(self.model)
         return self._speaks
 
+    @property
+    def ends_by_silence(self) -> bool:
+        """Korean is spoken and the model cannot read it: the end of a turn is the silence's
+        and the words' ending (:func:`~assistant.hear.end_of_turn.judge_without_model`)."""
+        return self.language == "ko" and not self.speaks
+
     def notice(self, text: str) -> LanguageNotice | None:
         """The notice for words the model cannot answer, or None (the model answers)."""
         if self.language != "ko" and not is_korean(text):

@@ -90,7 +90,7 @@ def languages_read_by_silence(engines: Engines) -> frozenset[str]:
     from assistant.think.korean_guard import KoreanGuard
 
     return frozenset(language for language, (models, config, _) in engines.items()
-                     if language == "ko" and not KoreanGuard(models.llm.path, language).speaks)
+                     if KoreanGuard(models.llm.path, config.stt.language).ends_by_silence)
 
 
 def format_halves(scores: dict[str, dict[str, dict[str, Any]]]) -> str:
