@@ -82,6 +82,8 @@ def test_arithmetic(skills, question, reply):
     ("How many seconds are in a day?", "There are 86400 seconds in a day."),
     ("How many ounces in a cup?", "There are 8 ounces in a cup."),
     ("How many minutes are in three hours?", "There are 180 minutes in 3 hours."),
+    ("How many miles is ten kilometers?", "There are 6.21 miles in 10 kilometers."),
+    ("How many ounces are two pounds?", "There are 32 ounces in 2 pounds."),
 ])
 def test_unit_conversions(skills, question, reply):
     assert answer(skills, question) == ("units", reply)
@@ -183,6 +185,21 @@ def test_alarms_ring_at_the_next_such_time(skills):
     alarms = skills.timers.active()
     assert [datetime.fromtimestamp(a.ends_at).strftime("%d %H:%M") for a in alarms] == [
         "05 18:00", "05 19:30", "06 07:30"]
+
+
+@pytest.mark.parametrize("heard, reply", [
+    ("set an alarm for 730.", "Alarm set for 7:30 PM today."),  # Whisper writes "seven thirty" so
+    ("Wake me up at 1045 tomorrow.", "Alarm set for 10:45 AM tomorrow."),
+    ("Set an alarm for 1230 am.", "Alarm set for 12:30 AM tomorrow."),
+])
+def test_alarm_times_written_without_a_colon(skills, heard, reply):
+    later = SkillContext(now=datetime(2099, 3, 5, 15, 7).astimezone())
+    assert run(skills, heard, later) == reply
+
+
+@pytest.mark.parametrize("heard", ["Set an alarm for 2599.", "Set an alarm for 790.", "Set an alarm for 12345."])
+def test_digits_that_are_no_clock_time_set_no_alarm(skills, heard):
+    assert skills.match(heard, NOW) is None
 
 
 def test_a_timer_is_set_only_by_its_effect(skills):

@@ -1,8 +1,9 @@
 """Timers and alarms, several at once and by name.
 
 "set a pasta timer for 10 minutes", "set a 3 minute egg timer", "set a timer for an
-hour and a half", "set an alarm for 7:30 am", "wake me up at 6", "how long is left on
-the pasta timer", "what timers do I have", "cancel the egg timer", "cancel all timers".
+hour and a half", "set an alarm for 7:30 am" (or "730", as Whisper often writes it), "wake
+me up at 6", "how long is left on the pasta timer", "what timers do I have", "cancel the
+egg timer", "cancel all timers".
 
 A timer without a name is named by its length ("10 minute timer"). When one runs out,
 the engine plays a chime and says so, even if nobody is talking to it. Timers live in
@@ -44,7 +45,7 @@ _SET_TIMER = (
     re.compile(rf"^{_SET}{_ARTICLE}timer (?:for|called|named) {_OWNER}(?P<name>{_NAME}) (?:for|of|to) "
                rf"(?P<duration>{_DURATION})$"),
 )
-_CLOCK = r"(?P<hour>\d{1,2})(?:[:. ](?P<minute>\d{2}))?(?: ?(?P<half>am|pm|oclock|in the morning|in the evening|at night|in the afternoon))?"
+_CLOCK = r"(?P<hour>\d{1,2})(?:[:. ]?(?P<minute>[0-5]\d))?(?: ?(?P<half>am|pm|oclock|in the morning|in the evening|at night|in the afternoon))?"
 _SET_ALARM = (
     re.compile(rf"^{_SET}{_ARTICLE}alarm (?:for|at) (?P<clock>{_CLOCK})(?: (?P<day>tomorrow|today))?"
                rf"(?: (?:for|called|named) {_OWNER}(?P<name>{_NAME}))?$"),

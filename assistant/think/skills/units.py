@@ -1,7 +1,8 @@
 """Unit conversions with pint: length, weight, temperature, volume and time.
 
 "convert 5 miles to kilometers", "what is 100 degrees fahrenheit in celsius", "how many
-cups are in a liter", "10 kilos in pounds", "how many seconds in a day".
+cups are in a liter", "how many miles is 10 kilometers", "10 kilos in pounds", "how many
+seconds in a day".
 
 Guard: the whole utterance must be one of these forms, both units must be units pint
 knows, of the same kind and one of the five kinds above; "how many people live in
@@ -27,7 +28,7 @@ KINDS = ("[length]", "[mass]", "[temperature]", "[length] ** 3", "[time]")
 _UNIT = r"[a-z]+(?: [a-z]+){0,2}?"
 _AMOUNT = rf"(?P<amount>{NUMBER}|an?)"
 _FORMS = (
-    re.compile(rf"^(?:how many|how much) (?P<to>{_UNIT}) (?:are |is )?(?:there )?in {_AMOUNT} (?P<from>{_UNIT})$"),
+    re.compile(rf"^(?:how many|how much) (?P<to>{_UNIT}) (?:(?:are |is )?(?:there )?in |are |is ){_AMOUNT} (?P<from>{_UNIT})$"),
     re.compile(
         rf"^(?:(?:can you |could you )?(?:please )?(?:convert|change|what is|what are|how much is|how much are"
         rf"|how many|how long is|how heavy is|how far is) )?{_AMOUNT} (?P<from>{_UNIT}) (?:to|in|into|as) (?P<to>{_UNIT})$"
