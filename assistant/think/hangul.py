@@ -37,9 +37,12 @@ def is_syllable(char: str) -> bool:
     return _FIRST_SYLLABLE <= ord(char) <= _LAST_SYLLABLE
 
 
+_HANGUL = re.compile(f"[{chr(_FIRST_SYLLABLE)}-{chr(_LAST_SYLLABLE)}\u1100-\u11ff\u3130-\u318f]")
+
+
 def has_hangul(text: str) -> bool:
     """Whether ``text`` has a Hangul syllable or letter."""
-    return any(is_syllable(c) or "\u1100" <= c <= "\u11ff" or "\u3130" <= c <= "\u318f" for c in text)
+    return _HANGUL.search(text) is not None
 
 
 def syllable_jamo(char: str) -> str:

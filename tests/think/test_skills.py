@@ -187,20 +187,6 @@ def test_alarms_ring_at_the_next_such_time(skills):
         "05 18:00", "05 19:30", "06 07:30"]
 
 
-@pytest.mark.parametrize("heard, reply", [
-    ("set an alarm for 730.", "Alarm set for 7:30 PM today."),  # Whisper writes "seven thirty" so
-    ("Wake me up at 1045 tomorrow.", "Alarm set for 10:45 AM tomorrow."),
-    ("Set an alarm for 1230 am.", "Alarm set for 12:30 AM tomorrow."),
-])
-def test_alarm_times_written_without_a_colon(skills, heard, reply):
-    later = SkillContext(now=datetime(2099, 3, 5, 15, 7).astimezone())
-    assert run(skills, heard, later) == reply
-
-
-@pytest.mark.parametrize("heard", ["Set an alarm for 2599.", "Set an alarm for 790.", "Set an alarm for 12345."])
-def test_digits_that_are_no_clock_time_set_no_alarm(skills, heard):
-    assert skills.match(heard, NOW) is None
-
 
 def test_a_timer_is_set_only_by_its_effect(skills):
     reply = skills.match("set a tea timer for 4 minutes", NOW)

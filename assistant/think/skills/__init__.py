@@ -23,11 +23,15 @@ from typing import Callable, Protocol
 import numpy as np
 
 from assistant.config import Config, ConfigError, RepliesConfig, SkillsConfig
+from assistant.think.hangul import has_hangul
+from assistant.think.skills.text import one_word_off
 
 log = logging.getLogger(__name__)
 
 SKILLS = ("actions", "timers", "clock", "arithmetic", "units")
 """Modules of this package, in the order they are asked."""
+ACTIONS = frozenset({"actions"})
+"""Skills taken only as said: an action (stop, louder) is never guessed from misheard words."""
 
 
 @dataclass(frozen=True)
@@ -123,9 +127,30 @@ class Skills:
 
     def match(self, text: str, context: SkillContext | None = None) -> SkillReply | None:
         """The first skill's reply to ``text``, or None (the LLM answers). A skill that
-        fails is logged and skipped: it must never cost the user an answer."""
+        fails is logged and skipped: it must never cost the user an answer.
+
+        English words that no skill takes as they are may still be a request with one function
+        word misheard ("what time of it"): taken when every such reading gives the same reply
+        (:func:`~assistant.think.skills.text.one_word_off`; never an action: "stop" must be said)."""
         context = context or SkillContext()
-        for skill in self.skills:
+        reply = self._first(text, context, self.skills)
+        if reply is not None or has_hangul(text):
+            return reply
+        skills = [s for s in self.skills if s.name not in ACTIONS]
+        replies = {}
+        for variant in one_word_off(text):
+            found = self._first(variant, context, skills)
+            if found is not None:
+                replies.setdefault((found.skill, found.text), (variant, found))
+        if len(replies) != 1:
+            return None
+        variant, reply = next(iter(replies.values()))
+        log.info("%r taken as %r (a function word misheard)", text, variant)
+        return reply
+
+    @staticmethod
+    def _first(text: str, context: SkillContext, skills: list[Skill]) -> SkillReply | None:
+        for skill in skills:
             try:
                 reply = skill.match(text, context)
             except Exception:  # noqa: BLE001 - a broken skill leaves the question to the others

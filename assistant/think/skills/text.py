@@ -9,6 +9,7 @@ number there see it as a digit through :func:`normalize`. Symbols a recognizer w
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -42,9 +43,11 @@ _SYMBOLS = (
 _FILLERS = frozenset({"um", "umm", "uh", "uhh", "uhm", "erm", "er", "hmm", "please", "hey", "okay", "ok", "so"})
 
 
+@functools.lru_cache(maxsize=512)
 def normalize(text: str) -> str:
     """Lower case, contractions expanded, numbers as digits, punctuation dropped
-    (except a number's decimal point and the colon of a clock time)."""
+    (except a number's decimal point and the colon of a clock time). Kept for the last
+    texts: every skill reads the same words, and each of their readings (:func:`one_word_off`)."""
     text = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'").replace("\u2018", "'")
     for pattern, words in _CONTRACTIONS:
         text = re.sub(pattern, words, text)
@@ -80,3 +83,20 @@ def spoken_number(value: float) -> str:
     if rounded == 0:
         return f"{value:.2g}"
     return _plain(rounded) if rounded != int(rounded) else str(int(rounded))
+
+
+FUNCTION_WORDS = ("a", "an", "the", "is", "it", "of", "on", "in", "at", "for", "to", "and", "as", "are", "by")
+"""Short unstressed words a recognizer most often writes one for another ("what time of it", "20% on
+50"): a closed class, never a request's meaning (its content words and numbers are)."""
+
+
+def one_word_off(text: str, most_words: int = 12) -> list[str]:
+    """``text`` (normalized) with one of its function words replaced by another: the requests a
+    misheard function word may stand for. Content words and numbers stay as they were heard."""
+    words = normalize(text).split()
+    if len(words) > most_words:
+        return []
+    return [" ".join(words[:i] + [other] + words[i + 1 :])
+            for i, word in enumerate(words) if word in FUNCTION_WORDS
+            for other in FUNCTION_WORDS if other != word]
+

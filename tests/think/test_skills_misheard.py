@@ -1,0 +1,79 @@
+"""Skills on what the recognizer writes: a request with one function word misheard is still the
+request when every reading of it says the same; look-alikes and actions are never guessed."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from assistant.config import SkillsConfig
+from assistant.think.skills import SkillContext, Skills
+from assistant.think.skills.text import FUNCTION_WORDS, one_word_off
+
+NOW = SkillContext(now=datetime(2024, 3, 5, 15, 7).astimezone())
+
+
+@pytest.fixture
+def skills(tmp_path):
+    loaded = Skills(SkillsConfig(locale="en_US", timers_file=str(tmp_path / "timers.json")))
+    yield loaded
+    loaded.close()
+
+
+def answer(skills: Skills, text: str) -> tuple[str, str] | None:
+    reply = skills.match(text, NOW)
+    return None if reply is None else (reply.skill, reply.text)
+
+
+def test_one_word_off_changes_one_function_word_and_nothing_else():
+    readings = one_word_off("What time of it?")
+    assert "what time is it" in readings
+    assert len(readings) == 2 * (len(FUNCTION_WORDS) - 1)  # "of" and "it", each for every other
+    assert all(r.split()[:2] == ["what", "time"] for r in readings)  # content words stay as heard
+    assert one_word_off("Remind me to water the plants and the roses in the garden by the window") == []
+
+
+@pytest.mark.parametrize("heard, reply", [
+    ("What time of it?", ("clock", "It's 3:07 PM.")),
+    ("What is 20% on 50?", ("arithmetic", "20 percent of 50 is 10.")),
+    ("Set a timer on ten minutes.", ("timers", "Timer set for 10 minutes.")),
+    ("How many cups are on a liter?", ("units", "There are 4.23 cups in a liter.")),
+])
+def test_a_request_with_one_function_word_misheard_is_answered(skills, heard, reply):
+    assert answer(skills, heard) == reply
+
+
+@pytest.mark.parametrize("heard", [
+    "What size is it?",                 # a content word differs: not the time
+    "What time is it in Tokyo?",        # more words than any form
+    "What is it for?",
+    "What time is the game?",
+    "What is the date of Easter?",
+    "How many miles are in London?",
+    "What is 5 on 10?",
+    "Set the table for dinner.",
+])
+def test_look_alikes_still_go_to_the_model(skills, heard):
+    assert skills.match(heard, NOW) is None
+
+
+def test_an_action_is_never_guessed_from_misheard_words(skills):
+    assert skills.match("stop it", NOW).skill == "actions"
+    assert skills.match("stop on", NOW) is None  # "stop it" one word off: not an action
+
+
+@pytest.mark.parametrize("heard, reply", [
+    ("set an alarm for 730.", "Alarm set for 7:30 PM today."),  # Whisper writes "seven thirty" so
+    ("Wake me up at 1045 tomorrow.", "Alarm set for 10:45 AM tomorrow."),
+    ("Set an alarm for 1230 am.", "Alarm set for 12:30 AM tomorrow."),
+])
+def test_alarm_times_written_without_a_colon(skills, heard, reply):
+    later = SkillContext(now=datetime(2099, 3, 5, 15, 7).astimezone())  # the alarms must not ring during the test
+    reply_said = skills.match(heard, later)
+    assert reply_said is not None and reply_said.text == reply
+
+
+@pytest.mark.parametrize("heard", ["Set an alarm for 2599.", "Set an alarm for 790.", "Set an alarm for 12345."])
+def test_digits_that_are_no_clock_time_set_no_alarm(skills, heard):
+    assert skills.match(heard, NOW) is None
