@@ -95,6 +95,7 @@ def test_unit_conversions(skills, question, reply):
     ("What day is it tomorrow?", "Tomorrow is Wednesday, March 6, 2024."),
     ("What day of the week is it?", "Today is Tuesday."),
     ("What year is it?", "It's 2024."),
+    ("Could you tell me the time?", "It's 3:07 PM."),
 ])
 def test_time_and_date(skills, question, reply):
     assert answer(skills, question) == ("clock", reply)

@@ -27,14 +27,14 @@ _NOW = r"(?: now| right now| DAY)?"
 _DAY_WORD = re.compile(r"\b(today|tomorrow|yesterday)\b")
 _QUESTIONS = (  # "DAY" stands for today, tomorrow or yesterday
     ("time", re.compile(
-        rf"^(?:what time is it|what is the (?:current )?time|(?:can you )?tell me the time"
+        rf"^(?:what time is it|what is the (?:current )?time|(?:can you |could you )?tell me the time"
         rf"|do you (?:have|know) the time|time){_NOW}$")),
     ("weekday", re.compile(
         r"^(?:(?:what|which) day of (?:the|a) week is it(?: DAY)?|what (?:day of the week|weekday) is DAY"
         r"|what weekday is it(?: DAY)?)$")),
     ("date", re.compile(
         r"^(?:what is (?:the )?(?:date|day)(?: DAY)?|what is DAY(?: date| day)?|what date is it(?: DAY)?"
-        r"|what day is it(?: DAY)?|what day is DAY|(?:can you )?tell me (?:the|DAY) date|DAY date)$")),
+        r"|what day is it(?: DAY)?|what day is DAY|(?:can you |could you )?tell me (?:the|DAY) date|DAY date)$")),
     ("year", re.compile(r"^(?:what year is it(?: now)?|what is the (?:current )?year)$")),
     ("month", re.compile(r"^(?:what month is it(?: now)?|what is the (?:current )?month)$")),
 )
