@@ -209,7 +209,7 @@ def _spoken_korean(tmp_path, text: str, rate: int = 150):
     if shutil.which("espeak-ng") is None:
         pytest.skip("espeak-ng is not installed")
     from assistant.commands.spoken import speech_bounds
-    from tools.korean_corpus import Voice, synthesize, write_wav
+    from tools.heard_corpus import Voice, synthesize, write_wav
 
     question, answer = tmp_path / "q.wav", tmp_path / "a.wav"
     write_wav(question, synthesize(Voice("ko", rate, 50), text))

@@ -65,7 +65,7 @@ def test_whisper_base_reads_a_korean_question_again_with_the_hint_words():
         pytest.skip("espeak-ng is not installed")
     from assistant.config import SttConfig
     from assistant.hear.stt import load_stt
-    from tools import korean_corpus as corpus
+    from tools import heard_corpus as corpus
 
     stt = load_stt(SttConfig(language="ko"))
     assert stt.looks_again and stt.beam_size == 5

@@ -1,6 +1,6 @@
 """The Korean corpus (tests/data/korean): questions for every skill, greetings and general
 questions, each said by eSpeak NG's ko voice at several rates and pitches, and what the
-Korean recognizers heard (recorded by ``python -m tools.korean_corpus``, so these tests
+Korean recognizers heard (recorded by ``python -m tools.heard_corpus``, so these tests
 synthesize and recognize nothing). The held-out half (other sentences, other voices) was
 never looked at while the matchers were written; its figures are the reported ones.
 
@@ -17,7 +17,7 @@ import pytest
 from assistant.machine.models import find_llm
 from assistant.speak.voices import VoiceSet
 from assistant.think.korean_guard import CANNOT_ANSWER, KoreanGuard
-from tools import korean_corpus as corpus
+from tools import heard_corpus as corpus
 
 from fakes import FakeTts
 

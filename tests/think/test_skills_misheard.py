@@ -64,6 +64,16 @@ def test_an_action_is_never_guessed_from_misheard_words(skills):
 
 
 @pytest.mark.parametrize("heard, reply", [
+    ("Start at timer for 5 minutes.", "Timer set for 5 minutes."),  # "a" heard as "at": no name
+    ("Set your timer for 10 minutes.", "Timer set for 10 minutes."),
+    ("Set a timer called to for 5 minutes.", "Timer set for 5 minutes."),
+    ("Set a pasta timer for 10 minutes.", "Pasta timer set for 10 minutes."),
+])
+def test_a_timer_is_not_named_after_function_words(skills, heard, reply):
+    assert answer(skills, heard) == ("timers", reply)
+
+
+@pytest.mark.parametrize("heard, reply", [
     ("set an alarm for 730.", "Alarm set for 7:30 PM today."),  # Whisper writes "seven thirty" so
     ("Wake me up at 1045 tomorrow.", "Alarm set for 10:45 AM tomorrow."),
     ("Set an alarm for 1230 am.", "Alarm set for 12:30 AM tomorrow."),

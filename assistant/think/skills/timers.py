@@ -24,7 +24,7 @@ from pathlib import Path
 from assistant.think.hangul import has_hangul
 from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_timers
 from assistant.think.skills.clock import resolve_locale
-from assistant.think.skills.text import NUMBER, normalize, spoken_number
+from assistant.think.skills.text import FUNCTION_WORDS, NUMBER, normalize, spoken_number
 from assistant.think.skills.timer_store import Timer, Timers, chime, soonest
 
 NAME = "timers"
@@ -36,8 +36,8 @@ _DURATION = rf"{_COUNT} {_UNIT}(?: and a half)?(?:(?: and)? {_COUNT} {_UNIT})?"
 _NAME = r"[a-z]+(?: [a-z]+){0,2}?"
 _ANY_NAME = r"[a-z0-9.]+(?: [a-z0-9.]+){0,3}?"
 _SET = r"(?:(?:can you |could you |please )?(?:set|start|create|make|add|put on|begin|give me|i need|i want) )?"
-_ARTICLE = r"(?:(?:a|an|the|my|another|one more) )?"
-_OWNER = r"(?:the |my |a )?"
+_ARTICLE = r"(?:(?:a|an|the|my|your|our|another|one more) )?"
+_OWNER = r"(?:the |my |your |our |a )?"
 
 _SET_TIMER = (
     re.compile(rf"^{_SET}{_ARTICLE}(?:(?P<duration>{_DURATION}) )?(?:(?P<name>{_NAME}) )?timer"
@@ -127,7 +127,7 @@ class TimerSkill:
             return None
         found = command.groupdict()
         durations = [d for d in (found.get("duration"), found.get("duration2")) if d]
-        names = [n for n in (found.get("name"), found.get("name2")) if n]
+        names = [n for n in (found.get("name"), found.get("name2")) if n and not _function_words(n)]
         if len(durations) != 1 or len(names) > 1 or any(_is_length(n) for n in names):
             return None
         seconds = duration_s(durations[0])
@@ -241,6 +241,11 @@ def _capital(text: str) -> str:
 def _is_length(name: str) -> bool:
     """ "minute" or "hour" taken for a name: the duration was not understood."""
     return bool(re.search(rf"\b{_UNIT}\b", name))
+
+
+def _function_words(name: str) -> bool:
+    """Whether a timer's name is only words no name is made of ("start at timer": "a" misheard)."""
+    return all(word in FUNCTION_WORDS for word in name.split())
 
 
 def _next_time(now: datetime, command: re.Match, day: str | None) -> datetime | None:

@@ -1,9 +1,11 @@
-"""The Korean test corpus: what a Korean recognizer makes of eSpeak NG's ko voice.
+"""The spoken test corpora: what the recognizer makes of eSpeak NG's voices, in Korean and in English.
 
-Each sentence of ``tests/data/korean/corpus.toml`` is said by the voices of its half
+Each sentence of a corpus (``tests/data/korean/corpus.toml``, the default, or
+``tests/data/english/corpus.toml`` with ``--corpus english``: the skills on English voices
+the recognizer knows badly) is said by the voices of its half
 (``espeak-ng -v VOICE -s RATE -p PITCH``, 0.5 s of silence before and 1.2 s after, at
-16 kHz), transcribed by the app's Korean recognizer, and written to
-``tests/data/korean/heard-<half>[-<engine>].tsv`` (voice, sentence, what was heard), so
+16 kHz), transcribed by the app's recognizer for the corpus's ``language``, and written to
+``heard-<half>[-<engine>].tsv`` beside it (voice, sentence, what was heard), so
 the tests run the instant replies and the skills on real recognizer output without
 synthesizing or recognizing anything. Both programs are deterministic: running this
 again writes the same files on the same machine.
@@ -12,8 +14,8 @@ Whisper's files have two more columns: the clip read again with the hint words (
 second look, :mod:`assistant.hear.second_look`) and its support, so the scores apply the
 same choice as the transcription stage (``--no-look``: the first reading only).
 
-    python -m tools.korean_corpus [--half tune|heldout] [--engine whisper|vosk]
-    python -m tools.korean_corpus --score [--half heldout] [--engine whisper] [--no-look]   # the figures
+    python -m tools.heard_corpus [--corpus korean|english] [--half tune|heldout] [--engine whisper|vosk]
+    python -m tools.heard_corpus [--corpus korean|english] --score [--half heldout] [--engine whisper] [--no-look]   # the figures
 
 ``answer`` is what the engine's responder does with a transcript before the language
 model: the skills, then the instant-reply table (see ``pipeline/responder.py``).
@@ -37,7 +39,9 @@ from assistant.hear.second_look import Look
 from assistant.pipeline.transcription import choose
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "tests" / "data" / "korean" / "corpus.toml"
+CORPORA = {"korean": ROOT / "tests" / "data" / "korean" / "corpus.toml",
+           "english": ROOT / "tests" / "data" / "english" / "corpus.toml"}
+CORPUS = CORPORA["korean"]
 HALVES = ("tune", "heldout")
 BEFORE_S, AFTER_S = 0.5, 1.2
 
@@ -71,26 +75,26 @@ def load(path: Path = CORPUS) -> tuple[dict, list[Sentence], dict[str, list[Voic
     return values, sentences, voices
 
 
-def heard_path(half: str, engine: str = "whisper") -> Path:
+def heard_path(half: str, engine: str = "whisper", corpus: Path = CORPUS) -> Path:
     suffix = "" if engine == "whisper" else f"-{engine}"
-    return CORPUS.parent / f"heard-{half}{suffix}.tsv"
+    return corpus.parent / f"heard-{half}{suffix}.tsv"
 
 
-def _lines(half: str, engine: str) -> list[list[str]]:
+def _lines(half: str, engine: str, corpus: Path) -> list[list[str]]:
     return [(line.split("\t") + ["", "", "", ""])[:5]
-            for line in heard_path(half, engine).read_text(encoding="utf-8").splitlines()
+            for line in heard_path(half, engine, corpus).read_text(encoding="utf-8").splitlines()
             if line and not line.startswith("#")]
 
 
-def read_heard(half: str, engine: str = "whisper") -> list[tuple[str, str, str]]:
+def read_heard(half: str, engine: str = "whisper", corpus: Path = CORPUS) -> list[tuple[str, str, str]]:
     """(voice, sentence, what was heard) rows of a half."""
-    return [(voice, text, heard) for voice, text, heard, _look, _support in _lines(half, engine)]
+    return [(voice, text, heard) for voice, text, heard, _look, _support in _lines(half, engine, corpus)]
 
 
-def read_looks(half: str, engine: str = "whisper") -> dict[tuple[str, str], Look | None]:
+def read_looks(half: str, engine: str = "whisper", corpus: Path = CORPUS) -> dict[tuple[str, str], Look | None]:
     """The second look of each (voice, sentence) of a half (None: none was made)."""
     return {(voice, text): Look(look, float(support)) if support else None
-            for voice, text, _heard, look, support in _lines(half, engine)}
+            for voice, text, _heard, look, support in _lines(half, engine, corpus)}
 
 
 @dataclass(frozen=True)
@@ -114,7 +118,7 @@ class Answerer:
         from assistant.think.skills import SkillContext, Skills
 
         self.context = SkillContext(now=now)
-        self.skills = Skills(SkillsConfig())
+        self.skills = Skills(SkillsConfig(locale="en_US"))  # English times as the English corpus writes them
         self.skills.timers.clock = now.timestamp
         self.matcher = Matcher(default_table(), RepliesConfig().score_cutoff)
 
@@ -154,15 +158,17 @@ def right(sentence: Sentence, got: Answer) -> bool:
     return got.source == "skill" and got.who == sentence.answer and sentence.says in got.text
 
 
-def score(half: str, engine: str = "whisper", look: bool = True) -> list[tuple[str, Sentence, str, Answer]]:
+def score(half: str, engine: str = "whisper", look: bool = True,
+          corpus: Path = CORPUS) -> list[tuple[str, Sentence, str, Answer]]:
     """(voice, sentence, heard, answer) for every recording of ``half``; ``engine`` ``typed``:
     each sentence once, as written. With ``look``, what no skill and no reply takes is
     read again where a second look was recorded (the transcription stage's choice), and
     ``heard`` is the transcript answered."""
-    values, sentences, _voices = load()
+    values, sentences, _voices = load(corpus)
     by_text = {s.text: s for s in sentences if s.half == half}
-    heard = [("typed", s.text, s.text) for s in by_text.values()] if engine == "typed" else read_heard(half, engine)
-    looks = read_looks(half, engine) if look and engine == "whisper" else {}
+    heard = ([("typed", s.text, s.text) for s in by_text.values()] if engine == "typed"
+             else read_heard(half, engine, corpus))
+    looks = read_looks(half, engine, corpus) if look and engine == "whisper" else {}
     answerer = Answerer(datetime.fromisoformat(values["now"]))
     rows = []
     try:
@@ -233,6 +239,7 @@ def line(voice: str, text: str, heard: str, look: Look | None) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", choices=tuple(CORPORA), default="korean")
     parser.add_argument("--half", choices=HALVES, action="append", help="default: both")
     parser.add_argument("--engine", choices=("whisper", "vosk", "typed"), default="whisper",
                         help="the recognizer (typed: --score on the sentences as written)")
@@ -240,9 +247,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true", help="with --score: every transcript and its answer")
     parser.add_argument("--no-look", action="store_true", help="with --score: the first reading only, no second look")
     args = parser.parse_args(argv)
+    corpus = CORPORA[args.corpus]
     if args.score:
         for half in args.half or HALVES:
-            rows = score(half, args.engine, look=not args.no_look)
+            rows = score(half, args.engine, look=not args.no_look, corpus=corpus)
             if args.list:
                 for voice, sentence, heard, got in rows:
                     mark = "ok" if right(sentence, got) else "--"
@@ -253,17 +261,17 @@ def main(argv: list[str] | None = None) -> int:
     from assistant.config import SttConfig
     from assistant.hear.stt import load_stt
 
-    stt = load_stt(SttConfig(language="ko", engine=args.engine))
-    _values, sentences, voices = load()
+    values, sentences, voices = load(corpus)
+    stt = load_stt(SttConfig(language=values.get("language", "ko"), engine=args.engine))
     for half in args.half or HALVES:
         texts = list(dict.fromkeys(s.text for s in sentences if s.half == half))
         columns = "voice, said, heard" + (", read again with the hint words, support" if args.engine == "whisper" else "")
-        lines = [f"# {half} half, heard by {args.engine} (python -m tools.korean_corpus): {columns}"]
+        lines = [f"# {half} half, heard by {args.engine} (python -m tools.heard_corpus --corpus {args.corpus}): {columns}"]
         for voice in voices[half]:
             for text in texts:
                 lines.append(line(voice.label, text, *hear(stt, synthesize(voice, text))))
                 print(lines[-1], file=sys.stderr, flush=True)
-        heard_path(half, args.engine).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        heard_path(half, args.engine, corpus).write_text("\n".join(lines) + "\n", encoding="utf-8")
     return 0
 
 
