@@ -7,23 +7,10 @@ from datetime import datetime
 
 import pytest
 
-from assistant.config import SkillsConfig
-from assistant.think.skills import SkillContext, Skills
+from assistant.think.skills import SkillContext
 from assistant.think.skills.text import FUNCTION_WORDS, one_word_off
 
-NOW = SkillContext(now=datetime(2024, 3, 5, 15, 7).astimezone())
-
-
-@pytest.fixture
-def skills(tmp_path):
-    loaded = Skills(SkillsConfig(locale="en_US", timers_file=str(tmp_path / "timers.json")))
-    yield loaded
-    loaded.close()
-
-
-def answer(skills: Skills, text: str) -> tuple[str, str] | None:
-    reply = skills.match(text, NOW)
-    return None if reply is None else (reply.skill, reply.text)
+from test_skills import NOW, answer, skills  # noqa: F401 - the skills fixture, as there
 
 
 def test_one_word_off_changes_one_function_word_and_nothing_else():
