@@ -2,7 +2,8 @@
 that are the model's, each said by eSpeak NG English voices Whisper tiny.en hears badly, and
 what it heard (recorded by ``python -m tools.heard_corpus --corpus english``, so these tests
 synthesize and recognize nothing). The held-out half (other sentences, other voices) was not
-used to write the skills' forms nor their reading of misheard function words."""
+used to write the skills' forms nor their reading of misheard function words; the instant
+replies and actions of both halves were added after, and only measured."""
 
 from __future__ import annotations
 
@@ -12,12 +13,13 @@ from tools import heard_corpus as corpus
 
 CORPUS = corpus.CORPORA["english"]
 FLOORS = {  # (half, recognizer): (found at least, wrong answers at most), as measured
-    ("tune", "whisper"): (176, 7), ("heldout", "whisper"): (34, 2),
-    ("tune", "typed"): (26, 0), ("heldout", "typed"): (14, 0),
+    ("tune", "whisper"): (243, 7), ("heldout", "whisper"): (67, 2),
+    ("tune", "typed"): (35, 0), ("heldout", "typed"): (23, 0),
 }
 """Before the two forms, the reading of misheard function words and the names made of them:
-115 found with 8 wrong on the tune half, 26 with 2 on the held-out half (docs/skills.md). The
-wrong answers are numbers Whisper misheard, which the reply repeats ("722 divided by 8")."""
+182 found with 8 wrong on the tune half, 59 with 2 on the held-out half (the skills alone: 115
+and 26; docs/skills.md). The wrong answers are numbers Whisper misheard, which the reply
+repeats ("722 divided by 8")."""
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +35,8 @@ def test_the_halves_share_no_sentence_and_no_voice_and_every_take_was_heard():
     assert not tune & heldout
     assert not {v.label for v in voices["tune"]} & {v.label for v in voices["heldout"]}
     for half in corpus.HALVES:
-        assert {s.answer for s in sentences if s.half == half} == {"clock", "timers", "arithmetic", "units", "llm"}
+        kinds = {s.answer for s in sentences if s.half == half}
+        assert kinds == {"reply", "actions", "clock", "timers", "arithmetic", "units", "llm"}
         heard = corpus.read_heard(half, corpus=CORPUS)
         assert {(v, t) for v, t, _h in heard} == {(v.label, s.text) for v in voices[half]
                                                   for s in sentences if s.half == half}
