@@ -91,7 +91,7 @@ FUNCTION_WORDS = ("a", "an", "the", "is", "it", "of", "on", "in", "at", "for", "
 
 
 def one_word_off(text: str, most_words: int = 12) -> list[str]:
-    """``text`` (normalized) with one of its function words replaced by another: the requests a
+    """``text``, normalized, with one of its function words replaced by another: the requests a
     misheard function word may stand for. Content words and numbers stay as they were heard."""
     words = normalize(text).split()
     if len(words) > most_words:
@@ -99,4 +99,3 @@ def one_word_off(text: str, most_words: int = 12) -> list[str]:
     return [" ".join(words[:i] + [other] + words[i + 1 :])
             for i, word in enumerate(words) if word in FUNCTION_WORDS
             for other in FUNCTION_WORDS if other != word]
-
