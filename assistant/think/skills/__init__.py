@@ -115,6 +115,8 @@ class Skills:
             timers_path = Path(config.timers_file).expanduser()
         self.setup = SkillSetup(config, output_rate, self._announce, replies or RepliesConfig(), timers_path=timers_path)
         self.skills: list[Skill] = [_create(name, self.setup) for name in SKILLS if name not in config.disabled]
+        self._guessable = [s for s in self.skills if s.name not in ACTIONS]
+        """The skills a misheard reading may reach (:meth:`match`)."""
 
     def get(self, name: str) -> Skill | None:
         return next((s for s in self.skills if s.name == name), None)
@@ -136,13 +138,14 @@ class Skills:
         reply = self._first(text, context, self.skills)
         if reply is not None or has_hangul(text):
             return reply
-        skills = [s for s in self.skills if s.name not in ACTIONS]
         replies = {}
         for variant in one_word_off(text):
-            found = self._first(variant, context, skills)
+            found = self._first(variant, context, self._guessable)
             if found is not None:
                 replies.setdefault((found.skill, found.text), (variant, found))
-        if len(replies) != 1:
+                if len(replies) > 1:
+                    return None  # readings that disagree: the words are the model's
+        if not replies:
             return None
         variant, reply = next(iter(replies.values()))
         log.info("%r taken as %r (a function word misheard)", text, variant)
