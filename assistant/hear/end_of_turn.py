@@ -271,11 +271,10 @@ def judge_without_model(signals: TurnSignals | None, config: TurnConfig, languag
         return silence
     if signals.instant:
         return Judgement(TurnCall.COMPLETE, config.complete_ms, "an instant-reply phrase")
-    final = ends_on_a_final_ending(signals.transcript, language)
-    if final is None:
+    syllable = last_syllable(signals.transcript) if language in FINAL_ENDINGS else ""
+    if not syllable:
         return silence
-    syllable = last_syllable(signals.transcript)
-    if final:
+    if syllable in FINAL_ENDINGS[language]:
         return Judgement(TurnCall.COMPLETE, config.complete_ms, f"ends on a sentence-final ending ('{syllable}')")
     return Judgement(TurnCall.UNSURE, no_ending_ms, f"ends on no sentence-final ending ('{syllable}')")
 
