@@ -162,3 +162,27 @@ def test_a_short_quality_run_on_the_real_models(engines, default_config):
         (mode, source) for mode in ("typed", "spoken") for source in ("skill", "cache", "llm")]
     assert all(a.right for a in answers if a.source in ("skill", "cache")), [a.to_json() for a in answers]
     assert answers[3].reply == "7 times 8 is 56." and answers[2].reply and answers[5].transcript
+
+
+def test_the_questions_written_for_calibration_are_all_tuning_and_none_of_the_set_s():
+    from assistant.commands.bench.questions import load_calibration_questions
+
+    extra = load_calibration_questions()
+    assert len(extra) >= 200 and all(q.half == "tune" and q.expect == "llm" and q.reject for q in extra)
+    assert any(half_of(q.text) == "test" for q in extra)  # the hash would have put some in the test half
+    asked = {normalize(q.text) for q in load_questions()} | {normalize(user) for user, _ in default_examples()}
+    assert not asked & {normalize(q.text) for q in extra}
+    assert all(not q.kind or q.kind in KINDS for q in extra)
+
+
+def test_the_questions_written_for_calibration_choose_the_threshold_but_are_reported_apart():
+    tune = next(t for t in (f"q{i}" for i in range(50)) if half_of(t) == "tune")
+    test = next(t for t in (f"q{i}" for i in range(50)) if half_of(t) == "test")
+    written = [Answer("typed", Question(f"w{i}", ("a",), "llm", tuning_only=True), "", "", "llm", "",
+                      "right" if i % 3 else "wrong", 0.05 + i / 100) for i in range(40)]
+    answers = [_answer(0.1, False, tune), _answer(0.6, True, tune), _answer(0.3, True, test), *written]
+    report = calibrate(answers)
+    assert report["tuned_on"] == 42
+    assert report["tune_typed"]["answers"] == 2 and report["test_typed"]["answers"] == 1
+    assert report["calibration_typed"]["answers"] == 40
+    assert outcome(written, report["threshold"])["right_hedged"] <= 2  # at most one right in twenty, of 27 right

@@ -51,16 +51,20 @@ def choose(answers: list[Answer]) -> float:
 
 
 def calibrate(answers: list[Answer]) -> dict[str, Any]:
-    """The threshold from the tuning half's typed answers, and what it does to each half."""
+    """The threshold from the tuning half's typed answers (with those to the questions written
+    for calibration), and what it does to each half and to those questions, apart."""
     typed = [a for a in scored(answers) if a.mode == "typed"]
     tune = [a for a in typed if a.question.half == "tune"]
     threshold = choose(tune)
     report: dict[str, Any] = {"threshold": round(threshold, 4), "tuned_on": len(tune)}
-    for half in HALVES[::-1]:
-        for mode in dict.fromkeys(a.mode for a in answers):
-            rows = [a for a in scored(answers) if a.question.half == half and a.mode == mode]
-            report[f"{half}_{mode}"] = {"without_hedge": outcome(rows, 0.0), "with_hedge": outcome(rows, threshold),
-                                        "answers": len(rows)}
+    groups = [(f"{half}_{mode}", lambda a, h=half, m=mode: a.question.half == h and a.mode == m
+               and not a.question.tuning_only)
+              for half in HALVES[::-1] for mode in dict.fromkeys(a.mode for a in answers)]
+    if any(a.question.tuning_only for a in answers):
+        groups.append(("calibration_typed", lambda a: a.question.tuning_only and a.mode == "typed"))
+    for name, belongs in groups:
+        rows = [a for a in scored(answers) if belongs(a)]
+        report[name] = {"without_hedge": outcome(rows, 0.0), "with_hedge": outcome(rows, threshold), "answers": len(rows)}
     return report
 
 

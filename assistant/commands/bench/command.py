@@ -65,7 +65,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                               "the share right by source (skills, instant replies, language model)")
     quality.add_argument("--calibrate", action="store_true",
                          help="with --quality: ask with no hedge, choose the model's confidence threshold on the "
-                              "tuning half, judge it on the test half and keep it for the model")
+                              "tuning half (with the default set, also on the questions written for calibration), "
+                              "judge it on the test half and keep it for the model")
     quality.add_argument("--quality-set", type=Path, help="TOML question set (default: the built-in 61 questions)")
     quality.add_argument("--quality-modes", type=_quality_modes, default="typed,spoken",
                          help="comma-separated: typed,spoken (default both)")
@@ -89,7 +90,7 @@ def run_quality_bench(args: argparse.Namespace) -> int:
     from assistant.commands.options import config_from_args
     from assistant.pipeline.session import load_models, make_replies
     from assistant.commands.bench.quality import build_quality_report, format_quality, run_quality, write_quality
-    from assistant.commands.bench.questions import load_questions
+    from assistant.commands.bench.questions import load_calibration_questions, load_questions
 
     config = config_from_args(args)
     if args.calibrate:
@@ -105,7 +106,10 @@ def run_quality_bench(args: argparse.Namespace) -> int:
             "few_shot": bool(engines.llm.history.examples)}
     report = build_quality_report(answers, meta)
     if args.calibrate:
-        report["calibration"] = _calibrate(engines.llm, answers, meta)
+        # the questions written for calibration, typed, beside the tuning half (never in the report's halves)
+        extra = [] if args.quality_set else run_quality(engines, config, replies, load_calibration_questions(),
+                                                        ("typed",))
+        report["calibration"] = _calibrate(engines.llm, answers + extra, meta)
     path = args.json or args.out / "quality.json"
     write_quality(report, path)
     print(format_quality(report))

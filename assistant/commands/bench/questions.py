@@ -46,10 +46,12 @@ class Question:
     """No one right answer (a tip, a suggestion): scored as answered or not."""
     kind: str = ""
     """The closed set the answer is one of (``kinds.toml``): naming another member is wrong."""
+    tuning_only: bool = False
+    """Written for calibration (``calibration_questions.toml``): in the tuning half, whatever its hash."""
 
     @property
     def half(self) -> str:
-        return half_of(self.text)
+        return "tune" if self.tuning_only else half_of(self.text)
 
     @property
     def rejected(self) -> tuple[str, ...]:
@@ -78,15 +80,21 @@ KINDS = _kinds()
 """The closed sets a question can ask for one of: countries, colours, planets..."""
 
 
-def load_questions(path: Path | None = None) -> list[Question]:
-    """The default set, or the TOML file at ``path`` (same layout); errors name the file."""
-    where = str(path) if path else "the default question set"
+CALIBRATION_SET = "calibration_questions.toml"
+"""Questions written for calibrating the hedge, all in the tuning half (:func:`load_calibration_questions`)."""
+
+
+def load_questions(path: Path | None = None, tuning_only: bool = False, built_in: str = "questions.toml"
+                   ) -> list[Question]:
+    """The default set, or the TOML file at ``path`` (same layout); errors name the file.
+    ``tuning_only``: every question is in the tuning half."""
+    where = str(path) if path else f"the built-in {built_in}"
     try:
         text = path.read_text(encoding="utf-8") if path else (
-            resources.files(__package__).joinpath("questions.toml").read_text(encoding="utf-8"))
+            resources.files(__package__).joinpath(built_in).read_text(encoding="utf-8"))
         rows = tomllib.loads(text)["question"]
         questions = [Question(r["text"], tuple(r["accept"]), r.get("expect", "llm"), tuple(r.get("reject", ())),
-                              bool(r.get("open", False)), r.get("kind", "")) for r in rows]
+                              bool(r.get("open", False)), r.get("kind", ""), tuning_only) for r in rows]
     except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError) as exc:
         raise AudioError(f"cannot read {where}: {exc!r}; each [[question]] needs text and accept") from exc
     bad = [q.text for q in questions if not q.accept or q.expect not in SOURCES or q.kind and q.kind not in KINDS]
@@ -94,6 +102,12 @@ def load_questions(path: Path | None = None) -> list[Question]:
         raise AudioError(f"{where}: '{bad[0]}' needs a non-empty accept list, expect in {', '.join(SOURCES)} "
                          f"and a kind (if any) in {', '.join(KINDS)}")
     return questions
+
+
+def load_calibration_questions() -> list[Question]:
+    """The questions written for calibration only: more answers to choose a threshold on
+    than the default set's tuning half holds, none of the default set's."""
+    return load_questions(tuning_only=True, built_in=CALIBRATION_SET)
 
 
 def keywords(answers: tuple[str, ...], now: datetime) -> list[str]:
