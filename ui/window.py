@@ -48,6 +48,8 @@ class MainWindow(QMainWindow):
         self.engine_state = State.LOADING
         self._ready = False
         self._closed = False
+        self._settings: SettingsDialog | None = None
+        """The last settings dialog opened (kept until the next opens, then deleted)."""
         self._build()
         self._connect()
         self._set_ready(False)
@@ -154,7 +156,11 @@ class MainWindow(QMainWindow):
             self.text.clear()
 
     def open_settings(self) -> SettingsDialog:
-        dialog = SettingsDialog(self.controller.config, self._apply_settings, self)
+        """A new dialog on the current configuration; the one opened before (closed, as it is
+        window-modal) is deleted, so a long session keeps one, not one for every opening."""
+        if self._settings is not None:
+            self._settings.deleteLater()
+        dialog = self._settings = SettingsDialog(self.controller.config, self._apply_settings, self)
         dialog.open()
         return dialog
 

@@ -13,7 +13,9 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import Qt  # noqa: E402
+import shiboken6  # noqa: E402
+from PySide6.QtCore import QEvent, Qt  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from assistant import config as config_mod  # noqa: E402
 from assistant.sound import AudioError, load_wav
@@ -22,6 +24,7 @@ from assistant.hear.sources import PacedWavSource  # noqa: E402
 from assistant.events import EventType, State  # noqa: E402
 from assistant.machine.models import find_piper_voice  # noqa: E402
 from assistant.timeline import Mark  # noqa: E402
+from ui.settings import SettingsDialog  # noqa: E402
 
 pytestmark = pytest.mark.slow  # every test here loads the real models
 
@@ -239,6 +242,12 @@ def test_invalid_settings_are_refused_and_the_previous_kept(qtbot, make_window, 
     assert controller.config == before and controller.engine is engine
     assert (path.read_bytes() if path.exists() else None) == saved_before
     assert window.is_ready()
+
+    again = window.open_settings()  # the closed dialog is deleted, not kept hidden for the session
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    assert not shiboken6.isValid(dialog) and shiboken6.isValid(again)
+    assert window.findChildren(SettingsDialog) == [again]
+    again.reject()
 
 
 def test_a_model_that_fails_to_load_is_refused_later(qtbot, make_window, tmp_path, config_file):
