@@ -67,7 +67,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                          help="with --quality: ask with no hedge, choose the model's confidence threshold on the "
                               "tuning half (with the default set, also on the questions written for calibration), "
                               "judge it on the test half and keep it for the model")
-    quality.add_argument("--quality-set", type=Path, help="TOML question set (default: the built-in 61 questions)")
+    quality.add_argument("--quality-set", type=Path, help="TOML question set (default: the built-in 127 questions)")
     quality.add_argument("--quality-modes", type=_quality_modes, default="typed,spoken",
                          help="comma-separated: typed,spoken (default both)")
     out = parser.add_argument_group("output")
