@@ -84,3 +84,20 @@ def test_korean_is_scored_as_the_engine_decides_it():
     before = score_half(records, replace(korean, turn=replace(korean.turn, no_ending_ms=korean.turn.unsure_ms)),
                         silence_alone=True)
     assert before["thinking_cut_off"] == 1  # 500 ms of silence alone cut the fragment off
+
+
+def test_a_half_s_figures_are_plain_numbers_and_the_report_writes_numpy_ones(tmp_path):
+    import json
+
+    import numpy as np
+
+    from assistant.commands.bench.report import write_json
+
+    config = Config()
+    records = [_record("a", "Tell me about.", 0.9, np.float64(700.0), final=False, thinking=True),  # as replayed
+               _record("a", "Tell me about cats.", 0.9, np.float64(3000.0), final=True)]
+    score = score_half(records, config)
+    assert all(type(score[k]) is int for k in ("thinking_pauses_to_1s", "thinking_to_1s_cut_off", "thinking_cut_off"))
+    write_json({"replayed": score, "cut": np.bool_(True), "count": np.int64(3)}, tmp_path / "bench.json")
+    written = json.loads((tmp_path / "bench.json").read_text(encoding="utf-8"))
+    assert written["count"] == 3 and written["cut"] is True and written["replayed"]["thinking_to_1s_cut_off"] == 1

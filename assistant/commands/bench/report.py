@@ -127,7 +127,16 @@ def _ratio(a: float | None, b: float | None) -> float | None:
 
 def write_json(report: dict[str, Any], path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(report, indent=1, ensure_ascii=False, default=_plain) + "\n", encoding="utf-8")
+
+
+def _plain(value: Any) -> Any:
+    """A NumPy number as JSON writes it (a count summed over NumPy booleans is an ``int64``)."""
+    import numpy as np
+
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
 # ------------------------------------------------------------------ table
