@@ -16,6 +16,7 @@ import pytest
 
 from assistant.machine.models import find_llm
 from assistant.speak.voices import VoiceSet
+from assistant.think.hangul import similarity
 from assistant.think.korean_guard import CANNOT_ANSWER, KoreanGuard
 from tools import heard_corpus as corpus
 
@@ -104,7 +105,11 @@ def test_no_korean_ever_gets_an_english_reply_and_the_korean_voice_says_every_an
 
 @pytest.mark.slow
 def test_the_recorded_transcripts_are_what_the_recognizer_hears_now():
-    """One clip of each half again, through the real Whisper base (deterministic)."""
+    """One clip of each half again, through the real Whisper base: the reading, and the second
+    look where both this run and the recording made one, close to those recorded. (Not the same
+    on every CPU: the floats differ enough to change a letter, or to put the second look under
+    the silence guard: "감사합리터" had a no-speech probability of 0.63 on one CPU, over the
+    guard's 0.6, and was made on the one that recorded it.)"""
     pytest.importorskip("faster_whisper")
     import shutil
 
@@ -119,5 +124,8 @@ def test_the_recorded_transcripts_are_what_the_recognizer_hears_now():
         voice_label, text, heard = corpus.read_heard(half)[1]
         voice = next(v for v in voices[half] if v.label == voice_label)
         first, look = corpus.hear(stt, corpus.synthesize(voice, text))
-        assert corpus.line(voice_label, text, first, look) == corpus.line(voice_label, text, heard,
-                                                                        corpus.read_looks(half)[(voice_label, text)])
+        assert similarity(first, heard) >= 75, (first, heard)
+        recorded = corpus.read_looks(half)[(voice_label, text)]
+        if look is not None and recorded is not None:
+            assert similarity(look.text, recorded.text) >= 75, (look, recorded)
+            assert look.support == pytest.approx(recorded.support, abs=0.35), (look, recorded)
