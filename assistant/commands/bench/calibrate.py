@@ -57,15 +57,19 @@ def calibrate(answers: list[Answer]) -> dict[str, Any]:
     tune = [a for a in typed if a.question.half == "tune"]
     threshold = choose(tune)
     report: dict[str, Any] = {"threshold": round(threshold, 4), "tuned_on": len(tune)}
-    groups = [(f"{half}_{mode}", lambda a, h=half, m=mode: a.question.half == h and a.mode == m
-               and not a.question.tuning_only)
-              for half in HALVES[::-1] for mode in dict.fromkeys(a.mode for a in answers)]
-    if any(a.question.tuning_only for a in answers):
-        groups.append(("calibration_typed", lambda a: a.question.tuning_only and a.mode == "typed"))
-    for name, belongs in groups:
-        rows = [a for a in scored(answers) if belongs(a)]
+    groups: dict[str, list[Answer]] = {f"{half}_{mode}": [] for half in HALVES[::-1]
+                                       for mode in dict.fromkeys(a.mode for a in answers)}
+    for a in scored(answers):
+        groups.setdefault(_group(a), []).append(a)
+    for name, rows in groups.items():
         report[name] = {"without_hedge": outcome(rows, 0.0), "with_hedge": outcome(rows, threshold), "answers": len(rows)}
     return report
+
+
+def _group(answer: Answer) -> str:
+    """Where an answer is reported: its half and mode, or the questions written for calibration."""
+    half = "calibration" if answer.question.tuning_only else answer.question.half
+    return f"{half}_{answer.mode}"
 
 
 def format_calibration(report: dict[str, Any]) -> str:
