@@ -89,7 +89,8 @@ def _quality_modes(text: str) -> tuple[str, ...]:
 def run_quality_bench(args: argparse.Namespace) -> int:
     from assistant.commands.options import config_from_args
     from assistant.pipeline.session import load_models, make_replies
-    from assistant.commands.bench.quality import build_quality_report, format_quality, run_quality, write_quality
+    from assistant.commands.bench.quality import build_quality_report, format_quality, run_quality
+    from assistant.commands.bench.report import write_json
     from assistant.commands.bench.questions import load_calibration_questions, load_questions
 
     config = config_from_args(args)
@@ -111,7 +112,7 @@ def run_quality_bench(args: argparse.Namespace) -> int:
                                                         ("typed",))
         report["calibration"] = _calibrate(engines.llm, answers + extra, meta)
     path = args.json or args.out / "quality.json"
-    write_quality(report, path)
+    write_json(report, path)
     print(format_quality(report))
     if args.calibrate:
         from assistant.commands.bench.calibrate import format_calibration

@@ -12,7 +12,6 @@ model's hedge threshold is :mod:`.calibrate`.
 
 from __future__ import annotations
 
-import json
 import logging
 import sys
 import tempfile
@@ -194,8 +193,3 @@ def format_quality(report: dict[str, Any]) -> str:
         lines += [f"  [{a['half']}, {a['mode']}, {a['source'] or 'none'}, {a['verdict']}"
                   f"{', ' + a['hedged'] if a['hedged'] else ''}] {a['question']} -> {a['reply'][:70]!r}" for a in wrong]
     return "\n".join(lines)
-
-
-def write_quality(report: dict[str, Any], path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(report, indent=1, ensure_ascii=False), encoding="utf-8")
