@@ -14,9 +14,12 @@ NO_SPEECH_PROB = 0.6
 COMPRESSION_RATIO_MAX = 2.4
 """Text that gzip shrinks more than this is a decoding loop, not speech (Whisper's own
 threshold): "Ancient Rome Ancient Rome …" or "6,6,6,6,…" compress 12:1, a sentence 1:1."""
-MAX_WORDS_PER_S = 5.0
-"""More words than this per second of audio (plus two) cannot have been said: fast
-speech is about three words a second."""
+MAX_WORDS_PER_S = 8.0
+"""More words than this per second of audio (plus two) cannot have been said. Speech is
+about three words a second, a fast speaker's short question up to seven: "Can you turn it up
+a bit?" at 230 words a minute is 7 words in 0.99 s of audio up to its pause, which a bound of 5
+dropped (the turn then waited the longest silence for words it had). A decoding that runs on
+writes far more ("13 words in 0.5 s")."""
 
 
 # Whisper produces these on noise or breath; they are not something the user said.

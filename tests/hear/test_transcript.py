@@ -54,6 +54,25 @@ def test_more_words_than_the_audio_can_hold_are_not_understood():
     assert guarded(sentence, seconds=0.5) == ""
 
 
+def test_a_fast_speaker_s_short_question_is_kept():
+    # 7 words in the 0.96 s a pause's transcription sees of a question at 210 words a minute
+    assert guarded("How many days are in the week?", seconds=0.96) == "How many days are in the week?"
+
+
+@pytest.mark.slow
+def test_fast_questions_are_heard_at_their_pause(engines):
+    """A pause's transcription gets the audio up to the last voiced sound, no silence after
+    it: a fast speaker's short question must keep its words there, or the turn waits the
+    longest silence for words it has (espeak-ng, 230 and 260 words a minute)."""
+    from assistant.commands.bench.turn_corpus import espeak_said, trim
+
+    for rate in (230, 260):
+        for question in ("Can you turn it up a bit?", "How do I get to the bus stop?"):
+            pcm = trim(espeak_said("en-us", rate, 50, question))
+            words = engines.stt.transcribe_array(pcm)
+            assert len(words.split()) >= 5, (rate, question, words, pcm.size / RATE)
+
+
 def test_whisper_s_no_speech_probability_drops_the_segment():
     assert guarded("Thank you.", seconds=1.0, no_speech_prob=0.95) == ""
     assert guarded("Thank you.", seconds=1.0, no_speech_prob=0.2) == "Thank you."
