@@ -31,7 +31,7 @@ from assistant.pipeline.startup import StartupSound
 from assistant.pipeline.transcription import TranscriptionStage
 from assistant.hear.wake_score import phrase_scorer
 from assistant.pipeline.wake_gate import WakeListening
-from assistant.pipeline.wake_training import start_phrase_model
+from assistant.pipeline.wake_start import start_phrase_model
 
 
 class Engine:

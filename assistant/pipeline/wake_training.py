@@ -32,7 +32,7 @@ from typing import Callable
 
 import numpy as np
 
-from assistant.hear.wake_model import Embedder, ModelScorer, PhraseModel, fit, looks_at, shared_embedder
+from assistant.hear.wake_model import Embedder, PhraseModel, fit, looks_at, shared_embedder
 from assistant.pipeline.wake_sounds import sound_misses
 from assistant.resources import cache_dir
 from assistant.sound import first_audible_s, last_audible_s, resample
@@ -128,6 +128,18 @@ def model_path(phrase: str) -> Path:
 
 _TRAINING = threading.Lock()
 """One training at a time in a process (two engines that want the same phrase train it once)."""
+
+STOP = threading.Event()
+"""Set as the process exits: a training still under way stops at its next clip (:mod:`.wake_start`)."""
+
+
+class TrainingStopped(Exception):
+    """The process is exiting: the phrase's model is not finished (nothing is kept)."""
+
+
+def _go_on() -> None:
+    if STOP.is_set():
+        raise TrainingStopped
 
 
 def phrase_model(phrase: str, piper=None, embedder: Embedder | None = None) -> PhraseModel:
@@ -289,6 +301,7 @@ def variants(pcm: np.ndarray, seed: int, other: np.ndarray) -> list[tuple[np.nda
 
 def _looks(embedder: Embedder, clip: np.ndarray, lead_s: float, phrase_end_s: float | None):
     """The looks at one clip (``lead_s`` of silence before it) and their labels (None: not used)."""
+    _go_on()
     audio = np.concatenate([np.zeros(int(lead_s * RATE), np.float32), clip.astype(np.float32)])
     ends_s = np.arange(LOOK_FROM_S, min(LOOK_TO_S, audio.size / RATE) + 1e-9, LOOK_EVERY_S)
     labels = []
@@ -317,7 +330,7 @@ def training_looks(phrase: str, espeak: list[Say], piper: list[Say], embedder: E
     says = espeak + piper
     looks, labels, positive_clips, negative_clips = [], [], 0, 0
     for index, say in enumerate(says):
-        x, y, clips = voice_looks(phrase, say, index, embedder)
+        x, y, clips = voice_looks(phrase, _stoppable(say), index, embedder)
         looks += x
         labels += y
         positive_clips += clips[0]
@@ -326,6 +339,16 @@ def training_looks(phrase: str, espeak: list[Say], piper: list[Say], embedder: E
     counts = {"looks": int(y.size), "positive_looks": int(y.sum()), "positive_clips": positive_clips,
               "negative_clips": negative_clips, "voices": len(says)}
     return x, y, counts
+
+
+def _stoppable(say: Say) -> Say:
+    """``say``, which first stops the training when the process is exiting (:data:`STOP`)."""
+    def said(text: str) -> np.ndarray:
+        _go_on()
+        return say(text)
+
+    said.phonemes = getattr(say, "phonemes", False)  # type: ignore[attr-defined]
+    return said
 
 
 def voice_looks(phrase: str, say: Say, index: int, embedder: Embedder):
@@ -365,31 +388,3 @@ def voice_looks(phrase: str, say: Say, index: int, embedder: Embedder):
             looks.append(x)
             labels += y
     return looks, labels, (len(positives), len(negatives))
-
-
-def start_phrase_model(wake, config, tts) -> threading.Thread | None:
-    """``wake.by = model`` or ``model+probability``: the wake gate (a
-    :class:`~assistant.pipeline.wake_gate.WakeListening` scoring by Whisper's probability) scores with
-    the phrase's model once it is there: at once where it is kept, else after it is trained on a
-    thread of its own (by probability meanwhile). ``tts``: the voice that also says the positives.
-    Only an English phrase is trained (the training voices are English): another stays by probability."""
-    if config.by not in ("model", "model+probability") or wake.scorer is None or not config.phrase.isascii():
-        return None
-    whisper = wake.scorer
-
-    def ready() -> None:
-        try:
-            model = phrase_model(config.phrase, tts)
-        except Exception as exc:  # a voice or the embedding models missing: the probability stays
-            log.warning("the wake phrase model cannot be trained (%s): by probability instead", exc)
-            return
-        gate = config.model if config.by == "model+probability" else None
-        wake.use(ModelScorer(model, shared_embedder(), whisper, gate=gate))
-
-    if model_path(config.phrase).is_file():
-        ready()
-        return None
-    log.info("training the wake phrase model for %r (once, a few minutes): by probability meanwhile", config.phrase)
-    thread = threading.Thread(target=ready, name="wake-training", daemon=True)
-    thread.start()
-    return thread

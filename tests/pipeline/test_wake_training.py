@@ -4,6 +4,8 @@ the tuning half's voices, so both halves measure voices the model never heard.""
 
 from __future__ import annotations
 
+import pytest
+
 from assistant.commands.bench.turn_split import FIRST_VOICES, VOICES as TURN_VOICES
 from assistant.commands.bench.wake import QUESTIONS as BENCH_QUESTIONS
 from assistant.commands.bench.wake import _sentences
@@ -48,3 +50,35 @@ def test_a_voice_this_espeak_ng_does_not_have_is_left_out_of_training():
     says = wake_training.espeak_voices(voices)
     assert len(says) == 2
     assert all(say("hey").size > 0 for say in says)
+
+
+def test_a_training_stops_at_its_next_clip_once_the_process_exits():
+    import numpy as np
+
+    said: list[str] = []
+
+    def say(text: str) -> np.ndarray:
+        said.append(text)
+        return np.zeros(8000, np.float32)
+
+    wake_training.STOP.set()
+    try:
+        with pytest.raises(wake_training.TrainingStopped):
+            wake_training.training_looks("hey orange lamp", [say], [], embedder=None)
+    finally:
+        wake_training.STOP.clear()
+    assert said == []  # nothing said (nor looked at) once the exit began
+
+
+@pytest.mark.slow
+def test_a_run_that_ends_while_the_phrase_trains_exits_cleanly(tmp_path, jfk_wav):
+    """A short run with a phrase not trained yet ends before its model is done: the process exits
+    with status 0 (native code still running on the training thread at exit aborted it, 134), and
+    nothing unfinished is kept."""
+    from tests.fakes import run_assistant
+
+    phrase = "hey orange lamp"
+    run = run_assistant("chat", "--wake", phrase, "--input", jfk_wav, "--output", tmp_path / "a.wav", timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "terminate called" not in run.stderr
+    assert not wake_training.model_path(phrase).exists()

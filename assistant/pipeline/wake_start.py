@@ -1,0 +1,59 @@
+"""The wake phrase's model trained on a thread of its own the first time a phrase is chosen
+(:mod:`.wake_training`), and stopped when the process exits before it is done."""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import threading
+
+from assistant.hear.wake_model import ModelScorer, shared_embedder
+from assistant.pipeline.wake_training import STOP, TrainingStopped, model_path, phrase_model
+
+log = logging.getLogger(__name__)
+
+STOP_WAIT_S = 2.0
+"""How long the exiting process waits for a training to stop (one clip's synthesis and looks take
+well under a second): native code still running on a thread while the interpreter is torn down aborts
+the process ("terminate called without an active exception", exit status 134)."""
+_THREADS: list[threading.Thread] = []
+
+
+@atexit.register
+def stop_training() -> None:
+    """Stop a training under way (nothing of it is kept: the phrase is trained again next time)."""
+    STOP.set()
+    for thread in list(_THREADS):
+        thread.join(timeout=STOP_WAIT_S)
+
+
+def start_phrase_model(wake, config, tts) -> threading.Thread | None:
+    """``wake.by = model`` or ``model+probability``: the wake gate (a
+    :class:`~assistant.pipeline.wake_gate.WakeListening` scoring by Whisper's probability) scores with
+    the phrase's model once it is there: at once where it is kept, else after it is trained on a
+    thread of its own (by probability meanwhile). ``tts``: the voice that also says the positives.
+    Only an English phrase is trained (the training voices are English): another stays by probability."""
+    if config.by not in ("model", "model+probability") or wake.scorer is None or not config.phrase.isascii():
+        return None
+    whisper = wake.scorer
+
+    def ready() -> None:
+        try:
+            model = phrase_model(config.phrase, tts)
+        except TrainingStopped:
+            log.info("the wake phrase model was not finished before the exit: trained again next time")
+            return
+        except Exception as exc:  # a voice or the embedding models missing: the probability stays
+            log.warning("the wake phrase model cannot be trained (%s): by probability instead", exc)
+            return
+        gate = config.model if config.by == "model+probability" else None
+        wake.use(ModelScorer(model, shared_embedder(), whisper, gate=gate))
+
+    if model_path(config.phrase).is_file():
+        ready()
+        return None
+    log.info("training the wake phrase model for %r (once, a few minutes): by probability meanwhile", config.phrase)
+    thread = threading.Thread(target=ready, name="wake-training", daemon=True)
+    _THREADS[:] = [t for t in _THREADS if t.is_alive()] + [thread]
+    thread.start()
+    return thread
