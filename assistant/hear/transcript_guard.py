@@ -34,8 +34,10 @@ _REPEATED_WORDS = re.compile(r"\b((?:[\w']+[\s,.!?;:-]+){1,8}?)\1{2,}", re.IGNOR
 
 
 def clean_transcript(text: str) -> str:
-    """Whitespace folded, noise dropped, and words or a sentence Whisper looped on said once."""
-    text = " ".join(text.split())
+    """Whitespace folded, noise dropped, and words or a sentence Whisper looped on said once; a
+    character cut in two by the decoding limit (its bytes' first tokens only, decoded as U+FFFD)
+    is left out."""
+    text = " ".join(text.replace("\ufffd", " ").split())
     if _NOISE.match(text):
         return ""
     text = _REPEATED_WORDS.sub(r"\1", text + " ").strip()

@@ -18,6 +18,12 @@ def test_noise_and_blank_transcripts_are_empty():
     assert clean_transcript("(music)") == ""
 
 
+def test_a_character_cut_off_by_the_decoding_limit_is_left_out():
+    # Whisper base's Korean: the last syllable's bytes were not all decoded before the limit
+    assert clean_transcript("씹풍 타이머나, 쇼쇼, \ufffd") == "씹풍 타이머나, 쇼쇼,"
+    assert clean_transcript("\ufffd") == ""
+
+
 def test_a_looped_sentence_is_said_once():
     looped = "What is the capital of France? What is the capital of France? what is the capital of France?"
     assert clean_transcript(looped) == "What is the capital of France?"
