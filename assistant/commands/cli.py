@@ -111,6 +111,8 @@ def run_chat(args: argparse.Namespace) -> int:
                 room = EchoRoom(source, engine.echo.played, echo_path, keep=bool(args.mic_output))
                 print(f"room simulation: {echo_path}; {engine.duplex.describe()}", file=sys.stderr)
             _run_file(engine, source, config, room)
+            if not printer.results:
+                print(f"note: no speech was heard in {args.input}: no turn, no reply", file=sys.stderr)
         else:
             print("listening (Ctrl-C to quit)…", file=sys.stderr)
             engine.listen(source)

@@ -44,6 +44,17 @@ def test_unreadable_wav(tmp_path):
     assert code == 2 and "cannot read" in err and out == ""
 
 
+def test_a_wav_with_no_speech_says_so(tmp_path):
+    import numpy as np
+    import soundfile as sf
+
+    quiet = tmp_path / "quiet.wav"
+    sf.write(quiet, np.random.default_rng(0).normal(0, 0.001, 3 * 16000).astype(np.float32), 16000)
+    code, out, err = run("chat", "--input", quiet, "--output", tmp_path / "o.wav")
+    assert code == 0 and "no speech was heard in" in err and out == ""
+    assert (tmp_path / "o.wav").is_file()  # the reply track is still written, on the input's clock
+
+
 def test_missing_voice(tmp_path):
     code, out, err = run("chat", "--text", "hi", "--no-audio", "--voice", tmp_path / "v.onnx")
     assert code == 2 and "does not exist" in err
