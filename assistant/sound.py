@@ -269,6 +269,21 @@ def last_audible_s(pcm: np.ndarray, rate: int, before_s: float | None = None) ->
     return None if hits.size == 0 else (hits[-1] + 1) * size / rate
 
 
+LEAD_IN_DBFS = -50.0
+"""Softer than this (10 dB under audible), a reply's first windows are silence: not played."""
+LEAD_IN_KEEP_MS = 10.0
+
+
+def without_lead_in(pcm: np.ndarray, rate: int) -> np.ndarray:
+    """``pcm`` from ``LEAD_IN_KEEP_MS`` before its first window at ``LEAD_IN_DBFS`` or louder (all of
+    it when none is). eSpeak NG begins every text with 35-50 ms of silence, Piper with 0-10 ms."""
+    levels, size = window_rms_db(pcm, rate)
+    hits = np.flatnonzero(levels >= LEAD_IN_DBFS)
+    if hits.size == 0:
+        return pcm
+    return pcm[max(0, int(hits[0]) * size - round(rate * LEAD_IN_KEEP_MS / 1000)):]
+
+
 def first_audible_s(pcm: np.ndarray, rate: int, after_s: float = 0.0) -> float | None:
     """Start of the first audible window at or after ``after_s``, or None."""
     loud, size = audible_windows(pcm, rate)

@@ -120,3 +120,32 @@ def test_paced_source_fast_hands_the_input_over_at_once_then_silence_in_real_tim
     assert time.perf_counter() - start >= fast + 10 * 0.02 - 0.01
     assert source.input_over(0.15) and not source.input_over(0.25)
     frames.close()
+
+
+def test_a_reply_s_silent_lead_in_is_not_played():
+    from assistant.sound import first_audible_s, without_lead_in
+
+    rate = 22050
+    tone = (0.3 * np.sin(2 * np.pi * 220 * np.arange(rate // 4) / rate)).astype(np.float32)
+    clip = np.concatenate([np.zeros(int(0.045 * rate), np.float32), np.full(200, 1e-4, np.float32), tone])
+    trimmed = without_lead_in(clip, rate)
+    assert first_audible_s(clip, rate) >= 0.045 and first_audible_s(trimmed, rate) <= 0.011
+    assert np.array_equal(trimmed[-tone.size:], tone)  # the sound itself is whole
+    assert np.array_equal(without_lead_in(trimmed, rate), trimmed)  # once is enough
+    silent = np.zeros(rate // 10, np.float32)
+    assert without_lead_in(silent, rate) is silent  # nothing to find: kept as it is
+
+
+@pytest.mark.slow
+def test_the_korean_voice_s_reply_sounds_at_once():
+    """eSpeak NG opens a text that begins on a stop or an affricate (ㅈ, ㅊ, ...) with 35-45 ms of
+    digital silence, its closure: the reply's first sound is played at once."""
+    from assistant.sound import first_audible_s, without_lead_in
+    from assistant.speak.espeak import EspeakTts
+
+    tts = EspeakTts("ko", 175, 50)
+    pcm = np.concatenate(list(tts.synthesize("죄송해요, 지금 모델은 한국어를 못 해요.")))
+    assert first_audible_s(pcm, tts.rate) >= 0.035
+    assert first_audible_s(without_lead_in(pcm, tts.rate), tts.rate) <= 0.011
+    said = np.concatenate(list(tts.synthesize("안녕하세요.")))  # a vowel sounds from the first sample
+    assert first_audible_s(said, tts.rate) == 0.0 and without_lead_in(said, tts.rate).size == said.size

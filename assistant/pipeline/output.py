@@ -9,8 +9,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from assistant.sound import first_audible_s
-from assistant.sound import AudioOut, chime, resample
+from assistant.sound import AudioOut, chime, first_audible_s, resample, without_lead_in
 from assistant.speak.sinks import wait_until_heard
 from assistant.hear.bargein import PlayedReply
 from assistant.events import Commit, EndOfReply, EventType, Message, PlayAudio, ReplyMessage, SpeakText, State
@@ -197,6 +196,8 @@ class PlaybackStage(Stage):
                 if self._reply_turn != turn:
                     self._reply, self._reply_turn, self._cut = PlayedReply(), turn, False
                 pcm = message.pcm * self.volume
+                if turns.timeline(turn).get(Mark.AUDIO_OUT_START) is None:
+                    pcm = without_lead_in(pcm, self.out.rate)  # the reply's first sound plays at once
                 if self._paused_at is not None:
                     self._rest.append((pcm, message.text))
                     return

@@ -497,3 +497,23 @@ def test_silence_after_the_pause_is_not_transcribed_again(make_engine):
     assert result.timeline.counts["turn_decision"] == "unfinished"
     assert not result.timeline.counts.get("rechecked")
     assert result.transcript == "tell me about the" and stt.transcribed == 1
+
+
+def test_the_reply_s_first_sound_is_played_without_its_silent_lead_in(make_engine):
+    """A voice that opens each text with silence (eSpeak NG before a stop): the reply's first
+    chunk plays from just before its sound; later chunks keep theirs (it is the pause between them)."""
+
+    class LeadingSilence(FakeTts):
+        def synthesize(self, text: str):
+            self.spoken.append(text)
+            yield np.concatenate([np.zeros(int(self.rate * 0.045), np.float32), np.full(self.rate // 10, 0.1, np.float32)])
+
+    engine, rec, parts = make_engine(tts=LeadingSilence())
+    engine.submit_text("what is up")
+    rec.wait_turns(1)
+    played = [pcm for pcm in parts["out"].played if pcm.size]
+    assert len(played) >= 2
+    lead = [int(np.flatnonzero(np.abs(pcm) > 0)[0]) for pcm in played]
+    assert lead[0] <= 0.0105 * 16000 and all(n == int(16000 * 0.045) for n in lead[1:])
+    tl = rec.results[0].timeline
+    assert tl.get(Mark.REPLY_SOUND) - tl.get(Mark.AUDIO_OUT_START) <= 0.011
