@@ -276,7 +276,8 @@ LEAD_IN_KEEP_MS = 10.0
 
 def without_lead_in(pcm: np.ndarray, rate: int) -> np.ndarray:
     """``pcm`` from ``LEAD_IN_KEEP_MS`` before its first window at ``LEAD_IN_DBFS`` or louder (all of
-    it when none is). eSpeak NG begins every text with 35-50 ms of silence, Piper with 0-10 ms."""
+    it when none is). eSpeak NG opens a text that begins on a stop or an affricate with 35-45 ms of
+    silence (the closure), Piper any text with 0-10 ms."""
     levels, size = window_rms_db(pcm, rate)
     hits = np.flatnonzero(levels >= LEAD_IN_DBFS)
     if hits.size == 0:

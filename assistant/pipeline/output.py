@@ -192,11 +192,12 @@ class PlaybackStage(Stage):
     def _handle(self, message: ReplyMessage) -> None:
         turns, turn = self.turns, message.turn_id
         if isinstance(message, PlayAudio):
+            timeline = turns.timeline(turn)
             with self._lock:
                 if self._reply_turn != turn:
                     self._reply, self._reply_turn, self._cut = PlayedReply(), turn, False
                 pcm = message.pcm * self.volume
-                if turns.timeline(turn).get(Mark.AUDIO_OUT_START) is None:
+                if timeline.get(Mark.AUDIO_OUT_START) is None:
                     pcm = without_lead_in(pcm, self.out.rate)  # the reply's first sound plays at once
                 if self._paused_at is not None:
                     self._rest.append((pcm, message.text))
@@ -204,7 +205,6 @@ class PlaybackStage(Stage):
                 if self.stop_startup():
                     log.info("the reply cuts the start-up sound")
                 heard_at = self._play(pcm, message.text)
-            timeline = turns.timeline(turn)
             if timeline.get(Mark.REPLY_SOUND) is None:
                 sound_s = first_audible_s(pcm, self.out.rate)
                 if sound_s is not None:

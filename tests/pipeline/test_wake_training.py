@@ -75,7 +75,7 @@ def test_a_run_that_ends_while_the_phrase_trains_exits_cleanly(tmp_path, jfk_wav
     """A short run with a phrase not trained yet ends before its model is done: the process exits
     with status 0 (native code still running on the training thread at exit aborted it, 134), and
     nothing unfinished is kept."""
-    from tests.fakes import run_assistant
+    from fakes import run_assistant
 
     phrase = "hey orange lamp"
     run = run_assistant("chat", "--wake", phrase, "--input", jfk_wav, "--output", tmp_path / "a.wav", timeout=300)
