@@ -9,7 +9,9 @@ All PCM inside the engine is mono float32 in [-1, 1]. Input runs at
 Audible: What a listener hears as sound: short windows whose RMS is above a level.
 
 The level is absolute (``AUDIBLE_DBFS``), raised above a steady noise floor when a
-recording has one. The bench reads the heard latency off whole WAV files with it; the
+recording has one, and lowered under a quiet recording's loudest windows (a speaker far from
+the microphone). A constant offset (DC) is not sound: files are read without it, and the
+microphone's frames lose it on the way in (:class:`DcBlocker`). The bench reads the heard latency off whole WAV files with it; the
 pipeline marks the last audible sample of the user's words and the first of the reply
 with the same rule, live.
 """
@@ -50,6 +52,35 @@ def chime(rate: int, level: float = 0.25) -> np.ndarray:
     return (np.concatenate(tones) * level).astype(np.float32)
 
 
+DC_NOTICE = 0.01
+"""A file whose samples average this far from zero (-40 dBFS) is said to be offset."""
+DC_SETTLE_S = 0.5
+"""How fast :class:`DcBlocker` follows a change of offset (its running mean's time constant)."""
+
+
+class DcBlocker:
+    """Takes a constant offset (DC) out of a stream, frame by frame: a running mean of the frames,
+    subtracted along a ramp from one frame's estimate to the next (no step between frames).
+    The first frame's own mean is the first estimate, so a steady offset is gone at once."""
+
+    def __init__(self, rate: int, settle_s: float = DC_SETTLE_S):
+        self.rate = rate
+        self.settle_s = settle_s
+        self.offset: float | None = None
+
+    def __call__(self, frame: np.ndarray) -> np.ndarray:
+        if frame.size == 0:
+            return frame
+        mean = float(np.mean(frame, dtype=np.float64))
+        if self.offset is None:
+            self.offset = mean
+            return (frame - mean).astype(np.float32)
+        step = min(1.0, frame.size / self.rate / self.settle_s)
+        before, self.offset = self.offset, self.offset + (mean - self.offset) * step
+        ramp = np.linspace(before, self.offset, frame.size, endpoint=False) + (self.offset - before) / frame.size
+        return (frame - ramp).astype(np.float32)
+
+
 def to_mono(pcm: np.ndarray) -> np.ndarray:
     return pcm.mean(axis=1) if pcm.ndim == 2 else pcm
 
@@ -87,6 +118,10 @@ def load_wav(path: str | Path, rate: int) -> np.ndarray:
     if not np.isfinite(pcm).all():
         log.warning("%s has samples that are not numbers; they are read as silence", path.name)
         pcm = np.where(np.isfinite(pcm), pcm, 0.0).astype(np.float32)
+    offset = float(np.mean(pcm, dtype=np.float64))
+    if abs(offset) >= DC_NOTICE:
+        log.warning("%s is offset by %+.3f (DC): read without it", path.name, offset)
+    pcm = (pcm - offset).astype(np.float32)
     if src_rate != rate:
         log.info("converting %s from %d Hz to %d Hz", path.name, src_rate, rate)
     pcm = np.clip(resample(pcm, src_rate, rate), -1.0, 1.0)
@@ -228,12 +263,36 @@ def audible_windows(pcm: np.ndarray, rate: int) -> tuple[np.ndarray, int]:
     return audible_levels(levels), size
 
 
+QUIET_RANGE_DB = 30.0
+"""A recording whose loudest window is under ``AUDIBLE_DBFS`` plus this (-10 dBFS: a quiet speaker,
+far from the microphone) is audible from this much under that window, as speech at an ordinary
+level is (eSpeak NG's and Piper's loudest 5 ms windows: -12 to -8 dBFS). A question peaking at
+-36 dBFS then ends 10 ms from where the same question said at an ordinary level does; with 20 dB, 110 ms
+sooner (its last sound cut off: a flattering wait)."""
+QUIETEST_AUDIBLE_DBFS = -70.0
+"""However quiet the recording, softer than this is not heard (16-bit dither sits near -100)."""
+
+
+def audible_threshold(floor_db: float | None, peak_db: float | None) -> float:
+    """The level (dBFS) from which a window is audible, given the quietest windows outside
+    speech (``floor_db``, None: not known) and the loudest window of the speech (``peak_db``).
+
+    A quiet recording (its peak under ``AUDIBLE_DBFS + QUIET_RANGE_DB``, and standing out of the
+    floor) is heard from ``QUIET_RANGE_DB`` under its peak, never under the floor's margin."""
+    threshold = AUDIBLE_DBFS
+    if peak_db is not None and peak_db - QUIET_RANGE_DB < threshold:
+        if floor_db is None or peak_db - floor_db > FLOOR_MARGIN_DB + 6:
+            threshold = max(peak_db - QUIET_RANGE_DB, QUIETEST_AUDIBLE_DBFS,
+                            -np.inf if floor_db is None else floor_db + FLOOR_MARGIN_DB)
+    return threshold
+
+
 def audible_levels(levels: np.ndarray) -> np.ndarray:
     """Which windows of these levels (dBFS) are audible, over their own noise floor."""
     if levels.size == 0:
         return np.zeros(0, bool)
     floor, loud = (float(v) for v in np.percentile(levels, [10, 90]))
-    threshold = AUDIBLE_DBFS
+    threshold = audible_threshold(floor, float(np.max(levels)))
     if loud - floor > FLOOR_MARGIN_DB + 6:
         threshold = max(threshold, floor + FLOOR_MARGIN_DB)
     return levels >= threshold
@@ -298,24 +357,26 @@ def first_audible_s(pcm: np.ndarray, rate: int, after_s: float = 0.0) -> float |
 class VoiceEnd:
     """Live: where the last audible sample of the input was, frame by frame.
 
-    The noise floor is the quietest tenth of the recent windows heard outside speech."""
+    The noise floor is the quietest tenth of the recent windows heard outside speech; a quiet
+    speaker is heard from under the loudest of the recent windows heard in speech."""
 
-    def __init__(self, rate: int, floor_windows: int = 400):
+    def __init__(self, rate: int, floor_windows: int = 400, speech_windows: int = 2000):
         self.rate = rate
         self._quiet: deque[float] = deque(maxlen=floor_windows)
+        self._speech: deque[float] = deque(maxlen=speech_windows)
+        """The levels of the latest windows heard in speech (10 s): how loud this speaker is."""
         self.last_s: float | None = None
         """Stream position (seconds) just after the last audible window."""
 
     def threshold_db(self) -> float:
-        if len(self._quiet) < 20:
-            return AUDIBLE_DBFS
-        return max(AUDIBLE_DBFS, float(np.percentile(self._quiet, 10)) + FLOOR_MARGIN_DB)
+        floor = float(np.percentile(self._quiet, 10)) if len(self._quiet) >= 20 else None
+        threshold = audible_threshold(floor, max(self._speech) if self._speech else None)
+        return threshold if floor is None else max(threshold, floor + FLOOR_MARGIN_DB)
 
     def push(self, frame: np.ndarray, start_s: float, in_speech: bool) -> None:
         """A frame starting at stream position ``start_s``."""
         levels, size = window_rms_db(frame, self.rate)
-        if not in_speech:
-            self._quiet.extend(float(v) for v in levels)
+        (self._speech if in_speech else self._quiet).extend(float(v) for v in levels)
         hits = np.flatnonzero(levels >= self.threshold_db())
         if hits.size:
             self.last_s = start_s + (hits[-1] + 1) * size / self.rate

@@ -28,7 +28,9 @@ class FakePortAudio:
         self.present = {"input": list(inputs), "output": list(outputs)}
         self.default = {"input": inputs[0] if inputs else None, "output": outputs[0] if outputs else None}
         self.room: Callable[[float], float] = lambda t: 0.0
-        """The room's loudness at perf_counter time t (what an input stream records, as a constant frame)."""
+        """The room's loudness at perf_counter time t (what an input stream records: a frame of that
+        amplitude, its sign alternating, a sound with no offset as a microphone's is once its
+        constant offset is taken out)."""
         self.streams: list[FakeOutputStream | FakeInputStream] = []
         self.rescans = 0
         self.events: list[tuple[float, str]] = []
@@ -191,6 +193,11 @@ class FakeInputStream(_FakeStream):
         self._resume_at = time.perf_counter() + seconds
         return self.sd.note(f"{self.device} stalls for {seconds} s")
 
+    def _sound(self, level: float) -> np.ndarray:
+        """A block of the room at ``level``: +level, -level, ... (no offset)."""
+        signs = np.where(np.arange(self.blocksize) % 2 == 0, 1.0, -1.0)
+        return (signs * level).astype(np.float32).reshape(-1, 1)
+
     def _run(self) -> None:
         period = self.blocksize / self.rate
         next_at = time.perf_counter() + period
@@ -206,5 +213,5 @@ class FakeInputStream(_FakeStream):
             level = self.sd.room(now)
             info = SimpleNamespace(currentTime=now, inputBufferAdcTime=0.0)
             self.frames += 1
-            self.callback(np.full((self.blocksize, 1), level, np.float32), self.blocksize, info, None)
+            self.callback(self._sound(level), self.blocksize, info, None)
 

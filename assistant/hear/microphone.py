@@ -12,7 +12,7 @@ from typing import Iterator
 import numpy as np
 
 from assistant.machine import devices
-from assistant.sound import AudioError, DeviceStatus
+from assistant.sound import AudioError, DcBlocker, DeviceStatus
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +53,8 @@ class MicSource(devices.WatchedDevice):
                  silent_s: float = SILENT_S, retry_s: float = RETRY_S, queued_s: float = QUEUED_S):
         self.rate = rate
         self.frame_samples = frame_samples
+        self._dc = DcBlocker(rate)
+        """A microphone's constant offset is no sound: taken out before anything hears it."""
         self.device = device
         self.silent_s = silent_s
         self.retry_s = retry_s
@@ -153,7 +155,8 @@ class MicSource(devices.WatchedDevice):
                 silent_opens = 0
                 last = time.perf_counter()
                 self._log_drops(last)
-                yield frame
+                pcm, captured = frame
+                yield self._dc(pcm), captured
         finally:
             devices.closed(self)
             self._close()

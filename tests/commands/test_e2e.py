@@ -62,6 +62,25 @@ def test_spoken_question_gets_a_spoken_answer_on_the_same_clock(speak, tmp_path)
     assert turn["counts"]["turn_decision"] in ("complete", "unsure", "unfinished")
 
 
+@pytest.mark.parametrize("how", ["quiet", "offset"])
+def test_a_quiet_or_offset_question_gets_the_heard_wait_its_files_show(how, speak, tmp_path):
+    """A speaker far from the microphone (peaking at -36 dBFS) and a recording offset from zero
+    (DC): the turn's heard wait is still the one read off the two files."""
+    pcm, rate = sf.read(str(speak("How many legs does a spider have?")), dtype="float32")
+    if how == "quiet":
+        pcm = pcm / np.abs(pcm).max() * 10 ** (-36 / 20)
+    else:
+        pcm = pcm * 0.6 + 0.3
+    question, out = tmp_path / f"{how}.wav", tmp_path / f"{how}-answer.wav"
+    sf.write(question, pcm, rate)
+    code, turns, err = chat("--input", question, "--output", out, "--json", "--no-replies")
+    assert code == 0, err
+    assert len(turns) == 1 and turns[0]["reply"], turns
+    heard = heard_latency_files(question, out)
+    assert heard is not None and not heard.cut_off
+    assert turns[0]["latency_ms"]["heard"] == pytest.approx(heard.ms, abs=40)
+
+
 def test_fast_mode_refuses_a_same_clock_output(speak, tmp_path):
     code, turns, err = chat("--input", speak("Hello."), "--output", tmp_path / "x.wav", "--fast")
     assert code == 2 and "--fast" in err and turns == []

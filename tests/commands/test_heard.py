@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from assistant.sound import save_wav
-from assistant.sound import VoiceEnd, first_audible_s, last_audible_s
+from assistant.sound import DcBlocker, VoiceEnd, first_audible_s, last_audible_s
 from assistant.commands.bench.heard import heard_latency, heard_latency_files
 from assistant.speak.tts import ends_mid_sentence, trim_lead_in, trim_tail
 
@@ -106,3 +106,64 @@ def test_the_live_tracker_finds_the_last_audible_sample_frame_by_frame():
         in_speech = 0.9 <= start / RATE <= 1.7
         tracker.push(pcm[start : start + 512], start / RATE, in_speech)
     assert tracker.last_s == pytest.approx(1.5, abs=0.006)
+
+
+def test_a_quiet_recording_is_heard_under_its_own_loudest_windows():
+    quiet = np.concatenate([silence(0.5), tone(1.0, level=0.01), silence(1.0)])  # -43 dBFS: under -40
+    assert last_audible_s(quiet, RATE) == pytest.approx(1.5, abs=0.006)
+    assert first_audible_s(quiet, RATE) == pytest.approx(0.5, abs=0.006)
+
+
+def test_a_quiet_steady_noise_alone_is_still_no_sound():
+    rng = np.random.default_rng(2)
+    hiss = (rng.standard_normal(RATE * 3) * 0.001).astype(np.float32)  # -60 dBFS, nothing above it
+    assert first_audible_s(hiss, RATE) is None
+    assert last_audible_s(hiss, RATE) is None
+
+
+def test_a_quiet_recording_in_its_own_noise_is_heard_over_the_floor():
+    rng = np.random.default_rng(3)
+    pcm = (rng.standard_normal(RATE * 3) * 0.0003).astype(np.float32)  # -70 dBFS hiss
+    pcm[RATE : RATE + RATE // 2] += tone(0.5, level=0.01)
+    assert last_audible_s(pcm, RATE) == pytest.approx(1.5, abs=0.006)
+
+
+def test_a_file_offset_from_zero_is_read_without_the_offset(tmp_path):
+    question = np.concatenate([silence(0.5), tone(1.0), silence(1.5)]) + 0.3
+    answer = np.concatenate([silence(1.9), tone(0.5)]) - 0.2
+    save_wav(tmp_path / "q.wav", question, RATE)
+    save_wav(tmp_path / "a.wav", answer, RATE)
+    heard = heard_latency_files(tmp_path / "q.wav", tmp_path / "a.wav")
+    assert heard.question_end_s == pytest.approx(1.5, abs=0.006)
+    assert heard.ms == pytest.approx(400, abs=10)
+
+
+def test_the_live_tracker_hears_a_quiet_speaker():
+    pcm = np.concatenate([silence(1.0), tone(0.5, level=0.01), silence(1.5)])
+    tracker = VoiceEnd(RATE)
+    for start in range(0, pcm.size - 512, 512):
+        tracker.push(pcm[start : start + 512], start / RATE, 0.9 <= start / RATE <= 1.7)
+    assert tracker.last_s == pytest.approx(1.5, abs=0.006)
+
+
+def test_the_live_tracker_keeps_the_absolute_level_for_a_loud_speaker_over_a_quiet_hum():
+    hum = tone(3.0, level=0.004)  # -51 dBFS between words: under -40, never the voice's end
+    pcm = hum.copy()
+    pcm[RATE : RATE + 8000] += tone(0.5, level=0.3)
+    tracker = VoiceEnd(RATE)
+    for start in range(0, pcm.size - 512, 512):
+        tracker.push(pcm[start : start + 512], start / RATE, 0.9 <= start / RATE <= 1.7)
+    assert tracker.last_s == pytest.approx(1.5, abs=0.006)
+
+
+def test_the_dc_blocker_takes_a_steady_offset_out_from_the_first_frame_and_follows_a_change():
+    blocker = DcBlocker(RATE)
+    frames = [np.full(512, 0.3, np.float32) + tone(0.032, level=0.1) for _ in range(5)]
+    first = blocker(frames[0])
+    assert abs(float(np.mean(first))) < 0.005
+    out = np.concatenate([first] + [blocker(f) for f in frames[1:]])
+    assert abs(float(np.mean(out))) < 0.005
+    step = [blocker(np.full(512, -0.2, np.float32)) for _ in range(round(3.0 / 0.032))]
+    assert abs(float(step[-1].mean())) < 0.01  # settled within 3 s
+    joined = np.concatenate(step)
+    assert float(np.max(np.abs(np.diff(joined)))) < 0.01  # a ramp, no step between frames

@@ -103,6 +103,18 @@ def test_a_microphone_that_goes_silent_is_opened_again(fake_sd):
     assert gap >= 0.5
 
 
+def test_a_microphones_constant_offset_never_reaches_the_listener(fake_sd):
+    fake_sd([12])  # every frame 0.1 throughout: an offset, no sound
+    source = MicSource(RATE, FRAME, silent_s=5.0)
+    frames = []
+    for frame, _captured in source.frames():
+        frames.append(frame)
+        if len(frames) == 12:
+            source.stop()
+    assert frames[0].shape == (FRAME,)
+    assert max(float(np.abs(f).max()) for f in frames) < 1e-6
+
+
 class StatusLog:
     """Every status a source reports, as it changes, with when (perf_counter)."""
 
