@@ -199,6 +199,8 @@ class UserText(ReplyMessage):
     final or typed transcript."""
     last_word_p: float | None = field(default=None, kw_only=True)
     """The recognizer's probability of the last word (None: unknown)."""
+    least_word_p: float | None = field(default=None, kw_only=True)
+    """...and of its least sure word (None: unknown, or typed)."""
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ class FakeUtterance:
     def __init__(self, stt: "FakeStt"):
         self.stt = stt
         self.samples = 0
+        self.least_word_p = stt.least_word_p
 
     def feed(self, pcm):
         self.samples += pcm.size
@@ -47,6 +48,8 @@ class FakeStt:
     streaming: bool = False
     punctuates: bool = False
     transcribed: int = 0
+    least_word_p: float | None = None
+    """What the recognizer says of its least sure word (None: nothing)."""
 
     def utterance(self):
         return FakeUtterance(self)

@@ -73,6 +73,8 @@ class Decoding:
     seconds: float
     probabilities: list[float] | None = None
     """Each token's probability under the plain prompt, where the transcription needed them."""
+    least_word_p: float | None = None
+    """The decoder's probability of the least sure word (:func:`~assistant.hear.stt.least_word_probability`)."""
 
 
 def mean_log_probability(probabilities: list[float]) -> float:

@@ -11,7 +11,7 @@ import logging
 import math
 import re
 from pathlib import Path
-from typing import Protocol
+from typing import Callable, Protocol
 
 import numpy as np
 
@@ -42,6 +42,8 @@ class Utterance(Protocol):
 
     last_word_p: float | None
     """The recognizer's probability of the last word of the latest transcript (None: unknown)."""
+    least_word_p: float | None
+    """...and of its least sure word (None: unknown)."""
 
 
 class Stt(Protocol):
@@ -78,6 +80,13 @@ def _last_word(pieces: list[str]) -> range | None:
     return range(start, end)
 
 
+def token_probability(tokens: list[int], logits, step: int) -> float:
+    """The probability the decoder gave the token it wrote at ``step`` (``logits``: its scores at each step)."""
+    scores = np.asarray(logits[step], dtype=np.float64)
+    top = scores.max()
+    return math.exp(scores[tokens[step]] - top) / float(np.exp(scores - top).sum())
+
+
 def last_word_probability(pieces: list[str], tokens: list[int], logits) -> float | None:
     """How sure Whisper was of the last word it wrote: the lowest probability among its
     tokens (``pieces`` their text, ``logits`` the decoder's scores at each step, punctuation
@@ -86,11 +95,19 @@ def last_word_probability(pieces: list[str], tokens: list[int], logits) -> float
     steps = _last_word(pieces)
     if steps is None or len(logits) < steps.stop:
         return None
-    lowest = 1.0
-    for step in steps:
-        scores = np.asarray(logits[step], dtype=np.float64)
-        top = scores.max()
-        lowest = min(lowest, math.exp(scores[tokens[step]] - top) / float(np.exp(scores - top).sum()))
+    return min(token_probability(tokens, logits, step) for step in steps)
+
+
+def least_word_probability(pieces: list[str], probability: Callable[[int], float]) -> float | None:
+    """How sure Whisper was of its least sure word: each word's lowest token probability
+    (``probability(step)``), the lowest of them (punctuation left out; None: no word). A
+    question it misheard has one ("How many lanterns does a spider have?"), a word it heard
+    right seldom does (docs/tuning.md: "Misheard words")."""
+    lowest = None
+    for step, piece in enumerate(pieces):
+        if not _PUNCTUATION_ONLY.match(piece):
+            p = probability(step)
+            lowest = p if lowest is None else min(lowest, p)
     return lowest
 
 
@@ -212,11 +229,15 @@ class WhisperStt:
             return "", None, None
         pieces = [self._tokenizer.decode([t]) for t in tokens]
         if beam == 1:
-            last_word_p, probabilities = last_word_probability(pieces, tokens, result.logits[0]), None
+            logits = result.logits[0]
+            last_word_p, probabilities = last_word_probability(pieces, tokens, logits), None
+            least_word_p = (least_word_probability(pieces, lambda step: token_probability(tokens, logits, step))
+                            if len(logits) >= len(tokens) else None)
         else:  # a beam search returns no scores per step: the decoder's pass over the words it chose
             probabilities = self._token_probabilities(encoded, tokens, seconds)
             last_word_p = last_word_from_probabilities(pieces, probabilities)
-        return text, last_word_p, Decoding(encoded, tokens, text, window, seconds, probabilities)
+            least_word_p = least_word_probability(pieces, probabilities.__getitem__)
+        return text, last_word_p, Decoding(encoded, tokens, text, window, seconds, probabilities, least_word_p)
 
     def _token_probabilities(self, encoded, tokens: list[int], seconds: float) -> list[float]:
         """Each token's probability under the plain prompt (the decoder run over ``tokens``, not empty)."""
@@ -299,6 +320,12 @@ class WhisperUtterance:
     def audio(self) -> np.ndarray:
         return np.concatenate(self._chunks) if self._chunks else np.zeros(0, np.float32)
 
+    @property
+    def least_word_p(self) -> float | None:
+        """Whisper's probability of the least sure word of the latest transcription (of the
+        words after the settled sentences of a long utterance; None: unknown)."""
+        return self._decoding.least_word_p if self._decoding is not None else None
+
     def hurry(self) -> None:
         """The user waits for what comes next (the endpoint came): greedy, no second look."""
         self._hurried = True
@@ -360,6 +387,7 @@ class VoskStt:
 
 class VoskUtterance:
     last_word_p = None
+    least_word_p = None
 
     def __init__(self, recognizer):
         self._recognizer = recognizer

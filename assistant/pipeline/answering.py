@@ -71,13 +71,14 @@ class Answering:
 
     # ------------------------------------------------------------ transcripts
 
-    def transcript(self, turn_id: int, text: str) -> None:
-        """The final transcript, known at the endpoint (or typed): answer it."""
+    def transcript(self, turn_id: int, text: str, least_word_p: float | None = None) -> None:
+        """The final transcript, known at the endpoint (or typed): answer it (``least_word_p``:
+        the recognizer's probability of its least sure word, None for typed words)."""
         if self.overlaps.holds(turn_id) and not self.overlaps.settle(turn_id, text):
             return  # speech over the reply that did not take the floor to be answered
-        self._answer(turn_id, text)
+        self._answer(turn_id, text, least_word_p)
 
-    def _answer(self, turn_id: int, text: str) -> None:
+    def _answer(self, turn_id: int, text: str, least_word_p: float | None = None) -> None:
         book = self.book
         if not book.is_current(turn_id):
             return
@@ -88,10 +89,10 @@ class Answering:
             book.finish(turn_id)
             return
         self.commit(turn_id)
-        self._links.responder.send(UserText(turn_id, text, attempt=book.state.attempt))
+        self._links.responder.send(UserText(turn_id, text, attempt=book.state.attempt, least_word_p=least_word_p))
 
     def words_at_pause(self, turn_id: int, pause: int, text: str, answer: bool,
-                       last_word_p: float | None = None) -> None:
+                       last_word_p: float | None = None, least_word_p: float | None = None) -> None:
         """The transcript at a pause: the listener weighs it for the end of the turn, and
         (``answer``) the reply to it starts before the endpoint. The responder then adds
         what it knows of the words (an instant phrase, the model's end-of-turn probability)."""
@@ -109,7 +110,7 @@ class Answering:
         signals = TurnSignals(text, awaiting_model=awaiting, punctuated=self._punctuated, last_word_p=last_word_p)
         links.note_words(WordsAtPause(turn_id, pause, signals, attempt=attempt))
         if awaiting:
-            self.speculate(turn_id, text, pause, last_word_p)
+            self.speculate(turn_id, text, pause, last_word_p, least_word_p)
 
     def more_about_words(self, message: UserText, signals: TurnSignals) -> None:
         """What the responder knows of the words it was given at a pause."""
@@ -124,7 +125,8 @@ class Answering:
 
     # ------------------------------------------------------------ speculation and commit
 
-    def speculate(self, turn_id: int, text: str, pause: int | None = None, last_word_p: float | None = None) -> None:
+    def speculate(self, turn_id: int, text: str, pause: int | None = None, last_word_p: float | None = None,
+                  least_word_p: float | None = None) -> None:
         """A transcript at the first pause: start answering it before the endpoint."""
         if not text:
             return
@@ -137,7 +139,8 @@ class Answering:
             if attempt is None:
                 return
             book.result(turn_id).transcript = text
-        self._links.responder.send(UserText(turn_id, text, attempt=attempt, pause=pause, last_word_p=last_word_p))
+        self._links.responder.send(UserText(turn_id, text, attempt=attempt, pause=pause, last_word_p=last_word_p,
+                                            least_word_p=least_word_p))
 
     def speak_on(self, turn_id: int) -> None:
         """The user spoke on after a pause: drop the speculative reply and all it produced."""

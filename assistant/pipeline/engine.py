@@ -14,6 +14,7 @@ from assistant.events import Announcement, Event, State
 from assistant.think.conversation import Llm
 from assistant.think.hangul import jamo
 from assistant.think.korean_guard import KoreanGuard
+from assistant.think.misheard import MisheardGuard
 from assistant.think.replies import Replies
 from assistant.think.skills import SkillReply, Skills
 from assistant.hear.stt import Stt
@@ -79,6 +80,8 @@ class Engine:
         """The sound the canceller learns the room from where nothing of it is kept yet."""
         self.synthesis = SynthesisStage(turns, tts, self.playback)
         korean = KoreanGuard(llm.path, config.stt.language, audio=replies.audio if replies else None)
+        misheard = MisheardGuard(config.stt.misheard_below, config.stt.language,
+                                 audio=replies.audio if replies else None)
         # Korean the model cannot read (the check that gives such turns the Korean notice): the end of a
         # turn is the silence's and the words' ending, and the utterance is read once, well into the pause.
         silence_alone = korean.ends_by_silence
@@ -86,7 +89,8 @@ class Engine:
                                                 at_pauses=config.turn.mode == "semantic", wake=self.wake,
                                                 wanted=self._answered_at_once)
         self.responder = ResponderStage(turns, answering, config, llm, replies, transcription=self.transcription,
-                                        synthesis=self.synthesis, playback=self.playback, korean=korean, skills=skills)
+                                        synthesis=self.synthesis, playback=self.playback, korean=korean,
+                                        misheard=misheard, skills=skills)
         self.hearing = ListenStage(turns, answering, conductor.overlaps, self.bus, vad, config.vad,
                                    transcription=self.transcription, start_output_clock=self.playback.start_clock,
                                    echo=self.echo, barge_in=config.barge_in, replying=lambda: self.playback.replying,

@@ -28,6 +28,7 @@ from assistant.think import calibration
 from assistant.think.conversation import GenerationStats, Llm
 from assistant.think.hedge import Hedging, hedge_words
 from assistant.think.korean_guard import KoreanGuard
+from assistant.think.misheard import MisheardGuard
 from assistant.think.replies import InstantReply, Replies
 from assistant.think.skills import SkillReply, Skills
 from assistant.timeline import Mark
@@ -54,7 +55,7 @@ class ResponderStage(Stage):
 
     def __init__(self, turns: TurnBook, answering: Answering, config: Config, llm: Llm, replies: Replies | None, *,
                  transcription: Stage, synthesis: Stage, playback: PlaybackStage, korean: KoreanGuard,
-                 skills: Skills | None = None):
+                 misheard: MisheardGuard | None = None, skills: Skills | None = None):
         super().__init__(turns)
         self.answering = answering
         self.config = config
@@ -63,6 +64,8 @@ class ResponderStage(Stage):
         self.skills = skills
         self.korean = korean
         """Korean the model cannot answer gets a notice, never the model's noise."""
+        self.misheard = misheard
+        """Words the recognizer was unsure of get "Sorry, I didn't catch that.", not an answer to them."""
         self.hedge_below = config.llm.hedge_below
         if self.hedge_below is None:
             self.hedge_below = calibration.threshold_for(llm.path)
@@ -96,11 +99,15 @@ class ResponderStage(Stage):
         if not isinstance(message, UserText):
             return
         self._answered = (message.turn_id, message.attempt)
+        if message.least_word_p is not None:
+            self.turns.timeline(message.turn_id).set("least_word_p", round(message.least_word_p, 3))
         hit = self.at_once(message.text)
         if message.pause is not None:
             self._weigh(message, hit is not None)
         if hit is None:
             hit = self.korean.notice(message.text)
+        if hit is None and self.misheard is not None:
+            hit = self.misheard.notice(message.text, message.least_word_p)
         if hit is None:
             self._generate(message)
         elif self.turns.is_committed(message.turn_id):
@@ -150,6 +157,8 @@ class ResponderStage(Stage):
         turns, turn = self.turns, message.turn_id
         timeline = turns.timeline(turn)
         turns.result(turn).source = hit.source
+        if self.misheard is not None:
+            self.misheard.replied(hit.source)
         if isinstance(hit, SkillReply):
             turns.result(turn).skill = hit.skill
             if hit.effect is not None:
@@ -270,6 +279,8 @@ class ResponderStage(Stage):
         """A finished exchange, as the user heard it, goes into the conversation history."""
         self.llm.remember(user, reply)
         self.last_reply = reply
+        if self.misheard is not None:
+            self.misheard.replied("llm")
 
     def _mask_latency(self, message: UserText) -> None:
         """Play a short cached filler first when the LLM answer is predicted to be slow."""

@@ -131,8 +131,10 @@ class TranscriptionStage(Stage):
             self._paused, self._fed_at_pause_s = True, self._fed_s
             self._speculated = text if self.speculative and text else None
             self._speculated_look = self._seen
+            utterance = self._utterance
             answering.words_at_pause(turn, message.pause, text, answer=self.speculative,
-                                     last_word_p=self._utterance.last_word_p if self._utterance else None)
+                                     last_word_p=utterance.last_word_p if utterance else None,
+                                     least_word_p=getattr(utterance, "least_word_p", None))
         elif isinstance(message, SpeechResumed):
             if self._paused:
                 self._speculated, self._paused = None, False
@@ -175,13 +177,14 @@ class TranscriptionStage(Stage):
         return last is not None and last > self._fed_at_pause_s + HEARD_AFTER_PAUSE_S
 
     def _final(self, turn: int, text: str) -> None:
+        least_word_p = getattr(self._utterance, "least_word_p", None)
         self._utterance = None
         self.turns.timeline(turn).set("speculative", False)
         self._note_look(turn, self._seen)
         if not text and self.wake and self.wake.woke(turn):
             self.turns.finish(turn)  # the phrase alone: the follow-up window opens for the question
             return
-        self.answering.transcript(turn, text)
+        self.answering.transcript(turn, text, least_word_p)
 
     def _transcribe(self, turn: int, hurried: bool = False) -> str:
         """The utterance's words. ``hurried``: after the endpoint, when the user waits for

@@ -35,13 +35,15 @@ WHAT_TO_DO = (
 
 
 @dataclass(frozen=True)
-class LanguageNotice:
-    """A reply that says the model cannot answer in this language (no action, no effect)."""
+class Notice:
+    """A reply said instead of the model's answer, never added to the conversation (no action,
+    no effect): the model cannot answer in this language (``notice``), or the words were not
+    heard well enough to answer (``misheard``, :mod:`assistant.think.misheard`)."""
 
     text: str
     audio: np.ndarray | None = None
+    source: str = "notice"
     action = None
-    source = "notice"
 
     def words(self, last_reply: str) -> str:  # noqa: ARG002 - as the other replies
         return self.text
@@ -102,10 +104,10 @@ class KoreanGuard:
         and the words' ending (:func:`~assistant.hear.end_of_turn.judge_without_model`)."""
         return self.language == "ko" and not self.speaks
 
-    def notice(self, text: str) -> LanguageNotice | None:
+    def notice(self, text: str) -> Notice | None:
         """The notice for words the model cannot answer, or None (the model answers)."""
         if self.language != "ko" and not is_korean(text):
             return None
         if self.speaks:
             return None
-        return LanguageNotice(CANNOT_ANSWER, self.audio(CANNOT_ANSWER) if self.audio else None)
+        return Notice(CANNOT_ANSWER, self.audio(CANNOT_ANSWER) if self.audio else None)

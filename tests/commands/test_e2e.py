@@ -81,6 +81,23 @@ def test_a_quiet_or_offset_question_gets_the_heard_wait_its_files_show(how, spea
     assert turns[0]["latency_ms"]["heard"] == pytest.approx(heard.ms, abs=40)
 
 
+def test_a_question_the_recognizer_barely_heard_is_not_answered_until_said_again(tmp_path):
+    """A voice tiny.en mishears (the turn corpus's tuning half): its least sure word is far under
+    the threshold, so the words are not answered as heard; said again, they are."""
+    from assistant.commands.bench.turn_corpus import espeak_said, trim
+    from assistant.think.misheard import DID_NOT_CATCH
+
+    said = trim(espeak_said("en-gb-scotland+m3", 180, 40, "How many legs does a spider have?"))
+    gap = np.zeros(int(3.0 * 16000), np.float32)
+    question = tmp_path / "misheard.wav"
+    sf.write(question, np.concatenate([gap[:8000], said, gap, said, gap]), 16000)
+    code, turns, err = chat("--input", question, "--output", tmp_path / "misheard-answer.wav", "--json")
+    assert code == 0, err
+    assert [t["source"] for t in turns] == ["misheard", "llm"], [(t["transcript"], t["reply"]) for t in turns]
+    assert turns[0]["reply"] == DID_NOT_CATCH and turns[0]["counts"]["least_word_p"] < 0.23
+    assert fuzz.ratio(turns[0]["transcript"].lower(), "how many legs does a spider have?") < 60
+
+
 def test_fast_mode_refuses_a_same_clock_output(speak, tmp_path):
     code, turns, err = chat("--input", speak("Hello."), "--output", tmp_path / "x.wav", "--fast")
     assert code == 2 and "--fast" in err and turns == []

@@ -147,6 +147,15 @@ def test_the_last_word_s_probability_skips_punctuation_and_takes_its_least_sure_
     assert last_word_probability(pieces, tokens, logits[:2]) is None  # scores missing: unknown, not a guess
 
 
+def test_the_least_sure_word_is_its_least_sure_token_punctuation_left_out():
+    from assistant.hear.stt import least_word_probability
+
+    pieces = [" How", " many", " lan", "terns", " does", " a", " spider", " have", "?"]
+    probabilities = [0.95, 0.9, 0.4, 0.12, 0.97, 0.99, 0.8, 0.9, 0.01]
+    assert least_word_probability(pieces, probabilities.__getitem__) == pytest.approx(0.12)  # "lanterns", not "?"
+    assert least_word_probability(["?", "."], [0.1, 0.2].__getitem__) is None  # no word at all
+
+
 @pytest.mark.slow
 def test_whisper_is_unsure_of_the_word_it_makes_up_to_end_a_fragment(engines):
     from assistant.config import TurnConfig

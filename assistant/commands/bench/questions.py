@@ -29,9 +29,10 @@ VERDICTS = ("right", "wrong", "declined", "answered")
 """``answered``: a question with no one right answer (``open``) got a reply."""
 HALVES = ("tune", "test")
 
-DECLINES = re.compile(r"\b(not sure|don'?t know|don t know|do not know|no idea|can'?t say|can t say|cannot say)\b"
+DECLINES = re.compile(r"\b(not sure|don'?t know|don t know|do not know|no idea|can'?t say|can t say|cannot say"
+                      r"|didn'?t catch|didn t catch|did not catch)\b"
                       r"|확실하지 않|모르겠")
-"""How a reply says it does not know."""
+"""How a reply says it does not know (or did not hear the question well enough to answer it)."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,48 @@
+"""Words the recognizer was not sure of are not answered as if they had been heard.
+
+Whisper tiny.en mishears voices unlike the ones it learnt from (docs/tuning.md), and the model
+then answers the misheard words as surely as any: "How many lanterns does a spider have?" for
+legs, "is never must only airport" for "Is there a bus to the airport?". A misheard question
+mostly holds a word the recognizer gave a low probability; one it heard right seldom does. So
+an English question that no skill and no instant reply takes, whose least sure word is under
+``stt.misheard_below``, gets :data:`DID_NOT_CATCH` instead of the model's answer (the user
+says it again), never twice in a row: words said again right after it are answered, or a word
+the recognizer never knows well (a rare name) would never be. Docs: docs/tuning.md, "Misheard
+words".
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from assistant.think.korean_guard import Notice
+
+DID_NOT_CATCH = "Sorry, I didn't catch that."
+LANGUAGES = frozenset({"en"})
+"""Where the threshold was measured (Whisper tiny.en's probabilities); elsewhere no words are refused."""
+
+
+class MisheardGuard:
+    """Says :data:`DID_NOT_CATCH` for words the recognizer was unsure of, not twice in a row."""
+
+    def __init__(self, below: float, language: str, audio: Callable[[str], np.ndarray | None] | None = None):
+        self.below = below
+        """The least sure word's probability under which the words are taken as misheard (0: never)."""
+        self.language = language
+        self.audio = audio
+        """The notice's audio rendered before the first turn (with the instant replies'), or None."""
+        self.just_said = False
+        """The last reply was the notice: the next words are answered whatever they are."""
+
+    def notice(self, text: str, least_word_p: float | None) -> Notice | None:
+        """The notice for ``text`` (its least sure word at ``least_word_p``), or None (answer it)."""
+        if (self.just_said or least_word_p is None or self.language not in LANGUAGES
+                or not text.strip() or least_word_p >= self.below):
+            return None
+        return Notice(DID_NOT_CATCH, self.audio(DID_NOT_CATCH) if self.audio else None, source="misheard")
+
+    def replied(self, source: str) -> None:
+        """A turn's reply was given (its source: ``misheard`` for the notice)."""
+        self.just_said = source == "misheard"
