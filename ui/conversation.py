@@ -105,6 +105,10 @@ class TurnView(QWidget):
             parts.append(self.tr("instant reply"))
         elif result.source == "skill":
             parts.append(self.tr("%s skill") % result.skill)
+        elif result.source == "misheard":
+            least = result.timeline.counts.get("least_word_p")
+            parts.append(self.tr("not heard well enough to answer (least sure word %s)")
+                         % ("?" if least is None else f"{least:.2f}"))
         if result.hedged:
             parts.append(self.tr("hedged, %s") % result.hedged)
         if result.interrupted:

@@ -4,7 +4,7 @@
 <context>
     <name>ConversationView</name>
     <message>
-        <location filename="../conversation.py" line="141"/>
+        <location filename="../conversation.py" line="145"/>
         <source>Ask something: type below, or hold “Hold to talk” while you speak.</source>
         <translation>무엇이든 물어보세요: 아래에 입력하거나, 말하는 동안 “눌러서 말하기”를 누르고 계세요.</translation>
     </message>
@@ -153,77 +153,77 @@
         <translation>오프라인 음성 비서</translation>
     </message>
     <message>
-        <location filename="../window.py" line="67"/>
+        <location filename="../window.py" line="69"/>
         <source>Settings…</source>
         <translation>설정…</translation>
     </message>
     <message>
-        <location filename="../window.py" line="81"/>
+        <location filename="../window.py" line="83"/>
         <source>Type a question and press Enter…</source>
         <translation>질문을 입력하고 Enter를 누르세요…</translation>
     </message>
     <message>
-        <location filename="../window.py" line="83"/>
+        <location filename="../window.py" line="85"/>
         <source>Send</source>
         <translation>보내기</translation>
     </message>
     <message>
-        <location filename="../window.py" line="84"/>
+        <location filename="../window.py" line="86"/>
         <source>■  Stop</source>
         <translation>■  멈추기</translation>
     </message>
     <message>
-        <location filename="../window.py" line="85"/>
+        <location filename="../window.py" line="87"/>
         <source>Interrupt the reply now (Esc)</source>
         <translation>지금 답변 멈추기 (Esc)</translation>
     </message>
     <message>
-        <location filename="../window.py" line="87"/>
+        <location filename="../window.py" line="89"/>
         <source>Hold to talk</source>
         <translation>눌러서 말하기</translation>
     </message>
     <message>
-        <location filename="../window.py" line="88"/>
+        <location filename="../window.py" line="90"/>
         <source>Hold while you speak; release to get the answer</source>
         <translation>말하는 동안 누르고 있다가, 놓으면 답변을 들을 수 있어요</translation>
     </message>
     <message>
-        <location filename="../window.py" line="89"/>
+        <location filename="../window.py" line="91"/>
         <source>Hands-free</source>
         <translation>핸즈프리</translation>
     </message>
     <message>
-        <location filename="../window.py" line="91"/>
+        <location filename="../window.py" line="93"/>
         <source>Listen all the time; speak whenever you like</source>
         <translation>항상 듣고 있어요. 언제든 말씀하세요</translation>
     </message>
     <message>
-        <location filename="../window.py" line="114"/>
+        <location filename="../window.py" line="116"/>
         <source>loading…</source>
         <translation>불러오는 중…</translation>
     </message>
     <message>
-        <location filename="../window.py" line="135"/>
+        <location filename="../window.py" line="137"/>
         <source>Error while %s: %s</source>
         <translation>%s 중 오류: %s</translation>
     </message>
     <message>
-        <location filename="../window.py" line="208"/>
+        <location filename="../window.py" line="214"/>
         <source>no model loaded</source>
         <translation>불러온 모델 없음</translation>
     </message>
     <message>
-        <location filename="../window.py" line="209"/>
+        <location filename="../window.py" line="215"/>
         <source>Could not load the models: %s — choose others in Settings.</source>
         <translation>모델을 불러올 수 없어요: %s — 설정에서 다른 모델을 고르세요.</translation>
     </message>
     <message>
-        <location filename="../window.py" line="220"/>
+        <location filename="../window.py" line="226"/>
         <source>&lt;b&gt;No microphone&lt;/b&gt; — type your questions in the box below.</source>
         <translation>&lt;b&gt;마이크 없음&lt;/b&gt; — 아래 입력란에 질문을 입력하세요.</translation>
     </message>
     <message>
-        <location filename="../window.py" line="223"/>
+        <location filename="../window.py" line="229"/>
         <source>&lt;b&gt;No speaker&lt;/b&gt; — replies are shown but not heard.</source>
         <translation>&lt;b&gt;스피커 없음&lt;/b&gt; — 답변은 화면에만 보이고 들리지 않아요.</translation>
     </message>
@@ -380,12 +380,17 @@
         <translation>%s 기능</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="109"/>
+        <location filename="../conversation.py" line="110"/>
+        <source>not heard well enough to answer (least sure word %s)</source>
+        <translation>잘 못 알아들어서 답하지 않음 (가장 불확실한 단어 %s)</translation>
+    </message>
+    <message>
+        <location filename="../conversation.py" line="113"/>
         <source>hedged, %s</source>
         <translation>확실하지 않음, %s</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="111"/>
+        <location filename="../conversation.py" line="115"/>
         <source>interrupted</source>
         <translation>중단됨</translation>
     </message>
