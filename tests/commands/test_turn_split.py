@@ -101,3 +101,28 @@ def test_a_half_s_figures_are_plain_numbers_and_the_report_writes_numpy_ones(tmp
     write_json({"replayed": score, "cut": np.bool_(True), "count": np.int64(3)}, tmp_path / "bench.json")
     written = json.loads((tmp_path / "bench.json").read_text(encoding="utf-8"))
     assert written["count"] == 3 and written["cut"] is True and written["replayed"]["thinking_to_1s_cut_off"] == 1
+
+
+def test_the_misheard_words_notice_is_scored_on_the_turns_the_model_would_answer():
+    from assistant.commands.bench.split_report import format_misheard, score_misheard
+
+    def finished(take: str, heard: str, least: float | None, instant: bool = False) -> PauseRecord:
+        return PauseRecord(take, "complete", 1.0, True, False, 3000, False, heard, 0.9, instant, least_word_p=least)
+
+    said = {"a": "How many legs does a spider have?", "b": "What is it for?", "c": "Is there a bus to the airport?",
+            "d": "Set a timer for five minutes.", "e": "Thank you.", "f": "Tell me a joke about cats."}
+    records = [
+        finished("a", "How many legs does a spider have?", 0.6),     # heard right, sure: answered
+        finished("b", "What is it for?", 0.14),                      # heard right, unsure: refused
+        finished("c", "is never must only airport", 0.05),           # badly misheard: refused
+        finished("d", "Set a timer for 5 minutes.", 0.05),           # a skill takes it: never refused
+        finished("e", "Thank you.", 0.05, instant=True),             # an instant reply: never refused
+        finished("f", "Tell me a joke about cuts.", 0.5),            # a word wrong, sure: answered
+        PauseRecord("a", "complete", 0.5, False, False, 200, False, "How many", 1e-4, False, least_word_p=0.01),
+    ]
+    score = score_misheard(records, said, Config(), taken=lambda text: "timer" in text)
+    assert (score["right"], score["right_refused"]) == (2, 1)
+    assert (score["some_wrong"], score["some_wrong_refused"]) == (1, 0)
+    assert (score["misheard"], score["misheard_refused"]) == (1, 1)
+    assert score["right_refused_words"] == ["b: 'What is it for?' (0.14)"]
+    assert "1 of 2 / 0 of 1 / 1 of 1" in format_misheard({"test": score})

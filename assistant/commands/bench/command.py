@@ -145,7 +145,9 @@ def _split_turn_taking(models, config, replies, args: argparse.Namespace) -> dic
         format_halves,
         format_real_time,
         korean_engines,
+        format_misheard,
         languages_read_by_silence,
+        misheard_halves,
         real_time_halves,
         replay_halves,
         score_halves,
@@ -159,12 +161,15 @@ def _split_turn_taking(models, config, replies, args: argparse.Namespace) -> dic
     scores = score_halves(records, {language: engine[1] for language, engine in engines.items()},
                           silence_alone=languages_read_by_silence(engines))
     print(format_halves(scores))
+    misheard = misheard_halves(records, takes, config)
+    print(format_misheard(misheard))
     print("running the test half in real time…", file=sys.stderr)
     real_time = real_time_halves(takes, engines, progress=lambda name: print(f"  {name}", file=sys.stderr))
     print(format_real_time(real_time))
     return {
         "mode": config.turn.mode,
         "replayed": scores,
+        "misheard": misheard,
         "real_time": real_time,
         "pauses": {half: {lang: records_json(rows) for lang, rows in by.items()} for half, by in records.items()},
     }

@@ -48,6 +48,8 @@ class PauseRecord:
     """The recognizer writes end marks (Whisper)."""
     last_word_p: float | None = None
     """The recognizer's probability of the last word."""
+    least_word_p: float | None = None
+    """...and of its least sure word (docs/tuning.md, "Misheard words")."""
 
 
 def replay(takes: list[TurnTake], models: LoadedModels, config: Config, replies: Replies | None) -> list[PauseRecord]:
@@ -76,11 +78,12 @@ def _replay_take(take: TurnTake, models: LoadedModels, config: Config, replies: 
             if event.type is VadEventType.SPEECH_START:
                 speech = [pcm[max(0, (index + 1) * frame - pad * frame) : (index + 1) * frame]]
             elif event.type is VadEventType.EARLY_SILENCE:
-                text, last_word_p = models.stt.transcribe_scored(np.concatenate(speech))
+                text, last_word_p, decoding = models.stt.transcribe_decoding(np.concatenate(speech))
                 probability = models.llm.end_of_turn(words_for_model(text)) if text else None
                 instant = bool(replies and text and replies.lookup(text) is not None)
                 pending = dict(start=event.at, text=text, p=probability, instant=instant,
-                               punctuated=models.stt.punctuates, last_word_p=last_word_p)
+                               punctuated=models.stt.punctuates, last_word_p=last_word_p,
+                               least_word_p=decoding.least_word_p if decoding else None)
             elif event.type is VadEventType.SPEECH_RESUMED and pending:
                 records.append(_record(take, pending, event.at - pending["start"], final=False))
                 pending = None
@@ -96,7 +99,7 @@ def _record(take: TurnTake, pause: dict[str, Any], silence_s: float, final: bool
     thinking = take.kind != "monologue" and any(a - 0.3 <= start <= b for a, b in take.pauses)
     return PauseRecord(take.name, take.kind, round(start, 3), final, take.trailing and final, round(silence_s * 1000, 1),
                        thinking and not final, pause["text"], pause["p"], pause["instant"], pause["punctuated"],
-                       pause["last_word_p"])
+                       pause["last_word_p"], pause["least_word_p"])
 
 
 VARIANTS = {

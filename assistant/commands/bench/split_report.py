@@ -10,12 +10,12 @@ finished turns (median and p90), the way LiveKit's eot-bench reports cut-offs at
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from assistant.commands.bench.signals import PauseRecord, replay, signals_of
-from assistant.commands.bench.stats import median
+from assistant.commands.bench.stats import median, word_edits
 from assistant.commands.bench.turn_corpus import TurnTake
 from assistant.commands.bench.turn_split import HALVES
 from assistant.config import Config
@@ -101,6 +101,59 @@ def format_halves(scores: dict[str, dict[str, dict[str, Any]]]) -> str:
             lines.append(f"{half:5} {language:5} {s['thinking_cut_off']:>3} of {s['thinking_pauses']:<3} {short:<14} "
                          f"{s['other_cut_off']:>3} of {s['other_pauses']:<8} {s['finished_turns']:>8}  "
                          f"{s['wait_median_ms'] or 0:>8.0f} ms  {s['wait_p90_ms'] or 0:>5.0f} ms")
+    return "\n".join(lines)
+
+
+MISHEARD_ERRORS = 0.3
+"""A turn with this share of its words wrong (or more) is badly misheard; none wrong is heard right."""
+
+
+def score_misheard(records: list[PauseRecord], said: dict[str, str], config: Config,
+                   taken: Callable[[str], bool]) -> dict[str, Any]:
+    """What the misheard-words notice (``stt.misheard_below``) does to one half's finished
+    turns: of those that go to the model (``taken``: a skill or an instant reply answers the
+    words), how many heard right, a word or two wrong, and badly misheard it refuses (``said``:
+    each take's words)."""
+    below = config.stt.misheard_below
+    groups: dict[str, list[PauseRecord]] = {"right": [], "some_wrong": [], "misheard": []}
+    for record in records:
+        if not record.final or record.trailing or not record.transcript.strip() or record.instant:
+            continue
+        if taken(record.transcript):
+            continue
+        edits, total = word_edits(said[record.take], record.transcript)
+        share = edits / max(1, total)
+        groups["right" if edits == 0 else "misheard" if share >= MISHEARD_ERRORS else "some_wrong"].append(record)
+    refused = {name: [r for r in rows if r.least_word_p is not None and r.least_word_p < below]
+               for name, rows in groups.items()}
+    return {
+        "threshold": below,
+        **{f"{name}": len(rows) for name, rows in groups.items()},
+        **{f"{name}_refused": len(rows) for name, rows in refused.items()},
+        "right_refused_words": [f"{r.take}: {r.transcript!r} ({r.least_word_p:.2f})" for r in refused["right"]],
+    }
+
+
+def misheard_halves(records: dict[str, dict[str, list[PauseRecord]]], takes: list[TurnTake], config: Config
+                    ) -> dict[str, dict[str, Any]]:
+    """half -> :func:`score_misheard` of its English turns (the test half first)."""
+    from assistant.think.skills import Skills
+
+    said = {take.name: take.words for take in takes}
+    skills = Skills(config.skills)
+    try:
+        return {half: score_misheard(by_language.get("en", []), said, config, lambda text: skills.match(text) is not None)
+                for half, by_language in sorted(records.items(), key=lambda item: HALVES.index(item[0]))}
+    finally:
+        skills.close()
+
+
+def format_misheard(results: dict[str, dict[str, Any]]) -> str:
+    lines = ["half  misheard-words notice (English, turns for the model): refused of heard right / "
+             "a word or two wrong / badly misheard"]
+    for half, s in results.items():
+        lines.append(f"{half:5} at {s['threshold']}: {s['right_refused']} of {s['right']} / "
+                     f"{s['some_wrong_refused']} of {s['some_wrong']} / {s['misheard_refused']} of {s['misheard']}")
     return "\n".join(lines)
 
 
