@@ -9,9 +9,10 @@ All PCM inside the engine is mono float32 in [-1, 1]. Input runs at
 Audible: What a listener hears as sound: short windows whose RMS is above a level.
 
 The level is absolute (``AUDIBLE_DBFS``), raised above a steady noise floor when a
-recording has one, and lowered under a quiet recording's loudest windows (a speaker far from
-the microphone). A constant offset (DC) is not sound: files are read without it, and the
-microphone's frames lose it on the way in (:class:`DcBlocker`). The bench reads the heard latency off whole WAV files with it; the
+recording has one; where a question ends (the heard wait), it is lowered under a quiet
+recording's loudest windows (a speaker far from the microphone). A constant offset (DC) is not
+sound: files are read without it, and the microphone's frames lose it on the way in
+(:class:`DcBlocker`). The bench reads the heard latency off whole WAV files with it; the
 pipeline marks the last audible sample of the user's words and the first of the reply
 with the same rule, live.
 """
@@ -52,6 +53,10 @@ def chime(rate: int, level: float = 0.25) -> np.ndarray:
     return (np.concatenate(tones) * level).astype(np.float32)
 
 
+DC_TAKEN_OUT = 0.003
+"""A file whose samples average this far from zero (-50 dBFS) or more is read without the
+offset; a smaller one cannot make silence audible, and is left as recorded (a voice's own
+files average 1e-5)."""
 DC_NOTICE = 0.05
 """A file whose samples average this far from zero is said to be offset (a question clipped by
 30 dB of gain averages 0.012: its mean is taken out too, without a word)."""
@@ -122,7 +127,8 @@ def load_wav(path: str | Path, rate: int) -> np.ndarray:
     offset = float(np.mean(pcm, dtype=np.float64))
     if abs(offset) >= DC_NOTICE:
         log.warning("%s is offset by %+.3f (DC): read without it", path.name, offset)
-    pcm = (pcm - offset).astype(np.float32)
+    if abs(offset) >= DC_TAKEN_OUT:
+        pcm = (pcm - offset).astype(np.float32)
     if src_rate != rate:
         log.info("converting %s from %d Hz to %d Hz", path.name, src_rate, rate)
     pcm = np.clip(resample(pcm, src_rate, rate), -1.0, 1.0)
@@ -258,10 +264,11 @@ def window_rms_db(pcm: np.ndarray, rate: int) -> tuple[np.ndarray, int]:
     return 20 * np.log10(np.maximum(rms, 1e-9)), size
 
 
-def audible_windows(pcm: np.ndarray, rate: int) -> tuple[np.ndarray, int]:
-    """Which ``WINDOW_MS`` windows are audible, and the window size in samples."""
+def audible_windows(pcm: np.ndarray, rate: int, quiet_speaker: bool = False) -> tuple[np.ndarray, int]:
+    """Which ``WINDOW_MS`` windows are audible, and the window size in samples (``quiet_speaker``:
+    see :func:`audible_levels`)."""
     levels, size = window_rms_db(pcm, rate)
-    return audible_levels(levels), size
+    return audible_levels(levels, quiet_speaker), size
 
 
 QUIET_RANGE_DB = 30.0
@@ -288,12 +295,15 @@ def audible_threshold(floor_db: float | None, peak_db: float | None) -> float:
     return threshold
 
 
-def audible_levels(levels: np.ndarray) -> np.ndarray:
-    """Which windows of these levels (dBFS) are audible, over their own noise floor."""
+def audible_levels(levels: np.ndarray, quiet_speaker: bool = False) -> np.ndarray:
+    """Which windows of these levels (dBFS) are audible, over their own noise floor;
+    ``quiet_speaker``: a quiet recording's under its own loudest window (:func:`audible_threshold`:
+    the end of a question, where the wait a person hears begins; the corpora are cut at the
+    absolute level, so a take is the same whatever this rule says)."""
     if levels.size == 0:
         return np.zeros(0, bool)
     floor, loud = (float(v) for v in np.percentile(levels, [10, 90]))
-    threshold = audible_threshold(floor, float(np.max(levels)))
+    threshold = audible_threshold(floor, float(np.max(levels))) if quiet_speaker else AUDIBLE_DBFS
     if loud - floor > FLOOR_MARGIN_DB + 6:
         threshold = max(threshold, floor + FLOOR_MARGIN_DB)
     return levels >= threshold
@@ -320,9 +330,10 @@ class Levels:
         return None if hits.size == 0 else (hits[-1] + 1) * self._size / self.rate
 
 
-def last_audible_s(pcm: np.ndarray, rate: int, before_s: float | None = None) -> float | None:
+def last_audible_s(pcm: np.ndarray, rate: int, before_s: float | None = None,
+                   quiet_speaker: bool = False) -> float | None:
     """End of the last audible window (before ``before_s`` when given), or None."""
-    loud, size = audible_windows(pcm, rate)
+    loud, size = audible_windows(pcm, rate, quiet_speaker)
     if before_s is not None:
         loud = loud[: max(0, int(before_s * rate) // size)]
     hits = np.flatnonzero(loud)
@@ -345,9 +356,9 @@ def without_lead_in(pcm: np.ndarray, rate: int) -> np.ndarray:
     return pcm[max(0, int(hits[0]) * size - round(rate * LEAD_IN_KEEP_MS / 1000)):]
 
 
-def first_audible_s(pcm: np.ndarray, rate: int, after_s: float = 0.0) -> float | None:
+def first_audible_s(pcm: np.ndarray, rate: int, after_s: float = 0.0, quiet_speaker: bool = False) -> float | None:
     """Start of the first audible window at or after ``after_s``, or None."""
-    loud, size = audible_windows(pcm, rate)
+    loud, size = audible_windows(pcm, rate, quiet_speaker)
     start = int(np.ceil(after_s * rate / size))
     hits = np.flatnonzero(loud[start:])
     return None if hits.size == 0 else (hits[0] + start) * size / rate
@@ -358,26 +369,46 @@ def first_audible_s(pcm: np.ndarray, rate: int, after_s: float = 0.0) -> float |
 class VoiceEnd:
     """Live: where the last audible sample of the input was, frame by frame.
 
-    The noise floor is the quietest tenth of the recent windows heard outside speech; a quiet
-    speaker is heard from under the loudest of the recent windows heard in speech."""
+    The noise floor is the quietest tenth of the recent windows heard outside speech.
+    :attr:`last_s` is kept at the absolute level (over the floor): where a pause starts is
+    found with it, the same for every speaker. :meth:`heard_end_s` is the figure a person
+    hears, a quiet speaker's too (under the loudest of the recent windows heard in speech)."""
 
-    def __init__(self, rate: int, floor_windows: int = 400, speech_windows: int = 2000):
+    def __init__(self, rate: int, floor_windows: int = 400, recent_windows: int = 2000):
         self.rate = rate
         self._quiet: deque[float] = deque(maxlen=floor_windows)
-        self._speech: deque[float] = deque(maxlen=speech_windows)
-        """The levels of the latest windows heard in speech (10 s): how loud this speaker is."""
+        self._recent: deque[tuple[float, float, bool]] = deque(maxlen=recent_windows)
+        """(stream position just after the window, its level, heard in speech) of the latest 10 s."""
         self.last_s: float | None = None
         """Stream position (seconds) just after the last audible window."""
 
+    def _floor_db(self) -> float | None:
+        return float(np.percentile(self._quiet, 10)) if len(self._quiet) >= 20 else None
+
     def threshold_db(self) -> float:
-        floor = float(np.percentile(self._quiet, 10)) if len(self._quiet) >= 20 else None
-        threshold = audible_threshold(floor, max(self._speech) if self._speech else None)
-        return threshold if floor is None else max(threshold, floor + FLOOR_MARGIN_DB)
+        floor = self._floor_db()
+        return AUDIBLE_DBFS if floor is None else max(AUDIBLE_DBFS, floor + FLOOR_MARGIN_DB)
 
     def push(self, frame: np.ndarray, start_s: float, in_speech: bool) -> None:
         """A frame starting at stream position ``start_s``."""
         levels, size = window_rms_db(frame, self.rate)
-        (self._speech if in_speech else self._quiet).extend(float(v) for v in levels)
+        if not in_speech:
+            self._quiet.extend(float(v) for v in levels)
+        step = size / self.rate
+        self._recent.extend((start_s + (i + 1) * step, float(v), in_speech) for i, v in enumerate(levels))
         hits = np.flatnonzero(levels >= self.threshold_db())
         if hits.size:
             self.last_s = start_s + (hits[-1] + 1) * size / self.rate
+
+    def heard_end_s(self) -> float | None:
+        """Stream position just after the last audible window, heard as in a whole recording: a
+        quiet speaker's (whose loudest window in speech is under ``AUDIBLE_DBFS + QUIET_RANGE_DB``)
+        from ``QUIET_RANGE_DB`` under it, never under the floor's margin; :attr:`last_s` otherwise."""
+        speech = [level for _, level, in_speech in self._recent if in_speech]
+        floor = self._floor_db()
+        threshold = audible_threshold(floor, max(speech) if speech else None)
+        if floor is not None:
+            threshold = max(threshold, floor + FLOOR_MARGIN_DB)
+        if threshold >= self.threshold_db():
+            return self.last_s
+        return next((end for end, level, _ in reversed(self._recent) if level >= threshold), self.last_s)

@@ -180,7 +180,7 @@ class Segmenter:
         return [self._endpoint(event.at, decision)] if event else []
 
     def _endpoint(self, speech_end: float, decision: Decision | None = None) -> Detected:
-        voice = self._voice.last_s if self._voice else None
+        voice = self._voice.heard_end_s() if self._voice else None
         return Detected(VadEventType.ENDPOINT, at=self._at(speech_end), decision=decision,
                      voice_end=None if voice is None else float(self._at(voice)))
 

@@ -110,22 +110,30 @@ def test_the_live_tracker_finds_the_last_audible_sample_frame_by_frame():
 
 def test_a_quiet_recording_is_heard_under_its_own_loudest_windows():
     quiet = np.concatenate([silence(0.5), tone(1.0, level=0.01), silence(1.0)])  # -43 dBFS: under -40
-    assert last_audible_s(quiet, RATE) == pytest.approx(1.5, abs=0.006)
-    assert first_audible_s(quiet, RATE) == pytest.approx(0.5, abs=0.006)
+    assert last_audible_s(quiet, RATE, quiet_speaker=True) == pytest.approx(1.5, abs=0.006)
+    assert first_audible_s(quiet, RATE, quiet_speaker=True) == pytest.approx(0.5, abs=0.006)
+    assert last_audible_s(quiet, RATE) is None  # corpora are cut at the absolute level: they stay as they were
 
 
 def test_a_quiet_steady_noise_alone_is_still_no_sound():
     rng = np.random.default_rng(2)
     hiss = (rng.standard_normal(RATE * 3) * 0.001).astype(np.float32)  # -60 dBFS, nothing above it
-    assert first_audible_s(hiss, RATE) is None
-    assert last_audible_s(hiss, RATE) is None
+    assert first_audible_s(hiss, RATE, quiet_speaker=True) is None
+    assert last_audible_s(hiss, RATE, quiet_speaker=True) is None
 
 
 def test_a_quiet_recording_in_its_own_noise_is_heard_over_the_floor():
     rng = np.random.default_rng(3)
     pcm = (rng.standard_normal(RATE * 3) * 0.0003).astype(np.float32)  # -70 dBFS hiss
     pcm[RATE : RATE + RATE // 2] += tone(0.5, level=0.01)
-    assert last_audible_s(pcm, RATE) == pytest.approx(1.5, abs=0.006)
+    assert last_audible_s(pcm, RATE, quiet_speaker=True) == pytest.approx(1.5, abs=0.006)
+
+
+def test_a_quiet_question_file_has_its_heard_wait(tmp_path):
+    question = np.concatenate([silence(0.5), tone(1.0, level=0.01), silence(1.5)])
+    save_wav(tmp_path / "q.wav", question, RATE)
+    save_wav(tmp_path / "a.wav", np.concatenate([silence(1.8), tone(0.5)]), RATE)
+    assert heard_latency_files(tmp_path / "q.wav", tmp_path / "a.wav").ms == pytest.approx(300, abs=10)
 
 
 def test_a_file_offset_from_zero_is_read_without_the_offset(tmp_path):
@@ -143,7 +151,8 @@ def test_the_live_tracker_hears_a_quiet_speaker():
     tracker = VoiceEnd(RATE)
     for start in range(0, pcm.size - 512, 512):
         tracker.push(pcm[start : start + 512], start / RATE, 0.9 <= start / RATE <= 1.7)
-    assert tracker.last_s == pytest.approx(1.5, abs=0.006)
+    assert tracker.heard_end_s() == pytest.approx(1.5, abs=0.006)
+    assert tracker.last_s is None  # where pauses start is found at the absolute level, for every speaker alike
 
 
 def test_the_live_tracker_keeps_the_absolute_level_for_a_loud_speaker_over_a_quiet_hum():
@@ -154,6 +163,7 @@ def test_the_live_tracker_keeps_the_absolute_level_for_a_loud_speaker_over_a_qui
     for start in range(0, pcm.size - 512, 512):
         tracker.push(pcm[start : start + 512], start / RATE, 0.9 <= start / RATE <= 1.7)
     assert tracker.last_s == pytest.approx(1.5, abs=0.006)
+    assert tracker.heard_end_s() == tracker.last_s
 
 
 def test_the_dc_blocker_takes_a_steady_offset_out_from_the_first_frame_and_follows_a_change():

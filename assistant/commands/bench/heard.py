@@ -45,7 +45,7 @@ def heard_latency(question: np.ndarray, question_rate: int, answer: np.ndarray, 
     their last words) shows as a negative wait.
     """
     start = first_audible_s(answer, answer_rate)
-    end = question_end_s if question_end_s is not None else last_audible_s(question, question_rate)
+    end = question_end_s if question_end_s is not None else last_audible_s(question, question_rate, quiet_speaker=True)
     if start is None or end is None:
         return None
     return HeardLatency(end, start)
