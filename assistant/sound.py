@@ -12,7 +12,7 @@ The level is absolute (``AUDIBLE_DBFS``), raised above a steady noise floor when
 recording has one; where a question ends (the heard wait), it is lowered under a quiet
 recording's loudest windows (a speaker far from the microphone). A constant offset (DC) is not
 sound: files are read without it, and the microphone's frames lose it on the way in
-(:class:`DcBlocker`). The bench reads the heard latency off whole WAV files with it; the
+(:class:`~assistant.hear.microphone.DcBlocker`). The bench reads the heard latency off whole WAV files with it; the
 pipeline marks the last audible sample of the user's words and the first of the reply
 with the same rule, live.
 """
@@ -60,33 +60,6 @@ files average 1e-5)."""
 DC_NOTICE = 0.05
 """A file whose samples average this far from zero is said to be offset (a question clipped by
 30 dB of gain averages 0.012: its mean is taken out too, without a word)."""
-DC_SETTLE_S = 0.5
-"""How fast :class:`DcBlocker` follows a change of offset (its running mean's time constant)."""
-
-
-class DcBlocker:
-    """Takes a constant offset (DC) out of a stream, frame by frame: a running mean of the frames,
-    subtracted along a ramp from one frame's estimate to the next (no step between frames).
-    The first frame's own mean is the first estimate, so a steady offset is gone at once."""
-
-    def __init__(self, rate: int, settle_s: float = DC_SETTLE_S):
-        self.rate = rate
-        self.settle_s = settle_s
-        self.offset: float | None = None
-
-    def __call__(self, frame: np.ndarray) -> np.ndarray:
-        if frame.size == 0:
-            return frame
-        mean = float(np.mean(frame, dtype=np.float64))
-        if self.offset is None:
-            self.offset = mean
-            return (frame - mean).astype(np.float32)
-        step = min(1.0, frame.size / self.rate / self.settle_s)
-        before, self.offset = self.offset, self.offset + (mean - self.offset) * step
-        ramp = np.linspace(before, self.offset, frame.size, endpoint=False) + (self.offset - before) / frame.size
-        return (frame - ramp).astype(np.float32)
-
-
 def to_mono(pcm: np.ndarray) -> np.ndarray:
     return pcm.mean(axis=1) if pcm.ndim == 2 else pcm
 

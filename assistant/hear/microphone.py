@@ -12,9 +12,36 @@ from typing import Iterator
 import numpy as np
 
 from assistant.machine import devices
-from assistant.sound import AudioError, DcBlocker, DeviceStatus
+from assistant.sound import AudioError, DeviceStatus
 
 log = logging.getLogger(__name__)
+
+
+DC_SETTLE_S = 0.5
+"""How fast :class:`DcBlocker` follows a change of offset (its running mean's time constant)."""
+
+
+class DcBlocker:
+    """Takes a constant offset (DC) out of a stream, frame by frame: a running mean of the frames,
+    subtracted along a ramp from one frame's estimate to the next (no step between frames).
+    The first frame's own mean is the first estimate, so a steady offset is gone at once."""
+
+    def __init__(self, rate: int, settle_s: float = DC_SETTLE_S):
+        self.rate = rate
+        self.settle_s = settle_s
+        self.offset: float | None = None
+
+    def __call__(self, frame: np.ndarray) -> np.ndarray:
+        if frame.size == 0:
+            return frame
+        mean = float(np.mean(frame, dtype=np.float64))
+        if self.offset is None:
+            self.offset = mean
+            return (frame - mean).astype(np.float32)
+        step = min(1.0, frame.size / self.rate / self.settle_s)
+        before, self.offset = self.offset, self.offset + (mean - self.offset) * step
+        ramp = np.linspace(before, self.offset, frame.size, endpoint=False) + (self.offset - before) / frame.size
+        return (frame - ramp).astype(np.float32)
 
 
 class MicSource(devices.WatchedDevice):

@@ -74,7 +74,7 @@ class Decoding:
     probabilities: list[float] | None = None
     """Each token's probability under the plain prompt, where the transcription needed them."""
     least_word_p: float | None = None
-    """The decoder's probability of the least sure word (:func:`~assistant.hear.stt.least_word_probability`)."""
+    """The decoder's probability of the least sure word (:func:`~assistant.hear.word_odds.least_word_probability`)."""
 
 
 def mean_log_probability(probabilities: list[float]) -> float:

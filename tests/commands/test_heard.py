@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from assistant.sound import save_wav
-from assistant.sound import DcBlocker, VoiceEnd, first_audible_s, last_audible_s
+from assistant.hear.microphone import DcBlocker
+from assistant.sound import VoiceEnd, first_audible_s, last_audible_s
 from assistant.commands.bench.heard import heard_latency, heard_latency_files
 from assistant.speak.tts import ends_mid_sentence, trim_lead_in, trim_tail
 

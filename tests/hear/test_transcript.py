@@ -130,7 +130,7 @@ def test_a_sentence_said_again_and_cut_off_is_said_once():
 
 
 def test_the_last_word_s_probability_skips_punctuation_and_takes_its_least_sure_token():
-    from assistant.hear.stt import last_word_probability
+    from assistant.hear.word_odds import last_word_probability
 
     vocab = 8
 
@@ -148,7 +148,7 @@ def test_the_last_word_s_probability_skips_punctuation_and_takes_its_least_sure_
 
 
 def test_the_least_sure_word_is_its_least_sure_token_punctuation_left_out():
-    from assistant.hear.stt import least_word_probability
+    from assistant.hear.word_odds import least_word_probability
 
     pieces = [" How", " many", " lan", "terns", " does", " a", " spider", " have", "?"]
     probabilities = [0.95, 0.9, 0.4, 0.12, 0.97, 0.99, 0.8, 0.9, 0.01]
