@@ -63,7 +63,7 @@ def test_only_where_the_threshold_was_measured():
 
 
 def test_the_guard_alone():
-    guard = MisheardGuard(0.23, "en")
+    guard = MisheardGuard(0.2, "en")
     assert guard.notice("typed words", None) is None           # typed: no recognizer to doubt
     assert guard.notice("", 0.01) is None                      # nothing to answer anyway
     assert guard.notice("What is it for?", 0.5) is None
