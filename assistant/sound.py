@@ -60,6 +60,8 @@ files average 1e-5)."""
 DC_NOTICE = 0.05
 """A file whose samples average this far from zero is said to be offset (a question clipped by
 30 dB of gain averages 0.012: its mean is taken out too, without a word)."""
+
+
 def to_mono(pcm: np.ndarray) -> np.ndarray:
     return pcm.mean(axis=1) if pcm.ndim == 2 else pcm
 

@@ -19,12 +19,7 @@ from assistant.config import SttConfig, chosen
 from assistant.errors import installed
 from assistant.hear.transcript_guard import guarded
 from assistant.hear.second_look import Decoding, Look, hint_words, mean_log_probability
-from assistant.hear.word_odds import (
-    last_word_from_probabilities,
-    last_word_probability,
-    least_word_probability,
-    token_probability,
-)
+from assistant.hear.word_odds import last_word_probability, least_word_probability, token_probabilities
 from assistant.machine.models import ModelError, find_vosk, find_whisper
 
 log = logging.getLogger(__name__)
@@ -179,16 +174,13 @@ class WhisperStt:
         if not text:
             return "", None, None
         pieces = [self._tokenizer.decode([t]) for t in tokens]
-        if beam == 1:
-            logits = result.logits[0]
-            last_word_p, probabilities = last_word_probability(pieces, tokens, logits), None
-            least_word_p = (least_word_probability(pieces, lambda step: token_probability(tokens, logits, step))
-                            if len(logits) >= len(tokens) else None)
+        if beam == 1:  # the decoder's scores at each step (not kept: a second look aligns its own)
+            odds, probabilities = token_probabilities(tokens, result.logits[0]), None
         else:  # a beam search returns no scores per step: the decoder's pass over the words it chose
-            probabilities = self._token_probabilities(encoded, tokens, seconds)
-            last_word_p = last_word_from_probabilities(pieces, probabilities)
-            least_word_p = least_word_probability(pieces, probabilities.__getitem__)
-        return text, last_word_p, Decoding(encoded, tokens, text, window, seconds, probabilities, least_word_p)
+            odds = probabilities = self._token_probabilities(encoded, tokens, seconds)
+        least_word_p = least_word_probability(pieces, odds)
+        return (text, last_word_probability(pieces, odds),
+                Decoding(encoded, tokens, text, window, seconds, probabilities, least_word_p))
 
     def _token_probabilities(self, encoded, tokens: list[int], seconds: float) -> list[float]:
         """Each token's probability under the plain prompt (the decoder run over ``tokens``, not empty)."""

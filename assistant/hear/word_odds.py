@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Callable
 
 import numpy as np
 
@@ -26,40 +25,34 @@ def _last_word(pieces: list[str]) -> range | None:
     return range(start, end)
 
 
-def token_probability(tokens: list[int], logits, step: int) -> float:
-    """The probability the decoder gave the token it wrote at ``step`` (``logits``: its scores at each step)."""
-    scores = np.asarray(logits[step], dtype=np.float64)
-    top = scores.max()
-    return math.exp(scores[tokens[step]] - top) / float(np.exp(scores - top).sum())
+def token_probabilities(tokens: list[int], logits) -> list[float]:
+    """The probability the decoder gave each token it wrote (``logits``: its scores at each
+    step; as many as there are scores for)."""
+    odds = []
+    for step in range(min(len(tokens), len(logits))):
+        scores = np.asarray(logits[step], dtype=np.float64)
+        top = scores.max()
+        odds.append(math.exp(scores[tokens[step]] - top) / float(np.exp(scores - top).sum()))
+    return odds
 
 
-def last_word_probability(pieces: list[str], tokens: list[int], logits) -> float | None:
+def last_word_probability(pieces: list[str], probabilities: list[float]) -> float | None:
     """How sure Whisper was of the last word it wrote: the lowest probability among its
-    tokens (``pieces`` their text, ``logits`` the decoder's scores at each step, punctuation
-    after the word left out). A word made up to end a fragment is an unsure one: "What is
-    the biggest animal in the, um" is written "...in the hum?" with "hum" at 0.25."""
-    steps = _last_word(pieces)
-    if steps is None or len(logits) < steps.stop:
-        return None
-    return min(token_probability(tokens, logits, step) for step in steps)
-
-
-def least_word_probability(pieces: list[str], probability: Callable[[int], float]) -> float | None:
-    """How sure Whisper was of its least sure word: each word's lowest token probability
-    (``probability(step)``), the lowest of them (punctuation left out; None: no word). A
-    question it misheard has one ("How many lanterns does a spider have?"), a word it heard
-    right seldom does (docs/tuning.md: "Misheard words")."""
-    lowest = None
-    for step, piece in enumerate(pieces):
-        if not _PUNCTUATION_ONLY.match(piece):
-            p = probability(step)
-            lowest = p if lowest is None else min(lowest, p)
-    return lowest
-
-
-def last_word_from_probabilities(pieces: list[str], probabilities: list[float]) -> float | None:
-    """:func:`last_word_probability` from each token's probability (the decoder's pass over a beam's words)."""
+    tokens (``pieces`` their text, ``probabilities`` each token's, punctuation after the word
+    left out; None where they do not reach it). A word made up to end a fragment is an unsure
+    one: "What is the biggest animal in the, um" is written "...in the hum?" with "hum" at 0.25."""
     steps = _last_word(pieces)
     if steps is None or len(probabilities) < steps.stop:
         return None
     return min(probabilities[step] for step in steps)
+
+
+def least_word_probability(pieces: list[str], probabilities: list[float]) -> float | None:
+    """How sure Whisper was of its least sure word: each word's lowest token probability, the
+    lowest of them (punctuation left out; None: no word, or not every token's probability). A
+    question it misheard has one ("How many lanterns does a spider have?"), a word it heard
+    right seldom does (docs/tuning.md: "Misheard words")."""
+    if len(probabilities) < len(pieces):
+        return None
+    said = [p for p, piece in zip(probabilities, pieces) if not _PUNCTUATION_ONLY.match(piece)]
+    return min(said) if said else None

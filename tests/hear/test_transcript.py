@@ -130,7 +130,10 @@ def test_a_sentence_said_again_and_cut_off_is_said_once():
 
 
 def test_the_last_word_s_probability_skips_punctuation_and_takes_its_least_sure_token():
-    from assistant.hear.word_odds import last_word_probability
+    from assistant.hear.word_odds import last_word_probability as last_word, token_probabilities
+
+    def last_word_probability(pieces, tokens, logits):
+        return last_word(pieces, token_probabilities(tokens, logits))
 
     vocab = 8
 
@@ -152,8 +155,9 @@ def test_the_least_sure_word_is_its_least_sure_token_punctuation_left_out():
 
     pieces = [" How", " many", " lan", "terns", " does", " a", " spider", " have", "?"]
     probabilities = [0.95, 0.9, 0.4, 0.12, 0.97, 0.99, 0.8, 0.9, 0.01]
-    assert least_word_probability(pieces, probabilities.__getitem__) == pytest.approx(0.12)  # "lanterns", not "?"
-    assert least_word_probability(["?", "."], [0.1, 0.2].__getitem__) is None  # no word at all
+    assert least_word_probability(pieces, probabilities) == pytest.approx(0.12)  # "lanterns", not "?"
+    assert least_word_probability(["?", "."], [0.1, 0.2]) is None  # no word at all
+    assert least_word_probability(pieces, probabilities[:3]) is None  # scores missing: unknown, not a guess
 
 
 @pytest.mark.slow

@@ -143,9 +143,9 @@ def _split_turn_taking(models, config, replies, args: argparse.Namespace) -> dic
     from assistant.commands.bench.signals import records_json
     from assistant.commands.bench.split_report import (
         format_halves,
+        format_misheard,
         format_real_time,
         korean_engines,
-        format_misheard,
         languages_read_by_silence,
         misheard_halves,
         real_time_halves,

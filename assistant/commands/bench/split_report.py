@@ -128,7 +128,7 @@ def score_misheard(records: list[PauseRecord], said: dict[str, str], config: Con
                for name, rows in groups.items()}
     return {
         "threshold": below,
-        **{f"{name}": len(rows) for name, rows in groups.items()},
+        **{name: len(rows) for name, rows in groups.items()},
         **{f"{name}_refused": len(rows) for name, rows in refused.items()},
         "right_refused_words": [f"{r.take}: {r.transcript!r} ({r.least_word_p:.2f})" for r in refused["right"]],
     }
