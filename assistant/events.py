@@ -78,6 +78,9 @@ class TurnSignals:
     mark are more often a fragment it filled with made-up words."""
     last_word_p: float | None = None
     """The recognizer's probability of the last word (None: unknown)."""
+    misheard: bool = False
+    """The recognizer was unsure of a word (its least sure word under ``stt.misheard_below``):
+    the words are likely misheard, and what the model reads in them is no reason to wait long."""
 
 
 @dataclass(frozen=True)

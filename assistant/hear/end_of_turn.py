@@ -13,6 +13,9 @@ silence has lasted. The wait grows smoothly as the model's probability falls:
 - words that cannot end a sentence in any reading (an article, a conjunction, a filler:
   "the", "and", "um") or that trail off ("...", ",") wait ``max_ms``, unless the model
   is confident they are complete;
+- when the recognizer was unsure of a word (the words are likely misheard), the model's
+  reading of them waits ``misheard_ms`` at most (the longest thinking pause the budget
+  counts), not the maximum;
 - when the recognizer was unsure of the last word, or the model cannot read the words at
   all (a language it does not know), the silence decides alone: at most ``unsure_ms``,
   about a fixed endpoint, never the maximum for words that may be misheard; where the
@@ -236,6 +239,9 @@ def judge(signals: TurnSignals | None, config: TurnConfig, fixed_ms: float = 300
     wait = model_wait_ms(log10, config)
     if recognizer_was_unsure_of_the_last_word(signals, config) and wait > config.unsure_ms:
         return Judgement(TurnCall.UNSURE, config.unsure_ms, f"{about}, last word recognized at p {signals.last_word_p:.2f}")
+    misheard_ms = min(config.misheard_ms, config.max_ms)
+    if signals.misheard and wait > misheard_ms:
+        return Judgement(TurnCall.UNSURE, misheard_ms, f"{about}, words likely misheard")
     call = TurnCall.COMPLETE if wait <= config.complete_ms else TurnCall.UNFINISHED if wait >= config.max_ms else TurnCall.UNSURE
     return Judgement(call, wait, about)
 

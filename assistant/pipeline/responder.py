@@ -135,8 +135,9 @@ class ResponderStage(Stage):
                 timeline = self.turns.timeline(message.turn_id)
                 timeline.set("end_of_turn_p", probability)
                 timeline.set("prompt_eval_ms", (time.perf_counter() - started) * 1000.0)  # counted in the TTFT
+        misheard = self.misheard is not None and self.misheard.unsure(message.least_word_p)
         self.answering.more_about_words(message, TurnSignals(message.text, end_of_turn=probability, instant=instant,
-                                                             last_word_p=message.last_word_p))
+                                                             last_word_p=message.last_word_p, misheard=misheard))
 
     def _prefill(self, message: PartialText) -> None:
         """Evaluate the user's words so far (the turn is not answered yet)."""

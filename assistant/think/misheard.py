@@ -36,10 +36,13 @@ class MisheardGuard:
         self.just_said = False
         """The last reply was the notice: the next words are answered whatever they are."""
 
+    def unsure(self, least_word_p: float | None) -> bool:
+        """The words whose least sure word is at ``least_word_p`` are likely misheard."""
+        return least_word_p is not None and self.language in LANGUAGES and least_word_p < self.below
+
     def notice(self, text: str, least_word_p: float | None) -> Notice | None:
         """The notice for ``text`` (its least sure word at ``least_word_p``), or None (answer it)."""
-        if (self.just_said or least_word_p is None or self.language not in LANGUAGES
-                or not text.strip() or least_word_p >= self.below):
+        if self.just_said or not text.strip() or not self.unsure(least_word_p):
             return None
         return Notice(DID_NOT_CATCH, self.audio(DID_NOT_CATCH) if self.audio else None, source="misheard")
 

@@ -126,3 +126,15 @@ def test_the_misheard_words_notice_is_scored_on_the_turns_the_model_would_answer
     assert (score["misheard"], score["misheard_refused"]) == (1, 1)
     assert score["right_refused_words"] == ["b: 'What is it for?' (0.14)"]
     assert "1 of 2 / 0 of 1 / 1 of 1" in format_misheard({"test": score})
+
+
+def test_words_likely_misheard_are_scored_as_the_engine_waits_for_them():
+    """The replay marks the words whose least sure word is under ``stt.misheard_below`` as the
+    responder does, so a misheard finished turn waits ``turn.misheard_ms``, not the model's long wait."""
+    config = Config()
+    misheard = replace(_record("a", "Which said he doesn't do it.", 10**-3.4, 3000, final=True), least_word_p=0.07)
+    heard = replace(misheard, least_word_p=0.6)
+    assert score_half([misheard], config)["wait_median_ms"] == config.turn.misheard_ms
+    assert score_half([heard], config)["wait_median_ms"] > config.turn.misheard_ms + 500
+    off = replace(config, stt=replace(config.stt, misheard_below=0.0))
+    assert score_half([misheard], off)["wait_median_ms"] > config.turn.misheard_ms + 500

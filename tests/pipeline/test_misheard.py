@@ -74,3 +74,17 @@ def test_the_guard_alone():
     guard.replied("llm")
     assert guard.notice("Bukets like Logan", 0.086) is not None
     assert MisheardGuard(0.0, "en").notice("Bukets like Logan", 0.086) is None  # 0: off
+
+
+def test_words_likely_misheard_end_the_turn_after_the_moderate_wait_not_the_longest():
+    """The model's low reading of misheard words does not hold the turn for ``turn.max_ms``: the
+    pause's words reach the turn detector marked as likely misheard, and it waits ``misheard_ms``."""
+    low = FakeLlm(end_of_turn_p=1e-4)
+    stt = FakeStt(transcript="Which said he doesn't do it.", least_word_p=0.07)
+    (misheard,), _ = spoken_turns(stt, 1, llm=low)
+    counts, turn = misheard.timeline.counts, Config().turn
+    assert counts["turn_reason"].endswith("words likely misheard")
+    assert turn.misheard_ms <= counts["turn_silence_ms"] < turn.max_ms - 500
+    stt = FakeStt(transcript="Which city is it in?", least_word_p=0.6)
+    (heard,), _ = spoken_turns(stt, 1, llm=FakeLlm(end_of_turn_p=1e-4))
+    assert heard.timeline.counts["turn_silence_ms"] > turn.misheard_ms + 500  # heard surely: the model decides

@@ -19,6 +19,7 @@ from assistant.sound import load_wav
 from assistant.config import Config, TurnConfig
 from assistant.events import TurnSignals
 from assistant.hear.end_of_turn import judge, words_for_model
+from assistant.think.misheard import MisheardGuard
 from assistant.think.replies import Replies
 from assistant.pipeline.session import LoadedModels
 from assistant.hear.vad import Endpointer, VadEventType
@@ -102,6 +103,11 @@ def _record(take: TurnTake, pause: dict[str, Any], silence_s: float, final: bool
                        pause["last_word_p"], pause["least_word_p"])
 
 
+def guard_of(config: Config) -> MisheardGuard:
+    """The misheard-words guard of ``config`` (what the responder asks at a pause)."""
+    return MisheardGuard(config.stt.misheard_below, config.stt.language)
+
+
 VARIANTS = {
     "fixed silence": dict(mode="fixed"),
     "words only": dict(model=False),
@@ -112,9 +118,12 @@ VARIANTS = {
 instant-reply table; ``model``: the end-of-turn probability)."""
 
 
-def signals_of(record: PauseRecord, model: bool = True) -> TurnSignals:
+def signals_of(record: PauseRecord, model: bool = True, misheard: MisheardGuard | None = None) -> TurnSignals:
+    """The signals the pipeline would have had at the pause (``misheard``: the guard that
+    tells words likely misheard, as the responder's does)."""
     return TurnSignals(record.transcript, record.end_of_turn if model else None, record.instant,
-                       punctuated=record.punctuated, last_word_p=record.last_word_p)
+                       punctuated=record.punctuated, last_word_p=record.last_word_p,
+                       misheard=misheard is not None and misheard.unsure(record.least_word_p))
 
 
 def score(records: list[PauseRecord], config: Config, mode: str = "semantic",
@@ -126,7 +135,7 @@ def score(records: list[PauseRecord], config: Config, mode: str = "semantic",
     waits: list[float] = []
     trailing_waits: list[float] = []
     for record in records:
-        judgement = judge(signals_of(record, model), turn, config.vad.endpoint_ms, words=words)
+        judgement = judge(signals_of(record, model, guard_of(config)), turn, config.vad.endpoint_ms, words=words)
         if not record.final:
             if judgement.wait_ms <= record.silence_ms:
                 premature.append(f"{record.take} ({record.transcript[-60:]!r}, {record.silence_ms:.0f} ms pause)")

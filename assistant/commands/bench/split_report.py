@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from assistant.commands.bench.signals import PauseRecord, replay, signals_of
+from assistant.commands.bench.signals import PauseRecord, guard_of, replay, signals_of
 from assistant.commands.bench.stats import median, word_edits
 from assistant.commands.bench.turn_corpus import TurnTake
 from assistant.commands.bench.turn_split import HALVES
@@ -55,7 +55,8 @@ def score_half(records: list[PauseRecord], config: Config, mode: str = "semantic
     thinking = [r for r in records if r.thinking]
     other = [r for r in records if not r.final and not r.thinking]
     finished = [r for r in records if r.final and not r.trailing]
-    wait = {id(r): judge(signals_of(r), turn, config.vad.endpoint_ms, silence_alone=silence_alone,
+    guard = guard_of(config)
+    wait = {id(r): judge(signals_of(r, misheard=guard), turn, config.vad.endpoint_ms, silence_alone=silence_alone,
                          language=config.stt.language).wait_ms for r in records}
     cut = [r for r in thinking if wait[id(r)] <= r.silence_ms]
     cut_other = [r for r in other if wait[id(r)] <= r.silence_ms]
