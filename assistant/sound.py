@@ -284,6 +284,12 @@ def audible_levels(levels: np.ndarray, quiet_speaker: bool = False) -> np.ndarra
     return levels >= threshold
 
 
+def audible_s(pcm: np.ndarray, rate: int) -> float:
+    """How many seconds of ``pcm`` are audible (its pauses left out; a quiet speaker's own level)."""
+    loud, size = audible_windows(pcm, rate, quiet_speaker=True)
+    return float(loud.sum()) * size / rate
+
+
 class Levels:
     """The window levels of a stream fed piece by piece: where it was last audible."""
 

@@ -17,10 +17,11 @@ import numpy as np
 
 from assistant.config import SttConfig, chosen
 from assistant.errors import installed
-from assistant.hear.transcript_guard import guarded
+from assistant.hear.transcript_guard import carries_on, guarded, stopped_early
 from assistant.hear.second_look import Decoding, Look, hint_words, mean_log_probability
 from assistant.hear.word_odds import last_word_probability, least_word_probability, token_probabilities
 from assistant.machine.models import ModelError, find_vosk, find_whisper
+from assistant.sound import audible_s
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +116,8 @@ class WhisperStt:
             language=self.config.language if self._multilingual else None,
         )
         self._prompt = [*self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
+        self._timestamped = list(self._tokenizer.sot_sequence)
+        """The prompt with timestamps: read only where the plain reading stopped early (:func:`stopped_early`)."""
         hints = hint_words(self.config.hint_words, self.config.language) if self._multilingual else ""
         # a second look's prompt: the hint words as text said before (none: no second look)
         self._hinted_prompt = [self._tokenizer.sot_prev, *self._tokenizer.encode(" " + hints), *self._prompt] if hints else []
@@ -152,10 +155,11 @@ class WhisperStt:
         return self._model.model.encode(features, to_cpu=False)
 
     def _generate(self, encoded, prompt: list[int], beam_size: int, window: int, seconds: float):
-        """CTranslate2's result; ``prompt`` beyond the plain one is not counted in the decoding limit."""
+        """CTranslate2's result; ``prompt`` beyond the plain one, and timestamps, are not counted in the decoding limit."""
         return self._model.model.generate(
             encoded, [prompt], beam_size=beam_size,
-            max_length=len(prompt) - len(self._prompt) + min(224, 12 * window, 16 + math.ceil(TOKENS_PER_S * seconds)),
+            max_length=max(0, len(prompt) - len(self._prompt)) + min(224, 12 * window, 16 + math.ceil(TOKENS_PER_S * seconds))
+            + (2 * math.ceil(seconds) if prompt is self._timestamped else 0),  # a segment's two timestamps a second at most
             return_no_speech_prob=True, return_logits_vocab=beam_size == 1, suppress_blank=True, suppress_tokens=[-1],
         )[0]
 
@@ -168,19 +172,36 @@ class WhisperStt:
         """
         encoded = self._encode(pcm, window)
         seconds = pcm.size / RATE
-        result = self._generate(encoded, self._prompt, beam, window, seconds)
-        tokens = [t for t in result.sequences_ids[0] if t < self._tokenizer.eot]
-        text = guarded(self._tokenizer.decode(tokens), seconds, result.no_speech_prob)
+        tokens, text, odds = self._read(encoded, self._prompt, beam, window, seconds)
+        if stopped_early(text, audible_s(pcm, RATE)):  # read on with timestamps, which go past a pause
+            more = self._read(encoded, self._timestamped, beam, window, seconds)
+            if carries_on(text, more[1]):
+                log.info("the words went on after %r: %r", text, more[1])
+                tokens, text, odds = more
         if not text:
             return "", None, None
         pieces = [self._tokenizer.decode([t]) for t in tokens]
-        if beam == 1:  # the decoder's scores at each step (not kept: a second look aligns its own)
-            odds, probabilities = token_probabilities(tokens, result.logits[0]), None
-        else:  # a beam search returns no scores per step: the decoder's pass over the words it chose
+        if odds is None:  # a beam search returns no scores per step: the decoder's pass over the words it chose
             odds = probabilities = self._token_probabilities(encoded, tokens, seconds)
+        else:  # the decoder's scores at each step (not kept: a second look aligns its own)
+            probabilities = None
         least_word_p = least_word_probability(pieces, odds)
         return (text, last_word_probability(pieces, odds),
                 Decoding(encoded, tokens, text, window, seconds, probabilities, least_word_p))
+
+    def _read(self, encoded, prompt: list[int], beam: int, window: int, seconds: float
+              ) -> tuple[list[int], str, list[float] | None]:
+        """The words' tokens, their text (guarded) and, greedy, each token's probability from the
+        decoder's scores (timestamps, where the prompt asks for them, left out)."""
+        result = self._generate(encoded, prompt, beam, window, seconds)
+        chosen = result.sequences_ids[0]
+        words = [step for step, token in enumerate(chosen) if token < self._tokenizer.eot]
+        tokens = [chosen[step] for step in words]
+        odds = None
+        if beam == 1:
+            every = token_probabilities(chosen, result.logits[0])
+            odds = [every[step] for step in words if step < len(every)]
+        return tokens, guarded(self._tokenizer.decode(tokens), seconds, result.no_speech_prob), odds
 
     def _token_probabilities(self, encoded, tokens: list[int], seconds: float) -> list[float]:
         """Each token's probability under the plain prompt (the decoder run over ``tokens``, not empty)."""

@@ -79,3 +79,30 @@ def guarded(text: str, seconds: float, no_speech_prob: float = 0.0) -> str:
             log.info("transcript %r dropped: %s", text[:80], reason)
         return ""
     return clean_transcript(text)
+
+
+MIN_WORDS_PER_S = 1.5
+"""Fewer words than this per second of audible speech (:data:`STOPPED_EARLY_AFTER_S` of it at
+least) may not be all that was said: Whisper's decoding without timestamps can end at a pause
+after a fragment that sounds finished ("How many? ... legs does a crab have?" read "How many?",
+2 words in 1.9 s), and the words after it are lost. Under the slowest speaker of the turn corpus's
+tuning half (1.85 words a second of audible speech, eSpeak NG; none of its readings is under it);
+people say two to four. Below it the audio is read again with timestamps, and that reading is
+kept only where it carries on from this one (:func:`carries_on`)."""
+STOPPED_EARLY_AFTER_S = 1.5
+"""...seconds of audible speech: a word or two said slowly is not a decoding that stopped."""
+
+
+def stopped_early(text: str, speech_s: float) -> bool:
+    """The words may be too few for ``speech_s`` seconds of audible speech (:data:`MIN_WORDS_PER_S`)."""
+    return speech_s >= STOPPED_EARLY_AFTER_S and len(text.split()) < MIN_WORDS_PER_S * speech_s
+
+
+def carries_on(first: str, second: str) -> bool:
+    """``second`` holds ``first``'s words and more after them (letters only compared; no words
+    in ``first`` are not a reading that stopped, and none is carried on)."""
+    def letters(text: str) -> str:
+        return re.sub(r"[\W_]+", " ", text.lower()).strip()
+
+    before, after = letters(first), letters(second)
+    return bool(before) and len(after) > len(before) and after.startswith(before)

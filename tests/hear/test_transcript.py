@@ -177,3 +177,15 @@ def test_whisper_is_unsure_of_the_word_it_makes_up_to_end_a_fragment(engines):
 
     assert last_word(fragment) in CANNOT_END["en"] or (p is not None and p < 0.3 < q), (fragment, p)
     assert 0 < threshold < 0.5  # the decision caps the wait for words heard below it
+
+
+def test_a_reading_with_too_few_words_for_its_speech_is_read_on():
+    from assistant.hear.transcript_guard import carries_on, stopped_early
+
+    assert stopped_early("How many?", speech_s=1.9)  # "...legs does a crab have?" after a pause, lost
+    assert not stopped_early("How many legs does a crab have?", speech_s=1.9)
+    assert not stopped_early("Maybe.", speech_s=0.6)  # a word said slowly
+    assert carries_on("How many?", "How many? Let's start our crab.")
+    assert not carries_on("How many?", "How many?")
+    assert not carries_on("How many?", "Hominy grits.")  # another reading, not more of this one
+    assert not carries_on("", "Thank you.")  # no words are not a reading that stopped
