@@ -79,11 +79,13 @@ class TurnConfig:
     after words that end on no sentence-final ending, and, where the model cannot read Korean,
     while no words are read: a thinking pause up to a second, or words misheard
     (docs/tuning.md). Words that end on one are complete."""
-    misheard_ms: int = within(1000, "complete_ms", 5000, "ms")
+    misheard_ms: int = within(1150, "complete_ms", 5000, "ms")
     """The most a turn waits (``max_ms`` at most) when the recognizer was unsure of a word
     (``stt.misheard_below``: the words are likely misheard, so the model's reading of them is no
-    reason to wait longer): the longest thinking pause the budget counts, as ``no_ending_ms``.
-    Words no sentence ends on still wait ``max_ms`` (docs/tuning.md)."""
+    reason to wait longer): the longest thinking pause the budget counts (1 s) and the most the
+    silence the detector counts outlasts the speaker's pause (132 ms on the tuning half: the
+    voice's return is heard a frame or more late). Words no sentence ends on still wait
+    ``max_ms`` (docs/tuning.md)."""
     complete_log10: float = within(-0.3, "unfinished_log10", 0.0)
     """log10 of the model's probability that a sentence ends after the words, at or above
     which they are complete (and outweigh the word rules)."""

@@ -14,8 +14,8 @@ silence has lasted. The wait grows smoothly as the model's probability falls:
   "the", "and", "um") or that trail off ("...", ",") wait ``max_ms``, unless the model
   is confident they are complete;
 - when the recognizer was unsure of a word (the words are likely misheard), the model's
-  reading of them waits ``misheard_ms`` at most (the longest thinking pause the budget
-  counts), not the maximum;
+  reading of them waits ``misheard_ms`` at most (a little over the longest thinking pause
+  the budget counts), not the maximum;
 - when the recognizer was unsure of the last word, or the model cannot read the words at
   all (a language it does not know), the silence decides alone: at most ``unsure_ms``,
   about a fixed endpoint, never the maximum for words that may be misheard; where the
