@@ -94,8 +94,10 @@ STOPPED_EARLY_AFTER_S = 1.5
 
 
 def stopped_early(text: str, speech_s: float) -> bool:
-    """The words may be too few for ``speech_s`` seconds of audible speech (:data:`MIN_WORDS_PER_S`)."""
-    return speech_s >= STOPPED_EARLY_AFTER_S and len(text.split()) < MIN_WORDS_PER_S * speech_s
+    """The words may be too few for ``speech_s`` seconds of audible speech (:data:`MIN_WORDS_PER_S`);
+    no words are not a reading that stopped (nothing to carry on from: :func:`carries_on`)."""
+    words = len(text.split())
+    return words > 0 and speech_s >= STOPPED_EARLY_AFTER_S and words < MIN_WORDS_PER_S * speech_s
 
 
 def carries_on(first: str, second: str) -> bool:

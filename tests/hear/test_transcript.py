@@ -185,6 +185,7 @@ def test_a_reading_with_too_few_words_for_its_speech_is_read_on():
     assert stopped_early("How many?", speech_s=1.9)  # "...legs does a crab have?" after a pause, lost
     assert not stopped_early("How many legs does a crab have?", speech_s=1.9)
     assert not stopped_early("Maybe.", speech_s=0.6)  # a word said slowly
+    assert not stopped_early("", speech_s=3.0)  # no words: nothing to read on from, no second decoding
     assert carries_on("How many?", "How many? Let's start our crab.")
     assert not carries_on("How many?", "How many?")
     assert not carries_on("How many?", "Hominy grits.")  # another reading, not more of this one

@@ -134,8 +134,9 @@ def score(records: list[PauseRecord], config: Config, mode: str = "semantic",
     premature_thinking = 0
     waits: list[float] = []
     trailing_waits: list[float] = []
+    guard = guard_of(config)
     for record in records:
-        judgement = judge(signals_of(record, model, guard_of(config)), turn, config.vad.endpoint_ms, words=words)
+        judgement = judge(signals_of(record, model, guard), turn, config.vad.endpoint_ms, words=words)
         if not record.final:
             if judgement.wait_ms <= record.silence_ms:
                 premature.append(f"{record.take} ({record.transcript[-60:]!r}, {record.silence_ms:.0f} ms pause)")
