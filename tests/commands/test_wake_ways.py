@@ -81,3 +81,14 @@ def test_the_model_lets_only_its_looks_through_to_whisper():
     assert woke["look"] == 2 and woke["latency_ms"] == pytest.approx((0.5 + 0.6 - 1.0) * 1000 + 5.0 + sum(MS.values()))
     sure = decide("model+probability", MODEL_TAKES[1], (80.0, 5.0), WakePhrase("hey assistant"))
     assert sure["cpu_ms"] == pytest.approx(3 * 5.0 + MS["encode"] + MS["align"])  # Whisper for one look of three
+
+
+def test_the_model_threshold_spends_half_the_miss_target_on_margin():
+    """The highest threshold that misses at most 5% of the tuning half's phrase takes, whatever the
+    negatives score: 19 phrase takes at 90-98 and one at 85 allow one miss (5%), not two."""
+    takes = [_model_take(f"pos-{i}", True, [10.0, 90.0 + i % 9], [0.1, 0.1]) for i in range(19)]
+    takes += [_model_take("pos-low", True, [10.0, 85.0], [0.1, 0.1]), MODEL_TAKES[1]]
+    threshold = calibrate("model", takes, "hey assistant")
+    assert 85.0 < threshold <= 90.0
+    f = figures("model", takes, threshold, "hey assistant")
+    assert f["missed_takes"] == ["pos-low"] and f["false_accept_takes"] == ["neg-model-sure"]  # not weighed
