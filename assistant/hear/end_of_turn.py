@@ -58,8 +58,9 @@ over only after one. Korean ends every sentence on its verb, and the ending says
 done: 요 (the polite -아요, -세요, -에요, -네요), 다 (-다, -습니다), 죠 (-지요), 니 and 냐
 (questions), 래, 라, and the two informal forms people say to an assistant most ("몇 시야",
 "타이머 맞춰 줘"): 야 (-야, -이야) and 줘. A particle or a connective ending (은, 를, 에서, 까지,
--고, -면, -는데, -니까) is never the last syllable of a finished sentence. Left out, since particles
-and connectives end on them too: 까 (-ㅂ니까, -ㄹ까; but -니까), 지 (-지; but 까지), 자 (-자; but
+-고, -면, -는데, -니까) is never the last syllable of a finished sentence. 까 ends one only as the
+questions -ㄹ까 and -ㅂ니까 (:func:`ends_on_a_question_in_kka`), never the connective -니까. Left out,
+since particles and connectives end on them too: 지 (-지; but 까지), 자 (-자; but
 -자마자), the other informal -아/-어 forms (해, 와, 봐; but 가, 와, 서), and 네 (-네; but Whisper
 writes the particle 에 after a vowel as 네: "부산에" heard 사네, "월요일에" 요이네): such words
 wait as any others that end on no ending. (야 ends the connective -어야 too: "먼저 해야" is taken
@@ -155,7 +156,31 @@ def ends_on_a_final_ending(transcript: str, language: str) -> bool | None:
     None where the language has no such table or the words are in no script of it."""
     endings = FINAL_ENDINGS.get(language)
     syllable = last_syllable(transcript) if endings is not None else ""
-    return syllable in endings if syllable else None
+    if not syllable:
+        return None
+    return syllable in endings or (language == "ko" and ends_on_a_question_in_kka(transcript))
+
+
+_RIEUL, _BIEUP = 8, 17
+"""Final consonants (받침) by their index in a Hangul syllable: ㄹ and ㅂ."""
+
+
+def ends_on_a_question_in_kka(transcript: str) -> bool:
+    """The Korean words end on the question -ㄹ까 / -을까 ("뭐 먹을까", "갈까": 까 after a syllable that
+    ends in ㄹ) or the formal -ㅂ니까 / -습니까 ("몇 시입니까": 니 after one that ends in ㅂ); not on the
+    connective -니까 ("시간이 없으니까": 니 after anything else) nor on 까지, whose last syllable is 지."""
+    word = re.findall("[\uac00-\ud7a3]+", transcript)
+    letters = word[-1] if word else ""
+    if len(letters) < 2 or letters[-1] != "까":
+        return False
+    before = _final_consonant(letters[-2])
+    if before == _RIEUL:
+        return True
+    return letters[-2] == "니" and len(letters) >= 3 and _final_consonant(letters[-3]) == _BIEUP
+
+
+def _final_consonant(syllable: str) -> int:
+    return (ord(syllable) - 0xAC00) % 28
 
 
 def trails_off(transcript: str) -> bool:
@@ -280,7 +305,7 @@ def judge_without_model(signals: TurnSignals | None, config: TurnConfig, languag
     syllable = last_syllable(signals.transcript) if language in FINAL_ENDINGS else ""
     if not syllable:
         return silence
-    if syllable in FINAL_ENDINGS[language]:
+    if ends_on_a_final_ending(signals.transcript, language):
         return Judgement(TurnCall.COMPLETE, config.complete_ms, f"ends on a sentence-final ending ('{syllable}')")
     return Judgement(TurnCall.UNSURE, no_ending_ms, f"ends on no sentence-final ending ('{syllable}')")
 

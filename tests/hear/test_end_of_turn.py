@@ -185,6 +185,10 @@ def test_korean_is_over_after_a_sentence_final_ending():
     for fragment in ("서울에서 부산까지", "제일 맛있는 한국 음식은", "타이머를", "밥을 먹고", "비가 오면", "가는데...",
                      "시간이 없으니까", "도착하자마자"):
         assert ends_on_a_final_ending(fragment, "ko") is False, fragment
+    for question in ("지금 몇 시입니까?", "어떻습니까", "저녁에 뭐 먹을까?", "내일 어디 갈까"):  # -ㅂ니까, -ㄹ까
+        assert ends_on_a_final_ending(question, "ko") is True, question
+    for fragment in ("비가 오니까", "배가 고프니까", "요리 띠까", "까"):  # the connective -니까; 까 after no ㄹ
+        assert ends_on_a_final_ending(fragment, "ko") is False, fragment
     assert ends_on_a_final_ending("불 좀 꺼", "ko") is False  # the other informal forms wait as fragments do
     assert ends_on_a_final_ending("내일 사네", "ko") is False  # 네: Whisper's reading of the particle 에
     assert ends_on_a_final_ending("Ciao!", "ko") is None  # no Hangul: the grammar cannot tell
@@ -198,6 +202,9 @@ def test_where_the_silence_decides_korean_words_end_or_wait_by_their_ending():
     assert done.call is TurnCall.COMPLETE and done.wait_ms == 150 and "'요'" in done.reason
     fragment = judge(TurnSignals("제일 맛있는 한국 음식은"), config, silence_alone=True, language="ko")
     assert fragment.call is TurnCall.UNSURE and fragment.wait_ms == 1000 and "no sentence-final ending" in fragment.reason
+    asked = judge(TurnSignals("이것은 무엇입니까?"), config, silence_alone=True, language="ko")  # -ㅂ니까: a question
+    assert asked.call is TurnCall.COMPLETE and asked.wait_ms == 150 and "'까'" in asked.reason
+    assert judge(TurnSignals("비가 오니까"), config, silence_alone=True, language="ko").wait_ms == 1000  # -니까: because
     assert judge(TurnSignals("Ciao!"), config, silence_alone=True, language="ko").wait_ms == 500
     for not_read in (TurnSignals("", awaiting_model=True), None, TurnSignals("")):  # as fragments: waited for
         assert judge(not_read, config, silence_alone=True, language="ko").wait_ms == 1000
