@@ -71,9 +71,9 @@ class TurnConfig:
     complete_ms: int = within(150, 50, "unsure_ms", "ms")
     """Silence that ends a turn whose words the model is confident are complete."""
     unsure_ms: int = within(500, "complete_ms", "max_ms", "ms")
-    """The most a turn waits when its words cannot be judged: the recognizer was unsure of
-    the last word (it may be misheard), or the model cannot read the words (a language it
-    does not know). About a fixed endpoint."""
+    """The most a turn waits when its words cannot be judged: the model cannot read the words (a
+    language it does not know), or, where ``unsure_word_p`` is set, the recognizer was unsure of the
+    last word. About a fixed endpoint."""
     no_ending_ms: int = within(1000, "complete_ms", 5000, "ms")
     """Korean (a language with sentence-final endings): the silence waited (``max_ms`` at most)
     after words that end on no sentence-final ending, and, where the model cannot read Korean,
@@ -91,9 +91,11 @@ class TurnConfig:
     which they are complete (and outweigh the word rules)."""
     unfinished_log10: float = within(-5.0, -12.0, "complete_log10")
     """...and below which they wait ``max_ms`` (between the two the wait rises smoothly)."""
-    unsure_word_p: float = within(0.05, 0.0, 1.0)
-    """The recognizer's probability of the last word below which the words may be misheard:
-    the wait is then at most ``unsure_ms``. 0 turns this off; Whisper gives the
+    unsure_word_p: float = within(0.0, 0.0, 1.0)
+    """The recognizer's probability of the last word below which the silence decides alone (the
+    wait at most ``unsure_ms``). 0, the default, turns this off: such words are misheard words and
+    wait ``misheard_ms`` at most like any others (at 0.05 it changed nothing on either half of the
+    turn corpus and cut a thinking pause of 1 s off on a new set: docs/tuning.md). Whisper gives the
     probability greedy or with a beam (``stt.beam_size``; a beam's from the decoder's pass over the words)."""
 
 

@@ -16,8 +16,9 @@ silence has lasted. The wait grows smoothly as the model's probability falls:
 - when the recognizer was unsure of a word (the words are likely misheard), the model's
   reading of them waits ``misheard_ms`` at most (a little over the longest thinking pause
   the budget counts), not the maximum;
-- when the recognizer was unsure of the last word, or the model cannot read the words at
-  all (a language it does not know), the silence decides alone: at most ``unsure_ms``,
+- when the model cannot read the words at all (a language it does not know), or, where
+  ``unsure_word_p`` is set (off by default), the recognizer was unsure of the last word, the
+  silence decides alone: at most ``unsure_ms``,
   about a fixed endpoint, never the maximum for words that may be misheard; where the
   language itself is one the model cannot read (``silence_alone``), the grammar of the
   language speaks where it can: Korean is over only after a sentence-final ending

@@ -162,10 +162,10 @@ def test_the_least_sure_word_is_its_least_sure_token_punctuation_left_out():
 
 @pytest.mark.slow
 def test_whisper_is_unsure_of_the_word_it_makes_up_to_end_a_fragment(engines):
-    from assistant.config import TurnConfig
+    from assistant.config import SttConfig
     from assistant.commands.spoken import speak_question
 
-    threshold = TurnConfig().unsure_word_p
+    threshold = SttConfig().misheard_below
     fragment, p = engines.stt.transcribe_scored(speak_question(engines.tts, "What is the biggest animal in the, um,",
                                                                tail_s=0.05))
     whole, q = engines.stt.transcribe_scored(speak_question(engines.tts, "What is the biggest animal in the ocean?",
@@ -176,7 +176,7 @@ def test_whisper_is_unsure_of_the_word_it_makes_up_to_end_a_fragment(engines):
     from assistant.hear.end_of_turn import CANNOT_END, last_word
 
     assert last_word(fragment) in CANNOT_END["en"] or (p is not None and p < 0.3 < q), (fragment, p)
-    assert 0 < threshold < 0.5  # the decision caps the wait for words heard below it
+    assert 0 < threshold < 0.5  # words heard below it are likely misheard: their wait is capped
 
 
 def test_a_reading_with_too_few_words_for_its_speech_is_read_on():
