@@ -78,6 +78,7 @@ the one answered: no second reading after the endpoint for the user to wait for.
 
 _WORD = re.compile(r"[\w']+")
 _HANGUL = re.compile("[\uac00-\ud7a3]")
+_HANGUL_WORD = re.compile("[\uac00-\ud7a3]+")
 _TRAILING_OFF = re.compile(r"(\.\.\.|…|,|-|—|:)\s*$")
 _END_MARK = re.compile(r"[.?!]\W*$")
 _END_PUNCTUATION = re.compile(r"[\s.?!,;:…\"'—-]+$")
@@ -170,8 +171,8 @@ def ends_on_a_question_in_kka(transcript: str) -> bool:
     """The Korean words end on the question -ㄹ까 / -을까 ("뭐 먹을까", "갈까": 까 after a syllable that
     ends in ㄹ) or the formal -ㅂ니까 / -습니까 ("몇 시입니까": 니 after one that ends in ㅂ); not on the
     connective -니까 ("시간이 없으니까": 니 after anything else) nor on 까지, whose last syllable is 지."""
-    word = re.findall("[\uac00-\ud7a3]+", transcript)
-    letters = word[-1] if word else ""
+    words = _HANGUL_WORD.findall(transcript)
+    letters = words[-1] if words else ""
     if len(letters) < 2 or letters[-1] != "까":
         return False
     before = _final_consonant(letters[-2])
