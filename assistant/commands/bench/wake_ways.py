@@ -41,6 +41,8 @@ more often than this (half the 10% target). Its false accepts are not bounded by
 near misses made from the phrase's sounds score as high as the phrase, and the held-out sets' near
 homophones above the threshold a cost rule chose where the tuning half woke on nothing), its misses by
 voices are: so half the miss budget buys margin against what the tuning half never said."""
+SCORES = tuple(10 ** (-2 + 0.02 * i) for i in range(201))
+"""The thresholds a probability or the model's score is calibrated over: 0.01 to 100, in steps of 10^0.02."""
 
 
 def look_score(way: str, row: dict, phrase: WakePhrase | None = None) -> float:
@@ -156,7 +158,7 @@ def calibrate(way: str, tune: list[dict], phrase_text: str) -> float:
     if way == "probability-ratio":
         candidates = [-8 + 0.05 * i for i in range(241)]
     else:
-        candidates = [10 ** (-2 + 0.02 * i) for i in range(201)]
+        candidates = list(SCORES)
     chosen = _best(way, tune, phrase_text, candidates)
     low, high = chosen[0], chosen[-1]
     if way == "probability-ratio":
@@ -165,12 +167,12 @@ def calibrate(way: str, tune: list[dict], phrase_text: str) -> float:
 
 
 def _calibrate_by_misses(tune: list[dict], phrase_text: str) -> float:
-    """``model``: the highest threshold (of 0.01 to 100, in steps of 10^0.02) at which the tuning half
-    misses at most :data:`MODEL_MISS_SHARE` of its phrase takes."""
-    candidates = [10 ** (-2 + 0.02 * i) for i in range(201)]
-    within_share = [t for t in candidates
-                    if (figures("model", tune, t, phrase_text)["miss_rate"] or 0.0) <= MODEL_MISS_SHARE + 1e-9]
-    return max(within_share, default=candidates[0])
+    """``model``: the highest threshold (of :data:`SCORES`) at which the tuning half misses at most
+    :data:`MODEL_MISS_SHARE` of its phrase takes (its negatives do not count, so they are not walked)."""
+    phrase_takes = [take for take in tune if take["positive"]]
+    within_share = [t for t in SCORES
+                    if (figures("model", phrase_takes, t, phrase_text)["miss_rate"] or 0.0) <= MODEL_MISS_SHARE + 1e-9]
+    return max(within_share, default=SCORES[0])
 
 
 def _cost(way: str, takes: list[dict], threshold, phrase_text: str) -> float:
