@@ -22,7 +22,7 @@ silence has lasted. The wait grows smoothly as the model's probability falls:
   about a fixed endpoint, never the maximum for words that may be misheard; where the
   language itself is one the model cannot read (``silence_alone``), the grammar of the
   language speaks where it can: Korean is over only after a sentence-final ending
-  (:data:`FINAL_ENDINGS`), so words that end on one are complete, and words that end
+  (:mod:`~assistant.hear.korean_grammar`, else :data:`FINAL_ENDINGS`), so words that end on one are complete, and words that end
   otherwise, or are not read yet, wait ``no_ending_ms`` (a thinking pause, or misheard
   words); in a language with no such table the words are not even waited for (their
   transcription would only delay the end); a model that reads such a language decides only
@@ -44,6 +44,7 @@ from enum import Enum
 
 from assistant.config import Config, TurnConfig, VadConfig, check_section
 from assistant.events import TurnSignals
+from assistant.hear import korean_grammar
 
 CANNOT_END = {
     "en": frozenset("a an the and or but nor um uh er erm hmm ah my your his her their our".split()),
@@ -55,7 +56,9 @@ FINAL_ENDINGS = {
     "ko": frozenset("요다죠니냐래라야줘"),
 }
 """Per language, the last syllables of its sentence-final endings (Korean 종결어미): a sentence is
-over only after one. Korean ends every sentence on its verb, and the ending says the sentence is
+over only after one. Korean's are read by a morphological analyser where the ``ko`` extra has
+installed it (:mod:`~assistant.hear.korean_grammar`: the ending told by the words around it, so the
+informal -아/-어, -지 and -자 end a sentence too); by the last syllable, as follows, where it has not. Korean ends every sentence on its verb, and the ending says the sentence is
 done: 요 (the polite -아요, -세요, -에요, -네요), 다 (-다, -습니다), 죠 (-지요), 니 and 냐
 (questions), 래, 라, and the two informal forms people say to an assistant most ("몇 시야",
 "타이머 맞춰 줘"): 야 (-야, -이야) and 줘. A particle or a connective ending (은, 를, 에서, 까지,
@@ -160,6 +163,10 @@ def ends_on_a_final_ending(transcript: str, language: str) -> bool | None:
     syllable = last_syllable(transcript) if endings is not None else ""
     if not syllable:
         return None
+    if language == "ko":
+        read = korean_grammar.ends_a_sentence(words_for_model(transcript))
+        if read is not None:  # the analyser's reading of the words (else the last syllable's)
+            return read
     return syllable in endings or (language == "ko" and ends_on_a_question_in_kka(transcript))
 
 

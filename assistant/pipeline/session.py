@@ -26,6 +26,7 @@ from assistant.think.replies import InstantReplies, Replies
 from assistant.think.skills import Skills
 from assistant.think.skills.timer_store import Timer, Timers
 from assistant.resources import data_dir
+from assistant.hear import korean_grammar
 from assistant.hear.end_of_turn import longest_silence_ms
 from assistant.hear.microphone import MicSource
 from assistant.speak.sinks import NullSink, SpeakerSink
@@ -94,7 +95,9 @@ def load_models(config: Config, progress: Callable[[str], None] | None = None) -
     """
     check(config)
     times: dict[str, float] = {}
-    with ThreadPoolExecutor(max_workers=3, thread_name_prefix="load") as pool:
+    with ThreadPoolExecutor(max_workers=4, thread_name_prefix="load") as pool:
+        if config.stt.language == "ko":  # where a Korean sentence ends: read in a turn, loaded here
+            pool.submit(_timed("grammar", korean_grammar.analyser, progress, times))
         llm = pool.submit(_timed("llm", lambda: load_llm(config.llm), progress, times))
         stt = pool.submit(_timed("stt", lambda: load_stt(config.stt), progress, times))
         tts = pool.submit(_timed("tts", lambda: with_script_voices(load_tts(config.tts), config.tts), progress, times))

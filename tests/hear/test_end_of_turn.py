@@ -9,6 +9,7 @@ import pytest
 
 from assistant.config import ConfigError, TurnConfig, VadConfig
 from assistant.events import TurnSignals
+from assistant.hear import korean_grammar
 from assistant.hear.end_of_turn import (
     TurnCall,
     TurnDetector,
@@ -176,24 +177,48 @@ def test_a_language_the_model_cannot_read_ends_on_the_silence_without_waiting_fo
     assert judge(None, replace(CONFIG, mode="fixed"), 300, silence_alone=True).wait_ms == 300
 
 
-def test_korean_is_over_after_a_sentence_final_ending():
+@pytest.fixture(params=["analyser", "last syllable"])
+def korean_reader(request, monkeypatch):
+    """Both readers of a Korean sentence's end: the morphological analyser (the ko extra) and the last
+    syllable (where the analyser is not installed)."""
+    if request.param == "analyser":
+        assert korean_grammar.analyser() is not None, "the ko extra's analyser (kiwipiepy) is not installed"
+    else:
+        monkeypatch.setattr(korean_grammar, "analyser", lambda: None)
+    return request.param
+
+
+def test_korean_is_over_after_a_sentence_final_ending(korean_reader):
     """The grammar where the model cannot read the words: a Korean sentence ends on its verb's
-    final ending; a particle or a connective ending is never the last syllable of one."""
+    final ending; a particle or a connective ending is never the last of one."""
     for finished in ("오늘 날씨 어때요?", "감사합니다.", "타이머 맞춰 주세요", "그렇죠", "뭐 하니", "왜 그러냐", "뭐래",
-                     "빨리 오라", "지금 몇 시야", "십 분 타이머 맞춰 줘"):
+                     "빨리 오라", "지금 몇 시야", "십 분 타이머 맞춰 줘", "날씨 좋다", "커피요"):
         assert ends_on_a_final_ending(finished, "ko") is True, finished
     for fragment in ("서울에서 부산까지", "제일 맛있는 한국 음식은", "타이머를", "밥을 먹고", "비가 오면", "가는데...",
-                     "시간이 없으니까", "도착하자마자"):
+                     "시간이 없으니까", "도착하자마자", "피곤해서.", "비가 오는데,"):
         assert ends_on_a_final_ending(fragment, "ko") is False, fragment
     for question in ("지금 몇 시입니까?", "어떻습니까", "저녁에 뭐 먹을까?", "내일 어디 갈까"):  # -ㅂ니까, -ㄹ까
         assert ends_on_a_final_ending(question, "ko") is True, question
     for fragment in ("비가 오니까", "배가 고프니까", "요리 띠까", "까"):  # the connective -니까; 까 after no ㄹ
         assert ends_on_a_final_ending(fragment, "ko") is False, fragment
-    assert ends_on_a_final_ending("불 좀 꺼", "ko") is False  # the other informal forms wait as fragments do
     assert ends_on_a_final_ending("내일 사네", "ko") is False  # 네: Whisper's reading of the particle 에
     assert ends_on_a_final_ending("Ciao!", "ko") is None  # no Hangul: the grammar cannot tell
     assert ends_on_a_final_ending("오늘 날씨 어때요", "en") is None  # no table for the language
     assert last_syllable("라면 3분, OK?") == "분" and last_syllable("OK") == ""
+
+
+def test_the_analyser_tells_the_informal_endings_from_the_connectives_that_end_alike(korean_reader):
+    """The informal -아/-어, -지 and -자 end the questions and requests people say to an assistant
+    most; the last syllable cannot tell them from a particle or a connective (까지, -어야, -자마자), so
+    without the analyser they wait as fragments do."""
+    informal = ("오늘 날씨 어때?", "지금 몇 시지?", "우리 산책 가자.", "불 좀 꺼", "내일 몇 시에 만나?", "이거 뭐야 알아?")
+    alike = ("서울까지", "먼저 해야", "도착하자마자", "영화 보러 가")
+    if korean_reader == "analyser":
+        assert all(ends_on_a_final_ending(words, "ko") is True for words in informal)
+        assert [words for words in alike if ends_on_a_final_ending(words, "ko")] == ["영화 보러 가"]  # 가: go, said
+    else:
+        assert [words for words in informal if ends_on_a_final_ending(words, "ko")] == []
+        assert [words for words in alike if ends_on_a_final_ending(words, "ko")] == ["먼저 해야"]  # 야: -야, -어야
 
 
 def test_where_the_silence_decides_korean_words_end_or_wait_by_their_ending():

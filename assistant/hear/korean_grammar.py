@@ -1,0 +1,65 @@
+"""Where a Korean sentence ends, read by a morphological analyser: Kiwi (``kiwipiepy``, Apache-2.0, in
+the ``ko`` extra with its model package), which tells a sentence-final ending (종결어미, its tag
+``EF``) from a connective (``EC``), a particle (``J...``) or a noun by the words around it, not by
+the last syllable alone: "오늘 날씨 어때" (어떻 + 어, final), "지금 몇 시지", "우리 가자", "만나"
+end a question or a proposal; "서울까지" (a particle), "비가 오는데", "피곤해서", "먼저 해야"
+(connectives) do not, though 지, 데, 서 and 야 end both kinds.
+
+Two readings are kept over the analyser's: the plain -다, which it reads as a connective when no full
+stop follows ("날씨 좋다"), is final, as it was by its syllable; and -네, final to the analyser
+("좋네"), is not, since Whisper writes the particle 에 after a vowel as 네 ("부산에" heard 사네,
+docs/tuning.md). The polite 요 after a noun ("커피요", a particle to the analyser) is final.
+
+Loaded once per process (about a second and 300 MB; its model is read at the first analysis, so
+:func:`analyser` does one) on the loading threads when the language is Korean, never in a turn.
+Where it is not installed, or its model cannot be read, the last syllable decides
+(:data:`~assistant.hear.end_of_turn.FINAL_ENDINGS`) and the log says why.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import warnings
+
+log = logging.getLogger(__name__)
+
+_LOCK = threading.Lock()
+_ANALYSER = None
+_UNAVAILABLE = False
+
+
+def analyser():
+    """Kiwi, loaded once; None where it cannot be (not installed, its model unreadable)."""
+    global _ANALYSER, _UNAVAILABLE
+    with _LOCK:
+        if _ANALYSER is None and not _UNAVAILABLE:
+            try:
+                from kiwipiepy import Kiwi
+
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", DeprecationWarning)  # num_workers=0: one thread, the caller's
+                    kiwi = Kiwi(num_workers=0, load_multi_dict=False, load_typo_dict=False)
+                kiwi.tokenize("지금 몇 시야")
+                _ANALYSER = kiwi
+            except Exception as exc:  # ImportError, or the model package missing or damaged
+                _UNAVAILABLE = True
+                log.warning("the Korean analyser (kiwipiepy, in the ko extra) cannot be used (%s): a Korean "
+                            "sentence's end is read from its last syllable", exc)
+        return _ANALYSER
+
+
+def ends_a_sentence(words: str) -> bool | None:
+    """Whether the Korean ``words`` (without the recognizer's last punctuation: the analyser reads
+    "가는데..." and "피곤해서." as finished, the words as said as connectives) end on a sentence-final
+    ending; None where the analyser is not available or finds no morpheme but symbols."""
+    kiwi = analyser()
+    if kiwi is None:
+        return None
+    morphemes = [m for m in kiwi.tokenize(words) if not m.tag.startswith("S")]  # S...: symbols, digits, Latin
+    if not morphemes:
+        return None
+    last = morphemes[-1]
+    if last.tag == "EF":
+        return last.form != "네"
+    return last.form == "다" or (last.form == "요" and last.tag == "JX")

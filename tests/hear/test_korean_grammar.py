@@ -1,0 +1,31 @@
+"""Where a Korean sentence ends, by the morphological analyser (the ko extra), and without it."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from assistant.hear import korean_grammar
+from assistant.hear.end_of_turn import ends_on_a_final_ending
+
+
+def test_the_analyser_reads_the_ending_by_the_words_around_it():
+    assert korean_grammar.ends_a_sentence("오늘 날씨 어때") is True  # 어떻 + -어: final
+    assert korean_grammar.ends_a_sentence("서울까지") is False  # 까지: a particle, though 지 ends -지 too
+    assert korean_grammar.ends_a_sentence("날씨 좋다") is True  # -다 with no full stop after it
+    assert korean_grammar.ends_a_sentence("좋네") is False  # -네: Whisper's reading of the particle 에
+    assert korean_grammar.ends_a_sentence("2, 3") is None  # nothing but digits and punctuation
+
+
+def test_without_the_analyser_the_last_syllable_decides_and_the_log_says_why(monkeypatch, caplog):
+    monkeypatch.setattr(korean_grammar, "_ANALYSER", None)
+    monkeypatch.setattr(korean_grammar, "_UNAVAILABLE", False)
+    monkeypatch.setitem(sys.modules, "kiwipiepy", None)  # not installed: importing it fails
+    with caplog.at_level(logging.WARNING, logger="assistant.hear.korean_grammar"):
+        assert korean_grammar.analyser() is None
+        assert korean_grammar.ends_a_sentence("오늘 날씨 어때") is None
+    assert "kiwipiepy" in caplog.text and "last syllable" in caplog.text
+    assert ends_on_a_final_ending("오늘 날씨 어때", "ko") is False  # 때: no ending on the syllable list
+    assert ends_on_a_final_ending("지금 몇 시야", "ko") is True
+    caplog.clear()
+    assert korean_grammar.analyser() is None and not caplog.text  # tried once, said once
