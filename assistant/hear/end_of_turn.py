@@ -299,7 +299,9 @@ def judge_without_model(signals: TurnSignals | None, config: TurnConfig, languag
     language has sentence-final endings, words that end on one are complete (``complete_ms``)
     and others wait ``no_ending_ms`` (``max_ms`` at most), as do words not read yet and a reading
     with no words (a slow or empty reading must not let the silence cut a thinking pause off); elsewhere
-    ``unsure_ms`` of silence, the words not waited for. ``words=False``: the silence alone."""
+    ``unsure_ms`` of silence, the words not waited for. A reading with no letter of the language's
+    script (Whisper base writes digits or English for Korean it mishears: "4, 5, 2, 1") waits as no
+    words do. ``words=False``: the silence alone."""
     silence = Judgement(TurnCall.UNSURE, config.unsure_ms, "silence alone (the model cannot read the language)")
     if not words:
         return silence
@@ -311,9 +313,11 @@ def judge_without_model(signals: TurnSignals | None, config: TurnConfig, languag
         return silence
     if signals.instant:
         return Judgement(TurnCall.COMPLETE, config.complete_ms, "an instant-reply phrase")
-    syllable = last_syllable(signals.transcript) if language in FINAL_ENDINGS else ""
-    if not syllable:
+    if language not in FINAL_ENDINGS:
         return silence
+    syllable = last_syllable(signals.transcript)
+    if not syllable:  # digits or Latin letters for speech in the language: misheard, as good as no words
+        return Judgement(TurnCall.UNSURE, no_ending_ms, "no words in the language's script (likely misheard)")
     if ends_on_a_final_ending(signals.transcript, language):
         return Judgement(TurnCall.COMPLETE, config.complete_ms, f"ends on a sentence-final ending ('{syllable}')")
     return Judgement(TurnCall.UNSURE, no_ending_ms, f"ends on no sentence-final ending ('{syllable}')")

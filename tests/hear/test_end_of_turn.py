@@ -230,9 +230,11 @@ def test_where_the_silence_decides_korean_words_end_or_wait_by_their_ending():
     asked = judge(TurnSignals("이것은 무엇입니까?"), config, silence_alone=True, language="ko")  # -ㅂ니까: a question
     assert asked.call is TurnCall.COMPLETE and asked.wait_ms == 150 and "'까'" in asked.reason
     assert judge(TurnSignals("비가 오니까"), config, silence_alone=True, language="ko").wait_ms == 1000  # -니까: because
-    assert judge(TurnSignals("Ciao!"), config, silence_alone=True, language="ko").wait_ms == 500
-    for not_read in (TurnSignals("", awaiting_model=True), None, TurnSignals("")):  # as fragments: waited for
+    for not_read in (TurnSignals("", awaiting_model=True), None, TurnSignals(""),  # as fragments: waited for
+                     TurnSignals("4, 5, 2, 1"), TurnSignals("POP NOT COOL")):  # Korean misheard as digits, as English
         assert judge(not_read, config, silence_alone=True, language="ko").wait_ms == 1000
+    assert "script" in judge(TurnSignals("Ciao!"), config, silence_alone=True, language="ko").reason
+    assert judge(TurnSignals("Ciao!", instant=True), config, silence_alone=True, language="ko").wait_ms == 150
     # the words known, the responder's word on them (an instant phrase) still coming: the ending decides meanwhile
     assert judge(TurnSignals("오늘 날씨는", awaiting_model=True), config, silence_alone=True, language="ko").wait_ms == 1000
     assert judge_without_model(TurnSignals("제일 맛있는 한국 음식은"), config, "ko", words=False).wait_ms == 500
