@@ -25,6 +25,7 @@ import warnings
 log = logging.getLogger(__name__)
 
 _LOCK = threading.Lock()
+_USE = threading.Lock()
 _ANALYSER = None
 _UNAVAILABLE = False
 
@@ -56,7 +57,13 @@ def ends_a_sentence(words: str) -> bool | None:
     kiwi = analyser()
     if kiwi is None:
         return None
-    morphemes = [m for m in kiwi.tokenize(words) if not m.tag.startswith("S")]  # S...: symbols, digits, Latin
+    try:
+        with _USE:  # one analysis at a time (engines in one process share the analyser)
+            analysed = kiwi.tokenize(words)
+    except Exception:  # never seen; the turn must still end: the last syllable decides
+        log.exception("the Korean analyser failed on %r", words)
+        return None
+    morphemes = [m for m in analysed if not m.tag.startswith("S")]  # S...: symbols, digits, Latin
     if not morphemes:
         return None
     last = morphemes[-1]

@@ -29,3 +29,13 @@ def test_without_the_analyser_the_last_syllable_decides_and_the_log_says_why(mon
     assert ends_on_a_final_ending("지금 몇 시야", "ko") is True
     caplog.clear()
     assert korean_grammar.analyser() is None and not caplog.text  # tried once, said once
+
+
+def test_an_analyser_that_fails_on_some_words_leaves_them_to_the_last_syllable(monkeypatch):
+    class Broken:
+        def tokenize(self, words):
+            raise RuntimeError("bad input")
+
+    monkeypatch.setattr(korean_grammar, "analyser", lambda: Broken())
+    assert korean_grammar.ends_a_sentence("지금 몇 시야") is None
+    assert ends_on_a_final_ending("지금 몇 시야", "ko") is True
