@@ -22,10 +22,11 @@ silence has lasted. The wait grows smoothly as the model's probability falls:
   about a fixed endpoint, never the maximum for words that may be misheard; where the
   language itself is one the model cannot read (``silence_alone``), the grammar of the
   language speaks where it can: Korean is over only after a sentence-final ending
-  (:mod:`~assistant.hear.korean_grammar`, else :data:`FINAL_ENDINGS`), so words that end on one are complete, and words that end
-  otherwise, or are not read yet, wait ``no_ending_ms`` (a thinking pause, or misheard
-  words); in a language with no such table the words are not even waited for (their
-  transcription would only delay the end); a model that reads such a language decides only
+  (:mod:`~assistant.hear.korean_grammar`, else :data:`FINAL_ENDINGS`), so words that end
+  on one are complete, and words that end otherwise, or are not read yet, or hold no
+  Hangul, wait ``no_ending_ms`` (a thinking pause, or misheard words); in a language with
+  no such table the words are not even waited for (their transcription would only delay
+  the end); a model that reads such a language decides only
   where it is confident the words are complete;
 - an instant-reply phrase is complete.
 
@@ -58,17 +59,17 @@ FINAL_ENDINGS = {
 """Per language, the last syllables of its sentence-final endings (Korean 종결어미): a sentence is
 over only after one. Korean's are read by a morphological analyser where the ``ko`` extra has
 installed it (:mod:`~assistant.hear.korean_grammar`: the ending told by the words around it, so the
-informal -아/-어, -지 and -자 end a sentence too); by the last syllable, as follows, where it has not. Korean ends every sentence on its verb, and the ending says the sentence is
-done: 요 (the polite -아요, -세요, -에요, -네요), 다 (-다, -습니다), 죠 (-지요), 니 and 냐
-(questions), 래, 라, and the two informal forms people say to an assistant most ("몇 시야",
-"타이머 맞춰 줘"): 야 (-야, -이야) and 줘. A particle or a connective ending (은, 를, 에서, 까지,
--고, -면, -는데, -니까) is never the last syllable of a finished sentence. 까 ends one only as the
-questions -ㄹ까 and -ㅂ니까 (:func:`ends_on_a_question_in_kka`), never the connective -니까. Left out,
-since particles and connectives end on them too: 지 (-지; but 까지), 자 (-자; but
--자마자), the other informal -아/-어 forms (해, 와, 봐; but 가, 와, 서), and 네 (-네; but Whisper
-writes the particle 에 after a vowel as 네: "부산에" heard 사네, "월요일에" 요이네): such words
-wait as any others that end on no ending. (야 ends the connective -어야 too: "먼저 해야" is taken
-as finished.)"""
+informal -아/-어, -지 and -자 end a sentence too); by the last syllable, as follows, where it has
+not. Korean ends every sentence on its verb, and the ending says the sentence is done: 요 (the
+polite -아요, -세요, -에요, -네요), 다 (-다, -습니다), 죠 (-지요), 니 and 냐 (questions), 래, 라,
+and the two informal forms people say to an assistant most ("몇 시야", "타이머 맞춰 줘"): 야 (-야,
+-이야) and 줘. A particle or a connective ending (은, 를, 에서, 까지, -고, -면, -는데, -니까) is
+never the last syllable of a finished sentence. 까 ends one only as the questions -ㄹ까 and -ㅂ니까
+(:func:`ends_on_a_question_in_kka`), never the connective -니까. Left out, since particles and
+connectives end on them too: 지 (-지; but 까지), 자 (-자; but -자마자), the other informal -아/-어
+forms (해, 와, 봐; but 가, 와, 서), and 네 (-네; but Whisper writes the particle 에 after a vowel as
+네: "부산에" heard 사네, "월요일에" 요이네): such words wait as any others that end on no ending. (야
+ends the connective -어야 too: "먼저 해야" is taken as finished.)"""
 WAIT_CURVE = 0.5
 """Between the thresholds the wait is ``complete_ms + x ** WAIT_CURVE * (max_ms - complete_ms)``,
 ``x`` the model's log10 probability's place from ``complete_log10`` (0) to ``unfinished_log10`` (1)."""
