@@ -346,6 +346,9 @@ class TurnDetector:
     def reset(self) -> None:
         self._paused = False
         self._signals: TurnSignals | None = None
+        self._judgement: Judgement | None = None
+        """The judgement of :attr:`_signals`, made once per change of them, not at every frame of
+        the pause (the words' reading, Korean's analysis among it, does not change with the silence)."""
 
     @property
     def signals(self) -> TurnSignals | None:
@@ -353,11 +356,15 @@ class TurnDetector:
 
     def pause(self) -> None:
         self._paused = True
-        self._signals = None
+        self._set_signals(None)
 
     def resume(self) -> None:
         self._paused = False
-        self._signals = None
+        self._set_signals(None)
+
+    def _set_signals(self, signals: TurnSignals | None) -> None:
+        self._signals = signals
+        self._judgement = None
 
     def note_words(self, signals: TurnSignals) -> None:
         """What is known about the words of the current pause. The latest wins, except
@@ -367,11 +374,13 @@ class TurnDetector:
         known = self._signals
         if signals.awaiting_model and known is not None and not known.awaiting_model:
             return
-        self._signals = signals
+        self._set_signals(signals)
 
     def judgement(self) -> Judgement:
-        return judge(self._signals, self.config, self.fixed_ms, silence_alone=self.silence_alone,
-                     language=self.language)
+        if self._judgement is None:
+            self._judgement = judge(self._signals, self.config, self.fixed_ms, silence_alone=self.silence_alone,
+                                    language=self.language)
+        return self._judgement
 
     def update(self, silence_s: float) -> Decision | None:
         """The decision once ``silence_s`` of silence is enough, else None."""
