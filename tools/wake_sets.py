@@ -1,0 +1,83 @@
+"""The phrase model on the wake phrase's held-out sets (``assistant/commands/bench/wake_sets.toml``):
+false accepts (all of them, and those on speech without a near homophone) and misses at each
+threshold, on each set as said and, with ``--room``, through a reverberator (sox).
+
+Each set is made once into the cache folder (``wake-sets/``), each take replayed as the bench's
+halves are (the Silero VAD, the endpointer, the model's looks up to ``wake.spot_s``), and scored by
+the phrase model as the app trains it for "hey assistant" (trained on first use, then read from the
+cache). Deterministic, but for the CPU each look cost.
+
+    python -m tools.wake_sets [--sets 1,2,3,4,5] [--room] [--thresholds 79.5,83.2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+import soundfile
+
+from assistant.commands.bench.wake import PHRASE
+from assistant.commands.bench.wake_sets import SETS, make_set, near_homophone_takes, reverberant
+from assistant.config import Config, with_overrides
+from assistant.resources import cache_dir
+
+
+def scored_rows(takes, number: int, model, config: Config) -> list[dict]:
+    """The takes as the bench's figures read them: the model's looks, scored."""
+    from assistant.commands.bench.wake_looks import model_looks
+    from assistant.hear.vad import SileroVad
+    from assistant.hear.wake_model import shared_embedder
+    from assistant.machine.models import find_silero_vad
+
+    vad, rows = SileroVad(find_silero_vad()), []
+    for take in takes:
+        done, found = model_looks(take, vad, shared_embedder(), config)
+        kept = np.stack(found).astype(np.float16).astype(np.float32) if found else None  # as the bench keeps them
+        scores = iter(100 * model.probability(kept) if found else [])
+        utterances = [{"start_s": u["start_s"], "looks": [
+            {**look, "model": float(next(scores)), "model_ms": look["ms"], "text": "", "probs": None,
+             "ms": {"encode": 0.0, "align": 0.0, "decode": 0.0}} for look in u["looks"]]} for u in done["utterances"]]
+        index = None if take.positive else int(take.name.split("-")[2])
+        rows.append({"take": take.name, "positive": take.positive, "phrase_end_s": take.phrase_end_s,
+                     "seconds": soundfile.info(str(take.path)).duration, "model_utterances": utterances,
+                     "near": index is not None and near_homophone_takes(number, index)})
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.wake_sets", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sets", default=",".join(str(n + 1) for n in range(len(SETS))))
+    parser.add_argument("--room", action="store_true", help="also each set through a reverberator (needs sox)")
+    parser.add_argument("--thresholds", default="", help="model scores to wake at (default: the configured one)")
+    args = parser.parse_args(argv)
+    from assistant.commands.bench.wake_ways import figures
+    from assistant.pipeline.wake_training import phrase_model
+    from assistant.speak.tts import PiperTts
+
+    config = with_overrides(Config(), wake={"phrase": PHRASE})
+    thresholds = [float(t) for t in args.thresholds.split(",") if t] or [config.wake.model]
+    model = phrase_model(PHRASE, PiperTts(config.tts))
+    folder = cache_dir() / "wake-sets"
+    print("set | threshold | false accepts (an hour) | without a near homophone | misses")
+    for number in (int(n) for n in args.sets.split(",")):
+        takes = make_set(number, folder / f"set{number}")
+        versions = [(f"set {number}", takes)]
+        if args.room:
+            versions.append((f"set {number}, room", reverberant(takes, folder / f"set{number}-room")))
+        for name, version in versions:
+            rows = scored_rows(version, number, model, config)
+            plain = [r for r in rows if not r["near"]]
+            for threshold in thresholds:
+                every, without = figures("model", rows, threshold, PHRASE), figures("model", plain, threshold, PHRASE)
+                print(f"{name} | {threshold} | {every['false_accepts']} in {every['negative_minutes']} min "
+                      f"({every['false_accepts_per_hour']}) | {without['false_accepts']} in "
+                      f"{without['negative_minutes']} min ({without['false_accepts_per_hour']}) | "
+                      f"{every['misses']}/{every['phrase_takes']}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
