@@ -90,13 +90,13 @@ def run(spec: dict, folder: Path, takes: list[dict], chat: list[str]) -> list[di
                                str(answer), "--json", *language, *chat], capture_output=True, text=True)
         turns = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
         heard = heard_latency_files(question, answer) if answer.is_file() else None
-        row = {**take, "rc": done.returncode, "heard_ms": heard.ms if heard else None,
+        row = {**take, "rc": done.returncode, "heard_ms": float(heard.ms) if heard else None,
                "turns": [{"transcript": t.get("transcript"), "reply": t.get("reply"), "source": t.get("source"),
                           "reason": (t.get("counts") or {}).get("turn_reason")} for t in turns]}
         if heard and take["kind"] == "pause":
             row["cut_off"] = bool(heard.answer_start_s < take["first_end"] + take["gap"] + GRACE_S)
         elif heard:
-            row["cut_off"] = heard.ms < 0
+            row["cut_off"] = bool(heard.ms < 0)
         results.append(row)
         print(json.dumps(row, ensure_ascii=False), file=sys.stderr, flush=True)
     return results
