@@ -74,3 +74,16 @@ def test_alarm_times_written_without_a_colon(skills, heard, reply):
 @pytest.mark.parametrize("heard", ["Set an alarm for 2599.", "Set an alarm for 790.", "Set an alarm for 12345."])
 def test_digits_that_are_no_clock_time_set_no_alarm(skills, heard):
     assert skills.match(heard, NOW) is None
+
+
+@pytest.mark.parametrize("heard, reply", [
+    ("Set at time for 10 minutes", "Timer set for 10 minutes."),  # "a timer" heard with its r lost
+    ("Can you set up time for 5 minutes?", "Timer set for 5 minutes."),
+])
+def test_a_timer_heard_as_a_time_for_a_length_is_a_timer(skills, heard, reply):
+    assert answer(skills, heard) == ("timers", reply)
+
+
+@pytest.mark.parametrize("heard", ["Set a time for the meeting.", "What time for 5 minutes?", "Set the time to 5 minutes past."])
+def test_a_time_without_a_length_is_not_a_timer(skills, heard):
+    assert skills.match(heard, NOW) is None

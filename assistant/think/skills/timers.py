@@ -45,6 +45,9 @@ _SET_TIMER = (
     re.compile(rf"^{_SET}{_ARTICLE}timer (?:for|called|named) {_OWNER}(?P<name>{_NAME}) (?:for|of|to) "
                rf"(?P<duration>{_DURATION})$"),
 )
+_TIMER_HEARD_AS_TIME = re.compile(rf"^{_SET}(?:at |up |up a |a |an )?time (?:for|of) (?P<duration>{_DURATION})$")
+"""A timer request whose "a timer" the recognizer heard as "at time" or "up time" (its r lost): "set at time for
+10 minutes". A time set for a length is a timer; "set a time for the meeting" has no length and is not one."""
 _CLOCK = r"(?P<hour>\d{1,2})(?:[:. ]?(?P<minute>[0-5]\d))?(?: ?(?P<half>am|pm|oclock|in the morning|in the evening|at night|in the afternoon))?"
 _SET_ALARM = (
     re.compile(rf"^{_SET}{_ARTICLE}alarm (?:for|at) (?P<clock>{_CLOCK})(?: (?P<day>tomorrow|today))?"
@@ -111,6 +114,8 @@ class TimerSkill:
         if has_hangul(text):
             return korean_timers.match(self, text, context)
         said = normalize(text)
+        if (heard := _TIMER_HEARD_AS_TIME.match(said)) is not None:
+            said = f"set a timer for {heard['duration']}"
         if "timer" not in said and "alarm" not in said and "wake me" not in said and not _ASK_BARE.match(said):
             return None
         for handle in (self._set_timer, self._set_alarm, self._cancel, self._ask):
