@@ -64,6 +64,7 @@ def test_a_timer_is_not_named_after_function_words(skills, heard, reply):
     ("set an alarm for 730.", "Alarm set for 7:30 PM today."),  # Whisper writes "seven thirty" so
     ("Wake me up at 1045 tomorrow.", "Alarm set for 10:45 AM tomorrow."),
     ("Set an alarm for 1230 am.", "Alarm set for 12:30 AM tomorrow."),
+    ("Set an alarm for 11-20.", "Alarm set for 11:20 PM today."),  # and "eleven twenty" so, by some voices
 ])
 def test_alarm_times_written_without_a_colon(skills, heard, reply):
     later = SkillContext(now=datetime(2099, 3, 5, 15, 7).astimezone())  # the alarms must not ring during the test
@@ -71,7 +72,8 @@ def test_alarm_times_written_without_a_colon(skills, heard, reply):
     assert reply_said is not None and reply_said.text == reply
 
 
-@pytest.mark.parametrize("heard", ["Set an alarm for 2599.", "Set an alarm for 790.", "Set an alarm for 12345."])
+@pytest.mark.parametrize("heard", ["Set an alarm for 2599.", "Set an alarm for 790.", "Set an alarm for 12345.",
+                                   "Set an alarm for 11-75."])
 def test_digits_that_are_no_clock_time_set_no_alarm(skills, heard):
     assert skills.match(heard, NOW) is None
 

@@ -48,7 +48,7 @@ _SET_TIMER = (
 _TIMER_HEARD_AS_TIME = re.compile(rf"^{_SET}(?:at |up |up a |a |an )?time (?:for|of) (?P<duration>{_DURATION})$")
 """A timer request whose "a timer" the recognizer heard as "at time" or "up time" (its r lost): "set at time for
 10 minutes". A time set for a length is a timer; "set a time for the meeting" has no length and is not one."""
-_CLOCK = r"(?P<hour>\d{1,2})(?:[:. ]?(?P<minute>[0-5]\d))?(?: ?(?P<half>am|pm|oclock|in the morning|in the evening|at night|in the afternoon))?"
+_CLOCK = r"(?P<hour>\d{1,2})(?:[:. -]?(?P<minute>[0-5]\d))?(?: ?(?P<half>am|pm|oclock|in the morning|in the evening|at night|in the afternoon))?"
 _SET_ALARM = (
     re.compile(rf"^{_SET}{_ARTICLE}alarm (?:for|at) (?P<clock>{_CLOCK})(?: (?P<day>tomorrow|today))?"
                rf"(?: (?:for|called|named) {_OWNER}(?P<name>{_NAME}))?$"),
