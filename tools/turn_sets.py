@@ -49,29 +49,36 @@ def say(voice: str, rate: int, pitch: int, text: str) -> np.ndarray:
     return audio[loud[0]:loud[-1] + 1]
 
 
+def _pad(*parts: np.ndarray) -> np.ndarray:
+    return np.concatenate([_silence(BEFORE_S), *parts, _silence(AFTER_S)])
+
+
+def _silence(seconds: float) -> np.ndarray:
+    return np.zeros(int(seconds * RATE), np.float32)
+
+
 def make(spec: dict, folder: Path) -> list[dict]:
     """The set's takes into ``folder`` (and its index)."""
     import soundfile
 
     folder.mkdir(parents=True, exist_ok=True)
-    pad = lambda *parts: np.concatenate([np.zeros(int(BEFORE_S * RATE), np.float32), *parts, np.zeros(int(AFTER_S * RATE), np.float32)])
-    takes, voices = [], spec["voices"]
+    takes, voices, pauses = [], spec["voices"], range(len(spec["pauses"]))
     pause_takes = []  # (pause, voice, gap, name)
     if spec["pause_takes"] == "four":
-        pause_takes = [(p, (p * 2 + k) % len(voices), FOUR_GAPS[k], f"p{p}-{k}") for p in range(len(spec["pauses"])) for k in range(4)]
+        pause_takes = [(p, (p * 2 + k) % len(voices), FOUR_GAPS[k], f"p{p}-{k}") for p in pauses for k in range(4)]
     for v, (voice, rate, pitch) in enumerate(voices):
         for q, text in enumerate(spec["finished"]):
             path = folder / f"q{q}-{v}.wav"
-            soundfile.write(path, pad(say(voice, rate, pitch, text)), RATE)
+            soundfile.write(path, _pad(say(voice, rate, pitch, text)), RATE)
             takes.append({"file": path.name, "kind": "finished", "text": text, "voice": voice})
         if spec["pause_takes"] == "each voice":
-            pause_takes += [(p, v, EACH_VOICE_GAPS[(p + v) % 3], f"p{p}-{v}") for p in range(len(spec["pauses"]))]
+            pause_takes += [(p, v, EACH_VOICE_GAPS[(p + v) % 3], f"p{p}-{v}") for p in pauses]
     for p, v, gap, name in pause_takes:
         voice, rate, pitch = voices[v]
         first, rest = spec["pauses"][p]
         said = say(voice, rate, pitch, first)
         path = folder / f"{name}.wav"
-        soundfile.write(path, pad(said, np.zeros(int(gap * RATE), np.float32), say(voice, rate, pitch, rest)), RATE)
+        soundfile.write(path, _pad(said, _silence(gap), say(voice, rate, pitch, rest)), RATE)
         takes.append({"file": path.name, "kind": "pause", "text": f"{first} ... {rest}", "voice": voice, "gap": gap,
                       "first_end": BEFORE_S + said.size / RATE})
     (folder / "index.json").write_text(json.dumps(takes, indent=1, ensure_ascii=False), encoding="utf-8")

@@ -20,9 +20,10 @@ TEST_HALF_V2 = (365, "a6515928f49814a98d78cd1262dcc11758c528ca")
 code (before the tuning half had near misses)."""
 
 
-def _planned(folder):
-    """Make the corpus with a stand-in speaker (a take's length follows its words) and no files:
-    the takes and, by take, its length and what was said in it (voice, rate, pitch, text)."""
+def planned(module, make):
+    """``make()`` with ``module``'s espeak-ng speaker and WAV writer stood in for (a take's length follows
+    its words; no file is written): the takes and, by take, its length and what was said in it (voice,
+    rate, pitch, text)."""
     said, records = [], {}
 
     def speaker(voice, rate=165, pitch=50):
@@ -38,10 +39,15 @@ def _planned(folder):
         return folder / f"{name}.wav"
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(wake, "espeak_speaker", speaker)
-        patch.setattr(wake, "_save", save)
-        takes = wake.make_wake_corpus(folder)
+        patch.setattr(module, "espeak_speaker", speaker)
+        patch.setattr(module, "_save", save)
+        takes = make()
     return takes, records
+
+
+def _planned(folder):
+    """The corpus made with the stand-ins (:func:`planned`)."""
+    return planned(wake, lambda: wake.make_wake_corpus(folder))
 
 
 @pytest.fixture(scope="module")

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import zlib
 
-import numpy as np
 import pytest
 
 from assistant.commands.bench import wake_sets
@@ -17,6 +15,8 @@ from assistant.commands.bench.wake import _sentences
 from assistant.pipeline.wake_training import SENTENCES as TRAINING_SENTENCES
 from assistant.pipeline.wake_training import VARIANTS, phrase_amid, phrase_like
 
+from test_wake_corpus import planned
+
 PLANS = {1: "f6c919477901501a33a19c2d0d57af7dac4519b0", 6: "c5020bcf172980a57df17901677605ffbe598568"}
 """What sets 1 and 6 say, by whom, in which takes (a hash of the plan below): the sets were scored as
 made then, so they must not change."""
@@ -24,25 +24,7 @@ made then, so they must not change."""
 
 def _planned(number, folder):
     """Set ``number`` made with a stand-in speaker (a take's length follows its words) and no files."""
-    said, records = [], {}
-
-    def speaker(voice, rate=165, pitch=50):
-        def say(text):
-            said.append([voice, rate, pitch, text])
-            return np.full(2400 + 160 * len(text) + zlib.crc32(f"{voice}{rate}{pitch}".encode()) % 800, 0.1, np.float32)
-
-        return say
-
-    def save(folder, name, audio):
-        records[name] = [int(audio.size), list(said)]
-        said.clear()
-        return folder / f"{name}.wav"
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(wake_sets, "espeak_speaker", speaker)
-        patch.setattr(wake_sets, "_save", save)
-        takes = wake_sets.make_set(number, folder / f"set{number}")
-    return takes, records
+    return planned(wake_sets, lambda: wake_sets.make_set(number, folder / f"set{number}"))
 
 
 def _variant(voice: str) -> str:
