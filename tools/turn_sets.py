@@ -37,7 +37,8 @@ GRACE_S = 0.05
 
 
 def say(voice: str, rate: int, pitch: int, text: str) -> np.ndarray:
-    """eSpeak NG's words at 16 kHz, trimmed where they are under 0.005."""
+    """eSpeak NG's words at 16 kHz, trimmed where they are under 0.005: at eSpeak NG's own level, as the
+    sets were made and run (the bench's ``espeak_said`` scales each to one peak, which would change them)."""
     import soundfile
     import soxr
 

@@ -18,7 +18,7 @@ import sys
 import numpy as np
 import soundfile
 
-from assistant.commands.bench.wake import PHRASE
+from assistant.commands.bench.wake import PHRASE, merged_looks
 from assistant.commands.bench.wake_sets import SETS, make_set, near_homophone_takes, reverberant
 from assistant.config import Config, with_overrides
 from assistant.resources import cache_dir
@@ -36,12 +36,13 @@ def scored_rows(takes, number: int, model, config: Config) -> list[dict]:
         done, found = model_looks(take, vad, shared_embedder(), config)
         kept = np.stack(found).astype(np.float16).astype(np.float32) if found else None  # as the bench keeps them
         scores = iter(100 * model.probability(kept) if found else [])
-        utterances = [{"start_s": u["start_s"], "looks": [
-            {**look, "model": float(next(scores)), "model_ms": look["ms"], "text": "", "probs": None,
-             "ms": {"encode": 0.0, "align": 0.0, "decode": 0.0}} for look in u["looks"]]} for u in done["utterances"]]
+        for utterance in done["utterances"]:
+            for look in utterance["looks"]:
+                look["model"] = float(next(scores))
         index = None if take.positive else int(take.name.split("-")[2])
         rows.append({"take": take.name, "positive": take.positive, "phrase_end_s": take.phrase_end_s,
-                     "seconds": soundfile.info(str(take.path)).duration, "model_utterances": utterances,
+                     "seconds": soundfile.info(str(take.path)).duration,
+                     "model_utterances": merged_looks({"utterances": []}, done),  # no Whisper looks: none cost
                      "near": index is not None and near_homophone_takes(number, index)})
     return rows
 

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from assistant.commands.bench import wake_sets
+from assistant.commands.bench import wake, wake_sets
 from assistant.commands.bench.turn_split import FIRST_VOICES
 from assistant.commands.bench.wake import _sentences
 from assistant.pipeline.wake_training import SENTENCES as TRAINING_SENTENCES
@@ -24,7 +24,7 @@ made then, so they must not change."""
 
 def _planned(number, folder):
     """Set ``number`` made with a stand-in speaker (a take's length follows its words) and no files."""
-    return planned(wake_sets, lambda: wake_sets.make_set(number, folder / f"set{number}"))
+    return planned(wake, lambda: wake_sets.make_set(number, folder / f"set{number}"))
 
 
 def _variant(voice: str) -> str:

@@ -81,7 +81,7 @@ def make_wake_corpus(folder: Path | None = None) -> list[WakeTake]:
     takes: list[WakeTake] = []
     for half in ("test", "tune"):
         voices = [v for v in VOICES[half] if v.name != "piper"]
-        takes += _positives(folder, half, voices) + _negatives(folder, half, voices)
+        takes += positive_takes(folder, half, voices) + negative_takes(folder, half, voices)
         takes += _near_misses(folder, half, voices)
     rows = [{**t.__dict__, "path": t.path.name} for t in takes]
     manifest.write_text(json.dumps(rows, indent=1), encoding="utf-8")
@@ -94,13 +94,16 @@ def _save(folder: Path, name: str, audio: np.ndarray) -> Path:
     return path
 
 
-def _positives(folder: Path, half: str, voices: list[Voice]) -> list[WakeTake]:
+def positive_takes(folder: Path, half: str, voices: list[Voice], questions: list[str] | None = None) -> list[WakeTake]:
+    """The phrase alone, in one breath with a question and before it after a pause, by each voice at
+    each of :data:`RATE_STEPS` (the questions: the half's, else ``questions``, taken in turn)."""
+    questions = questions or QUESTIONS[half]
     takes = []
     for v, voice in enumerate(voices):
         for rate in (voice.rate + step for step in RATE_STEPS):
             say = espeak_speaker(voice.name, rate, voice.pitch)
             phrase = say(PHRASE.capitalize())
-            question = QUESTIONS[half][v % 2]
+            question = questions[v % len(questions)]
             forms = {"alone": ([phrase], []), "breath": ([say(f"{PHRASE.capitalize()}, {question}")], []),
                      "pause": ([phrase, say(question.capitalize())], [0.6])}
             for form, (parts, gaps) in forms.items():
@@ -111,16 +114,26 @@ def _positives(folder: Path, half: str, voices: list[Voice]) -> list[WakeTake]:
     return takes
 
 
-def _negatives(folder: Path, half: str, voices: list[Voice]) -> list[WakeTake]:
-    sentences, takes, seconds, index = _sentences(half), [], 0.0, 0
+def negative_said(sentences: list[str], index: int) -> tuple[list[str], str | None]:
+    """What negative take ``index`` says: three of ``sentences`` in turn, and in a TV-like take (one in
+    three) one more, by another voice over them."""
+    picked = [sentences[(index * 3 + k) % len(sentences)] for k in range(3)]
+    return picked, sentences[(index * 7 + 1) % len(sentences)] if KINDS[index % 3] == "tv" else None
+
+
+def negative_takes(folder: Path, half: str, voices: list[Voice], sentences: list[str] | None = None,
+               minutes: float = NEGATIVE_MINUTES, seed: int = 0) -> list[WakeTake]:
+    """Three sentences a take (the half's, else ``sentences``) by the voices in turn, heard as
+    :data:`KINDS` say, until ``minutes`` of them; take ``index``'s noise from seed ``seed + index``."""
+    sentences, takes, seconds, index = sentences or _sentences(half), [], 0.0, 0
     speakers = [espeak_speaker(v.name, v.rate + d, v.pitch) for v in voices for d in (0, 25)]
-    while seconds < NEGATIVE_MINUTES * 60:
+    while seconds < minutes * 60:
         say = speakers[index % len(speakers)]
-        picked = [sentences[(index * 3 + k) % len(sentences)] for k in range(3)]
+        picked, over = negative_said(sentences, index)
         audio, _, _ = join_parts([say(s) for s in picked], [0.35, 0.5])
         kind = KINDS[index % 3]
-        other = speakers[(index + 5) % len(speakers)](sentences[(index * 7 + 1) % len(sentences)]) if kind == "tv" else None
-        audio = _heard(audio, kind, index, other)
+        other = speakers[(index + 5) % len(speakers)](over) if over is not None else None
+        audio = _heard(audio, kind, seed + index, other)
         name = f"{half}-neg-{index:03d}-{kind}"
         takes.append(WakeTake(name, _save(folder, name, audio), half, False, voices[index % len(voices)].name))
         seconds += audio.size / RATE
@@ -184,7 +197,7 @@ def run_wake_bench(config: Config, out: Path, halves: tuple[str, ...] = ("test",
     looks = _looks(config, out / "wake-looks.jsonl", halves)
     model = _model_looks(config, out, looks)
     for row in looks:
-        row["model_utterances"] = _merged(row, model[row["take"]])
+        row["model_utterances"] = merged_looks(row, model[row["take"]])
     by_half = {half: [t for t in looks if t["half"] == half] for half in halves}
     ways = {}
     for way in WAYS:
@@ -209,7 +222,7 @@ def _default_way(by: str) -> str:
     return "text" if by == "letters" else by
 
 
-def _merged(row: dict, model: dict) -> list[dict]:
+def merged_looks(row: dict, model: dict) -> list[dict]:
     """The model's looks at a take, each with what Whisper's look at the same point gave (the
     probabilities, the words, the cost), where the Whisper looks went that far. Past them (Whisper's
     probability was under 1/100 after a second: the bench looked no further) the probability counts

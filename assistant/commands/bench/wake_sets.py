@@ -16,8 +16,8 @@ import subprocess
 import tomllib
 from pathlib import Path
 
-from assistant.commands.bench.turn_corpus import espeak_speaker, join_parts
-from assistant.commands.bench.wake import KINDS, PHRASE, RATE, RATE_STEPS, WakeTake, _heard, _save
+from assistant.commands.bench.turn_split import Voice
+from assistant.commands.bench.wake import WakeTake, negative_said, negative_takes, positive_takes
 
 SETS = tomllib.loads((Path(__file__).with_name("wake_sets.toml")).read_text(encoding="utf-8"))["set"]
 NEGATIVE_MINUTES = 32.0
@@ -27,11 +27,8 @@ SEED = 40_000
 
 def near_homophone_takes(number: int, index: int) -> bool:
     """Whether negative take ``index`` of set ``number`` (from 1) says one of its near homophones."""
-    said = _sentences(SETS[number - 1])
-    picked = [said[(index * 3 + k) % len(said)] for k in range(3)]
-    if KINDS[index % 3] == "tv":
-        picked.append(said[(index * 7 + 1) % len(said)])
-    return any(s in SETS[number - 1]["near_homophones"] for s in picked)
+    picked, over = negative_said(_sentences(SETS[number - 1]), index)
+    return any(s in SETS[number - 1]["near_homophones"] for s in [*picked, over])
 
 
 def _sentences(spec: dict) -> list[str]:
@@ -44,33 +41,10 @@ def make_set(number: int, folder: Path) -> list[WakeTake]:
     if manifest.is_file():
         return [WakeTake(**{**row, "path": folder / row["path"]}) for row in json.loads(manifest.read_text())]
     spec, tag = SETS[number - 1], f"set{number}"
+    voices = [Voice(name, rate, pitch) for name, rate, pitch in spec["voices"]]
     folder.mkdir(parents=True, exist_ok=True)
-    takes = []
-    said = PHRASE[:1].upper() + PHRASE[1:]
-    for v, (name, rate, pitch) in enumerate(spec["voices"]):
-        for step in RATE_STEPS:
-            say = espeak_speaker(name, rate + step, pitch)
-            phrase = say(said)
-            question = spec["questions"][v % len(spec["questions"])]
-            forms = {"alone": ([phrase], []), "breath": ([say(f"{said}, {question}")], []),
-                     "pause": ([phrase, say(question.capitalize())], [0.6])}
-            for form, (parts, gaps) in forms.items():
-                audio, _, _ = join_parts(parts, gaps)
-                take = f"{tag}-pos-{form}-{name}-{rate + step}"
-                takes.append(WakeTake(take, _save(folder, take, audio), tag, True, name, round(0.5 + phrase.size / RATE, 3)))
-    sentences = _sentences(spec)
-    speakers = [espeak_speaker(name, rate + d, pitch) for name, rate, pitch in spec["voices"] for d in (0, 25)]
-    seconds, index = 0.0, 0
-    while seconds < NEGATIVE_MINUTES * 60:
-        say = speakers[index % len(speakers)]
-        audio, _, _ = join_parts([say(sentences[(index * 3 + k) % len(sentences)]) for k in range(3)], [0.35, 0.5])
-        kind = KINDS[index % 3]
-        other = speakers[(index + 5) % len(speakers)](sentences[(index * 7 + 1) % len(sentences)]) if kind == "tv" else None
-        audio = _heard(audio, kind, SEED + 10_000 * number + index, other)
-        take = f"{tag}-neg-{index:03d}-{kind}"
-        takes.append(WakeTake(take, _save(folder, take, audio), tag, False, spec["voices"][index % len(spec["voices"])][0]))
-        seconds += audio.size / RATE
-        index += 1
+    takes = positive_takes(folder, tag, voices, spec["questions"])
+    takes += negative_takes(folder, tag, voices, _sentences(spec), NEGATIVE_MINUTES, SEED + 10_000 * number)
     _write(manifest, takes)
     return takes
 
