@@ -9,6 +9,7 @@ import threading
 
 from assistant.hear.wake_model import ModelScorer, shared_embedder
 from assistant.pipeline.wake_training import STOP, TrainingStopped, model_path, phrase_model
+from assistant.think.hangul import has_hangul
 
 log = logging.getLogger(__name__)
 
@@ -32,8 +33,9 @@ def start_phrase_model(wake, config, tts) -> threading.Thread | None:
     :class:`~assistant.pipeline.wake_gate.WakeListening` scoring by Whisper's probability) scores with
     the phrase's model once it is there: at once where it is kept, else after it is trained on a
     thread of its own (by probability meanwhile). ``tts``: the voice that also says the positives.
-    Only an English phrase is trained (the training voices are English): another stays by probability."""
-    if config.by not in ("model", "model+probability") or wake.scorer is None or not config.phrase.isascii():
+    An English phrase or a Korean one is trained (:mod:`.wake_korean`): another stays by probability."""
+    if (config.by not in ("model", "model+probability") or wake.scorer is None
+            or not (config.phrase.isascii() or has_hangul(config.phrase))):
         return None
     whisper = wake.scorer
 

@@ -33,9 +33,12 @@ from typing import Callable
 import numpy as np
 
 from assistant.hear.wake_model import Embedder, PhraseModel, fit, looks_at, shared_embedder
-from assistant.pipeline.wake_sounds import sound_misses
+from assistant.pipeline.wake_texts import (  # noqa: F401 - the English texts, read here by the tests too
+    AMID_PER_VOICE, QUESTIONS, SENTENCES, SOUNDS_PER_VOICE, Recipe, near_misses, phrase_amid, phrase_like, recipe_for)
+from assistant.pipeline.wake_korean import korean_voices
 from assistant.resources import cache_dir
 from assistant.sound import first_audible_s, last_audible_s, resample
+from assistant.think.hangul import has_hangul
 
 log = logging.getLogger(__name__)
 
@@ -95,21 +98,6 @@ VOICES = training_voices()
 """Not the wake bench's voices, of either half: its tuning half measures voices the model never heard too."""
 PIPER_DRAWS = 5
 """Piper says each positive this many times with its random variation (and once steady)."""
-SENTENCES = (
-    "What is the capital of Australia?", "How many legs does a spider have?", "Why is the sky blue?",
-    "Can you recommend a good book?", "Who wrote Romeo and Juliet?", "What should I cook for dinner?",
-    "Is it going to rain tomorrow?", "How do you boil an egg?", "Where do penguins live?",
-    "Set a timer for five minutes.", "Tell me a joke about cats.", "Play some relaxing music.",
-    "Remind me to water the plants.", "Turn the volume up.", "I had a long day at work.",
-    "My brother is visiting next week.", "I think it is going to snow.", "Then we walked to the bakery.",
-    "On the way home it started to rain.", "She used to cook for the whole family.", "Hello, how are you doing?",
-    "Is this seat taken?", "Can you pass me the salt?", "Okay, let us go now.", "I will call you later.",
-    "That sounds like a good plan.", "Where did I leave my keys?", "Thank you very much.", "Good morning everyone.",
-    "Please close the door behind you.", "The meeting starts at nine.", "Have you seen my glasses?",
-)
-"""Everyday speech that never says a phrase (none of the wake bench's test half's sentences)."""
-QUESTIONS = ("what time is it?", "tell me a joke.", "how tall is mount everest?", "turn the lights off.")
-"""What follows the phrase in the positives."""
 LOOK_FROM_S, LOOK_TO_S, LOOK_EVERY_S = 0.5, 2.3, 0.096
 LEADS_S = (0.1, 0.2, 0.3)
 """Audio before the first sound, as the endpointer's pre-roll keeps it."""
@@ -156,7 +144,9 @@ def _phrase_model(phrase: str, piper, embedder: Embedder | None) -> PhraseModel:
         except (OSError, ValueError, KeyError) as exc:
             log.warning("the wake phrase model %s cannot be read (%s): training it again", path, exc)
     clock, cpu = time.perf_counter(), time.process_time()
-    model, counts = train(phrase, espeak_voices(), piper_voice(piper), embedder or shared_embedder())
+    korean = has_hangul(phrase)  # Korean: eSpeak NG's Korean voices (Piper's is English)
+    espeak = espeak_voices(korean_voices() if korean else VOICES)
+    model, counts = train(phrase, espeak, [] if korean else piper_voice(piper), embedder or shared_embedder())
     seconds, cpu = round(time.perf_counter() - clock, 1), round(time.process_time() - cpu, 1)
     model.save(path, {**counts, "seconds": seconds, "cpu_seconds": cpu, "version": VERSION})
     log.info("wake phrase model for %r trained in %.1f s (%s)", phrase, seconds, counts)
@@ -209,65 +199,6 @@ def _say(speak, rate: int, peak: float) -> Say:
         pcm = _trimmed(pcm)
         return pcm * (peak / (float(np.abs(pcm).max()) or 1.0))
     return say
-
-
-def phrase_like(phrase: str) -> list[str]:
-    """Sentences made of the phrase's words that do not say it, for any phrase of two words or more
-    (one word alone is the phrase)."""
-    words = phrase.split()
-    if len(words) < 2:
-        return []
-    first, rest = words[0].capitalize(), " ".join(words[1:])
-    made = [f"{first}.", f"{first}, {SENTENCES[0].lower()}", f"{first}, {SENTENCES[21].lower()}",
-            f"{first} there, {SENTENCES[20].lower()}", f"{first}, {SENTENCES[26].lower()}",
-            f"{rest.capitalize()}.", f"The {rest} is here.", f"My {rest} called me.", f"Okay, {rest}.",
-            f"I asked the {rest} about it."]
-    return [text for text in made if _letters(phrase) not in _letters(text)]
-
-
-def phrase_amid(phrase: str) -> list[str]:
-    """More sentences with the phrase's words and not the phrase: its last words amid others, its first
-    word before everyday words (each voice says :data:`AMID_PER_VOICE` of them)."""
-    words = phrase.split()
-    if len(words) < 2:
-        return []
-    first, rest = words[0].capitalize(), " ".join(words[1:])
-    made = [f"She works as an {rest} at the school.", f"We need a new {rest} for the office.",
-            f"Call the {rest} again tomorrow.", f"Where is the {rest} today?", f"Is your {rest} on holiday?",
-            f"Our {rest} has a new phone.", f"I spoke to the {rest} this morning.", f"Ask the {rest}, then.",
-            f"{first}, I just got home.", f"{first}, look at this.", f"{first} you, come over here.", f"{first}, it is late."]
-    return [text for text in made if _letters(phrase) not in _letters(text)]
-
-
-AMID_PER_VOICE = 4
-SOUNDS_PER_VOICE = 8
-"""Near misses made from the phrase's sounds, by each English voice (:mod:`.wake_sounds`)."""
-
-
-def _letters(text: str) -> str:
-    return "".join(c for c in text.casefold() if c.isalnum())
-
-
-CONTINUATIONS = ("is it", "and then", "again")
-"""What follows a near miss (everyday words; none from the wake bench's sentences)."""
-
-
-def near_misses(phrase: str) -> list[str]:
-    """Sounds the phrase begins with, going on otherwise (the adversarial negatives openWakeWord's
-    training makes from phonemes, here from letters, for any phrase): each long word of the phrase cut
-    short by two, three letters or half of it, and other words after it, with the words before it
-    ("Hey, assista is it.", "Hey, assis and then.")."""
-    words = phrase.split()
-    made = []
-    for index, word in enumerate(words):
-        if len(word) < 4:
-            continue
-        before = " ".join(words[:index])
-        for cut in dict.fromkeys((len(word) - 2, len(word) - 3, max(2, len(word) // 2))):
-            for going_on in CONTINUATIONS:
-                text = f"{before}, {word[:cut]} {going_on}." if before else f"{word[:cut]} {going_on}."
-                made.append(text[:1].upper() + text[1:])
-    return made
 
 
 def _noise(samples: int, seed: int) -> np.ndarray:
@@ -327,10 +258,10 @@ def train(phrase: str, espeak: list[Say], piper: list[Say], embedder: Embedder) 
 def training_looks(phrase: str, espeak: list[Say], piper: list[Say], embedder: Embedder):
     """(looks, labels, counts): the training set for ``phrase``, voice by voice (:func:`voice_looks`)."""
     phrase = " ".join(phrase.split())
-    says = espeak + piper
+    says, recipe = espeak + piper, recipe_for(phrase)
     looks, labels, positive_clips, negative_clips = [], [], 0, 0
     for index, say in enumerate(says):
-        x, y, clips = voice_looks(phrase, _stoppable(say), index, embedder)
+        x, y, clips = voice_looks(phrase, _stoppable(say), index, embedder, recipe)
         looks += x
         labels += y
         positive_clips += clips[0]
@@ -351,21 +282,23 @@ def _stoppable(say: Say) -> Say:
     return said
 
 
-def voice_looks(phrase: str, say: Say, index: int, embedder: Embedder):
+def voice_looks(phrase: str, say: Say, index: int, embedder: Embedder, recipe: Recipe | None = None):
     """One voice's looks (a list of arrays), their labels and its (positive, negative) clip counts: the
     phrase alone, with a question in one breath and after a pause, each as heard three ways (and cut
     before its end); a third of the everyday and phrase-like sentences, half the near misses and
-    :data:`AMID_PER_VOICE` more phrase-like ones, an English voice :data:`SOUNDS_PER_VOICE` near misses from
-    the phrase's sounds (which ones turns with ``index``), each heard one or two ways."""
+    :data:`AMID_PER_VOICE` more phrase-like ones, a voice that can say them :data:`SOUNDS_PER_VOICE` near
+    misses from the phrase's sounds (which ones turns with ``index``), each heard one or two ways
+    (``recipe``: the texts, :func:`recipe_for` the phrase by default)."""
+    recipe = recipe or recipe_for(phrase)
     said = phrase[:1].upper() + phrase[1:]
-    texts, near = list(SENTENCES) + phrase_like(phrase), near_misses(phrase)
+    texts, near = list(recipe.sentences + recipe.phrase_like), recipe.near
     negatives = [say(texts[(index * 7 + k) % len(texts)]) for k in range(len(texts) // 3)]
     negatives += [say(near[(index * 5 + k) % len(near)]) for k in range((len(near) + 1) // 2)]
-    amid = phrase_amid(phrase)
+    amid = recipe.amid
     negatives += [say(amid[(index * 5 + k) % len(amid)]) for k in range(AMID_PER_VOICE if amid else 0)]
-    sounds = sound_misses(phrase) if getattr(say, "phonemes", False) else []
+    sounds = recipe.sounds if getattr(say, "phonemes", False) or not recipe.sounds_need_phonemes else ()
     negatives += [say(sounds[(index * 7 + k) % len(sounds)]) for k in range(SOUNDS_PER_VOICE if sounds else 0)]
-    question = QUESTIONS[index % len(QUESTIONS)]
+    question = recipe.questions[index % len(recipe.questions)]
     alone = say(said)
     gap = np.zeros(int(0.6 * RATE), np.float32)
     positives = [alone, say(f"{said}, {question}"), np.concatenate([alone, gap, say(question.capitalize())])]
