@@ -5,9 +5,9 @@ threshold, on each set as said and, with ``--room``, through a reverberator (sox
 Each set is made once into the cache folder (``wake-sets/``), each take replayed as the bench's
 halves are (the Silero VAD, the endpointer, the model's looks up to ``wake.spot_s``), and scored by
 the phrase model as the app trains it for "hey assistant" (trained on first use, then read from the
-cache). Deterministic, but for the CPU each look cost.
+cache; a Korean set's phrase, "안녕 비서", by Korean voices). Deterministic, but for the CPU each look cost.
 
-    python -m tools.wake_sets [--sets 1,2,3,4,5] [--room] [--thresholds 79.5,83.2]
+    python -m tools.wake_sets [--sets 1,2,3,4,5] [--room] [--thresholds 79.5,83.2] [--probability]
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import numpy as np
 import soundfile
 
 from assistant.commands.bench.wake import PHRASE, merged_looks
-from assistant.commands.bench.wake_sets import SETS, make_set, near_homophone_takes, reverberant
+from assistant.commands.bench.wake_sets import SETS, make_set, near_homophone_takes, phrase_of, reverberant
 from assistant.config import Config, with_overrides
 from assistant.resources import cache_dir
 
@@ -47,11 +47,32 @@ def scored_rows(takes, number: int, model, config: Config) -> list[dict]:
     return rows
 
 
+def whisper_looks(takes, config: Config, phrase: str) -> dict[str, list[dict]]:
+    """Whisper's looks at every take (the probability of ``phrase``), by the recognizer of the phrase's
+    language as the app loads it (Korean: the multilingual Whisper of the ``ko`` extra)."""
+    from assistant.commands.bench.wake_looks import take_looks
+    from assistant.hear.stt import WhisperStt
+    from assistant.hear.vad import SileroVad
+    from assistant.hear.wake_score import PhraseProbability
+    from assistant.languages import for_language
+    from assistant.machine.models import find_silero_vad
+    from assistant.think.hangul import has_hangul
+
+    config = with_overrides(config, wake={"phrase": phrase})
+    if has_hangul(phrase):
+        config = for_language(with_overrides(config, stt={"language": "ko"}))
+    stt, vad = WhisperStt(config.stt), SileroVad(find_silero_vad())
+    scorer = PhraseProbability(stt, phrase)
+    return {take.name: take_looks(take, vad, scorer, config)["utterances"] for take in takes}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.wake_sets", description=__doc__.split("\n\n")[0])
     parser.add_argument("--sets", default=",".join(str(n + 1) for n in range(len(SETS))))
     parser.add_argument("--room", action="store_true", help="also each set through a reverberator (needs sox)")
     parser.add_argument("--thresholds", default="", help="model scores to wake at (default: the configured one)")
+    parser.add_argument("--probability", action="store_true",
+                        help="also Whisper's probability of the phrase, at the configured threshold (slow: a look costs a decoding)")
     args = parser.parse_args(argv)
     from assistant.commands.bench.wake_ways import figures
     from assistant.pipeline.wake_training import phrase_model
@@ -59,19 +80,31 @@ def main(argv: list[str] | None = None) -> int:
 
     config = with_overrides(Config(), wake={"phrase": PHRASE})
     thresholds = [float(t) for t in args.thresholds.split(",") if t] or [config.wake.model]
-    model = phrase_model(PHRASE, PiperTts(config.tts))
+    models = {}
     folder = cache_dir() / "wake-sets"
     print("set | threshold | false accepts (an hour) | without a near homophone | misses")
     for number in (int(n) for n in args.sets.split(",")):
-        takes = make_set(number, folder / f"set{number}")
+        takes, phrase = make_set(number, folder / f"set{number}"), phrase_of(number)
+        if phrase not in models:  # trained as the app trains it (a Korean phrase by Korean voices)
+            models[phrase] = phrase_model(phrase, PiperTts(config.tts))
+        model = models[phrase]
         versions = [(f"set {number}", takes)]
         if args.room:
             versions.append((f"set {number}, room", reverberant(takes, folder / f"set{number}-room")))
         for name, version in versions:
             rows = scored_rows(version, number, model, config)
             plain = [r for r in rows if not r["near"]]
+            if args.probability:
+                looks = whisper_looks(version, config, phrase)
+                for row in rows:
+                    row["utterances"] = looks[row["take"]]
+                for part, chosen in (("", rows), (" without a near homophone", [r for r in rows if not r["near"]])):
+                    got = figures("probability", chosen, config.wake.probability, phrase)
+                    print(f"{name}{part} | by probability {config.wake.probability} | {got['false_accepts']} in "
+                          f"{got['negative_minutes']} min ({got['false_accepts_per_hour']}) | "
+                          f"{got['misses']}/{got['phrase_takes']}", flush=True)
             for threshold in thresholds:
-                every, without = figures("model", rows, threshold, PHRASE), figures("model", plain, threshold, PHRASE)
+                every, without = figures("model", rows, threshold, phrase), figures("model", plain, threshold, phrase)
                 print(f"{name} | {threshold} | {every['false_accepts']} in {every['negative_minutes']} min "
                       f"({every['false_accepts_per_hour']}) | {without['false_accepts']} in "
                       f"{without['negative_minutes']} min ({without['false_accepts_per_hour']}) | "

@@ -12,6 +12,7 @@ import pytest
 from assistant.commands.bench import wake, wake_sets
 from assistant.commands.bench.turn_split import FIRST_VOICES
 from assistant.commands.bench.wake import _sentences
+from assistant.pipeline import wake_korean
 from assistant.pipeline.wake_training import SENTENCES as TRAINING_SENTENCES
 from assistant.pipeline.wake_training import VARIANTS, phrase_amid, phrase_like
 
@@ -34,10 +35,12 @@ def _variant(voice: str) -> str:
 def test_no_set_shares_a_voice_or_a_sentence_with_the_training_or_the_bench_s_halves():
     trained = {v.casefold() for v in VARIANTS}
     halves = {_variant(v.name) for half in FIRST_VOICES.values() for v in half} - {""}
-    voices = [_variant(name) for spec in wake_sets.SETS for name, _, _ in spec["voices"]]
-    assert len(voices) == len(set(voices)) == 8 * len(wake_sets.SETS)  # no voice in two sets
-    assert not set(voices) & (trained | halves)
+    voices = [(name.startswith("ko"), _variant(name)) for spec in wake_sets.SETS for name, _, _ in spec["voices"]]
+    assert len(voices) == len(set(voices)) == 8 * len(wake_sets.SETS)  # no voice in two sets (Korean's its own)
+    assert not {variant for _, variant in voices} & (trained | halves)
     known = set(TRAINING_SENTENCES) | set(phrase_like("hey assistant")) | set(phrase_amid("hey assistant"))
+    known |= set(wake_korean.SENTENCES + wake_korean.QUESTIONS + wake_korean.phrase_like("안녕 비서")
+                 + wake_korean.phrase_amid("안녕 비서"))
     known |= set(_sentences("tune")) | set(_sentences("test"))
     said = {s for spec in wake_sets.SETS for s in spec["plain"] + spec["near_homophones"] + spec["questions"]}
     assert not said & known

@@ -94,17 +94,18 @@ def _save(folder: Path, name: str, audio: np.ndarray) -> Path:
     return path
 
 
-def positive_takes(folder: Path, half: str, voices: list[Voice], questions: list[str] | None = None) -> list[WakeTake]:
-    """The phrase alone, in one breath with a question and before it after a pause, by each voice at
-    each of :data:`RATE_STEPS` (the questions: the half's, else ``questions``, taken in turn)."""
+def positive_takes(folder: Path, half: str, voices: list[Voice], questions: list[str] | None = None,
+                   said: str = PHRASE) -> list[WakeTake]:
+    """The phrase (``said``) alone, in one breath with a question and before it after a pause, by each
+    voice at each of :data:`RATE_STEPS` (the questions: the half's, else ``questions``, taken in turn)."""
     questions = questions or QUESTIONS[half]
     takes = []
     for v, voice in enumerate(voices):
         for rate in (voice.rate + step for step in RATE_STEPS):
             say = espeak_speaker(voice.name, rate, voice.pitch)
-            phrase = say(PHRASE.capitalize())
+            phrase = say(said.capitalize())
             question = questions[v % len(questions)]
-            forms = {"alone": ([phrase], []), "breath": ([say(f"{PHRASE.capitalize()}, {question}")], []),
+            forms = {"alone": ([phrase], []), "breath": ([say(f"{said.capitalize()}, {question}")], []),
                      "pause": ([phrase, say(question.capitalize())], [0.6])}
             for form, (parts, gaps) in forms.items():
                 audio, _, _ = join_parts(parts, gaps)

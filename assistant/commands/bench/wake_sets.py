@@ -17,7 +17,7 @@ import tomllib
 from pathlib import Path
 
 from assistant.commands.bench.turn_split import Voice
-from assistant.commands.bench.wake import WakeTake, negative_said, negative_takes, positive_takes
+from assistant.commands.bench.wake import PHRASE, WakeTake, negative_said, negative_takes, positive_takes
 
 SETS = tomllib.loads((Path(__file__).with_name("wake_sets.toml")).read_text(encoding="utf-8"))["set"]
 NEGATIVE_MINUTES = 32.0
@@ -29,6 +29,11 @@ def near_homophone_takes(number: int, index: int) -> bool:
     """Whether negative take ``index`` of set ``number`` (from 1) says one of its near homophones."""
     picked, over = negative_said(_sentences(SETS[number - 1]), index)
     return any(s in SETS[number - 1]["near_homophones"] for s in [*picked, over])
+
+
+def phrase_of(number: int) -> str:
+    """The phrase set ``number`` (from 1) says: its own (a Korean set's), else the bench's."""
+    return SETS[number - 1].get("phrase", PHRASE)
 
 
 def _sentences(spec: dict) -> list[str]:
@@ -43,7 +48,7 @@ def make_set(number: int, folder: Path) -> list[WakeTake]:
     spec, tag = SETS[number - 1], f"set{number}"
     voices = [Voice(name, rate, pitch) for name, rate, pitch in spec["voices"]]
     folder.mkdir(parents=True, exist_ok=True)
-    takes = positive_takes(folder, tag, voices, spec["questions"])
+    takes = positive_takes(folder, tag, voices, spec["questions"], phrase_of(number))
     takes += negative_takes(folder, tag, voices, _sentences(spec), NEGATIVE_MINUTES, SEED + 10_000 * number)
     _write(manifest, takes)
     return takes
