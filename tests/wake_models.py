@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from assistant.hear.wake_model import PhraseModel, shared_embedder
 from assistant.pipeline import wake_training
+from assistant.think.hangul import has_hangul
 
 PHRASE = "hey assistant"
 VOICES = (wake_training.TrainingVoice("en-us", 165, 50), wake_training.TrainingVoice("en-gb-scotland+m3", 180, 40))
+KOREAN_PHRASE = "안녕 비서"
+KOREAN_VOICES = (wake_training.TrainingVoice("ko", 150, 50), wake_training.TrainingVoice("ko+m3", 170, 40))
 
 
 def small_model(phrase: str = PHRASE) -> PhraseModel:
@@ -17,7 +20,8 @@ def small_model(phrase: str = PHRASE) -> PhraseModel:
     path = wake_training.model_path(phrase)
     if path.is_file():
         return PhraseModel.load(path)
-    espeak = wake_training.espeak_voices(VOICES, rates=(-20, 20), pitches=(0,))
+    voices = KOREAN_VOICES if has_hangul(phrase) else VOICES
+    espeak = wake_training.espeak_voices(voices, rates=(-20, 20), pitches=(0,))
     model, counts = wake_training.train(phrase, espeak, [], shared_embedder())
     model.save(path, counts)
     return model

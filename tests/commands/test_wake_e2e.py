@@ -16,7 +16,7 @@ from assistant.config import WakeConfig
 
 from fakes import toml_file
 from test_e2e import chat
-from wake_models import small_model
+from wake_models import KOREAN_PHRASE, small_model
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng voices the takes")]
@@ -61,3 +61,31 @@ def test_the_question_without_the_phrase_is_no_turn(tmp_path, way):
     assert turns == []
     out, _ = sf.read(tmp_path / "out.wav")
     assert np.abs(out).max() < 0.01  # nothing was said
+
+
+@pytest.fixture
+def korean_model_config(tmp_path):
+    small_model(KOREAN_PHRASE)
+    return toml_file(tmp_path, WAYS["model"])
+
+
+def _korean_take(path, text: str):
+    audio, _, _ = join_parts([espeak_speaker("ko+f2", 130, 60)(text)], [])
+    sf.write(path, audio, 16000)
+    return path
+
+
+def test_a_korean_phrase_by_its_model_wakes_and_is_taken_out_of_the_words(tmp_path, korean_model_config):
+    take = _korean_take(tmp_path / "breath.wav", "안녕 비서, 지금 몇 시야?")
+    code, turns, err = chat("--config", korean_model_config, "--language", "ko", "--input", take,
+                            "--output", tmp_path / "out.wav", "--json", "--wake", KOREAN_PHRASE)
+    assert code == 0, err
+    assert len(turns) == 1, [t["transcript"] for t in turns]
+    turn = turns[0]
+    assert turn["counts"]["wake_score"] >= 80.0 and turn["latency_ms"]["wake"] is not None
+    assert "비서" not in turn["transcript"] and turn["voices"] == ["espeak-ng (ko)"]
+    plain = _korean_take(tmp_path / "plain.wav", "지금 몇 시야?")
+    code, turns, err = chat("--config", korean_model_config, "--language", "ko", "--input", plain,
+                            "--output", tmp_path / "out2.wav", "--json", "--wake", KOREAN_PHRASE)
+    assert code == 0, err
+    assert turns == []
