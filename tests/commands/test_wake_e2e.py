@@ -63,29 +63,25 @@ def test_the_question_without_the_phrase_is_no_turn(tmp_path, way):
     assert np.abs(out).max() < 0.01  # nothing was said
 
 
-@pytest.fixture
-def korean_model_config(tmp_path):
-    small_model(KOREAN_PHRASE)
-    return toml_file(tmp_path, WAYS["model"])
-
-
 def _korean_take(path, text: str):
     audio, _, _ = join_parts([espeak_speaker("ko+f2", 130, 60)(text)], [])
     sf.write(path, audio, 16000)
     return path
 
 
-def test_a_korean_phrase_by_its_model_wakes_and_is_taken_out_of_the_words(tmp_path, korean_model_config):
-    take = _korean_take(tmp_path / "breath.wav", "안녕 비서, 지금 몇 시야?")
-    code, turns, err = chat("--config", korean_model_config, "--language", "ko", "--input", take,
-                            "--output", tmp_path / "out.wav", "--json", "--wake", KOREAN_PHRASE)
-    assert code == 0, err
-    assert len(turns) == 1, [t["transcript"] for t in turns]
-    turn = turns[0]
-    assert turn["counts"]["wake_score"] >= 80.0 and turn["latency_ms"]["wake"] is not None
+def test_a_korean_phrase_wakes_by_whisper_s_probability_and_is_taken_out_of_the_words(tmp_path):
+    """A Korean phrase is told by the multilingual Whisper's probability (the app trains no Korean model:
+    docs/wake.md); the greeting that begins like it and the question alone are no turn."""
+    turns_of = {}
+    for name, text in (("breath", f"{KOREAN_PHRASE}, 지금 몇 시야?"), ("plain", "지금 몇 시야?"),
+                       ("greeting", "안녕하세요, 반갑습니다.")):
+        take = _korean_take(tmp_path / f"{name}.wav", text)
+        code, turns, err = chat("--language", "ko", "--input", take, "--output", tmp_path / f"{name}-out.wav", "--json",
+                                "--wake", KOREAN_PHRASE)
+        assert code == 0, err
+        turns_of[name] = turns
+    assert turns_of["plain"] == [] and turns_of["greeting"] == []
+    assert len(turns_of["breath"]) == 1, [t["transcript"] for t in turns_of["breath"]]
+    turn = turns_of["breath"][0]
+    assert turn["counts"]["wake_score"] >= WakeConfig().probability and turn["latency_ms"]["wake"] is not None
     assert "비서" not in turn["transcript"] and turn["voices"] == ["espeak-ng (ko)"]
-    plain = _korean_take(tmp_path / "plain.wav", "지금 몇 시야?")
-    code, turns, err = chat("--config", korean_model_config, "--language", "ko", "--input", plain,
-                            "--output", tmp_path / "out2.wav", "--json", "--wake", KOREAN_PHRASE)
-    assert code == 0, err
-    assert turns == []
