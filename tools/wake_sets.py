@@ -13,6 +13,7 @@ cache; a Korean set's phrase, "안녕 비서", by Korean voices). Deterministic,
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 import numpy as np
@@ -98,9 +99,12 @@ def main(argv: list[str] | None = None) -> int:
                 looks = whisper_looks(version, config, phrase)
                 for row in rows:
                     row["utterances"] = looks[row["take"]]
+                kept = folder / f"{name.replace(' ', '').replace(',', '-')}-looks.json"
+                kept.write_text(json.dumps(rows), encoding="utf-8")  # to score again at other thresholds
+                wakes_at = with_overrides(config, wake={"phrase": phrase}).wake.phrase_probability()
                 for part, chosen in (("", rows), (" without a near homophone", [r for r in rows if not r["near"]])):
-                    got = figures("probability", chosen, config.wake.probability, phrase)
-                    print(f"{name}{part} | by probability {config.wake.probability} | {got['false_accepts']} in "
+                    got = figures("probability", chosen, wakes_at, phrase)
+                    print(f"{name}{part} | by probability {wakes_at} | {got['false_accepts']} in "
                           f"{got['negative_minutes']} min ({got['false_accepts_per_hour']}) | "
                           f"{got['misses']}/{got['phrase_takes']}", flush=True)
             for threshold in thresholds:

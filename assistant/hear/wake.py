@@ -121,8 +121,8 @@ class Verdict(str, Enum):
 def wake_threshold(config: WakeConfig, by: str | None = None) -> float:
     """The score (0-100) that wakes, told ``by`` (``config.by`` unless given): the model's own
     (``model``), else the phrase's probability (``model+probability`` scores a look by its
-    probability once the model has let it through)."""
-    return config.model if (by or config.by) == "model" else config.probability
+    probability once the model has let it through: a Korean phrase's own, :meth:`WakeConfig.phrase_probability`)."""
+    return config.model if (by or config.by) == "model" else config.phrase_probability()
 
 
 class Spotting:

@@ -5,6 +5,8 @@ alone, or the model letting a look through to Whisper's probability)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -45,6 +47,8 @@ def test_the_model_ways_wake_on_their_own_score():
     assert wake_threshold(WakeConfig(by="model", model=40.0, probability=7.0)) == 40.0
     assert wake_threshold(WakeConfig(by="model+probability", model=40.0, probability=7.0)) == 7.0
     assert wake_threshold(WakeConfig(by="model", model=40.0), by="probability") == WakeConfig().probability
+    korean = WakeConfig(phrase="안녕 비서", by="probability", probability=7.0, korean_probability=4.0)
+    assert wake_threshold(korean) == 4.0 and wake_threshold(replace(korean, phrase="hey assistant")) == 7.0
     phrase = WakePhrase("hey assistant")
     spotting = Spotting(phrase, WakeConfig(phrase="hey assistant", by="model", model=40.0))
     # a low model score after a second does not end the search (a look is cheap): only spot_s does
