@@ -10,7 +10,9 @@ neighbour in sound (an onset for its plain, aspirated or tense kin, ㅂ/ㅍ/ㅃ;
 in the mouth, ㅓ/ㅗ; a final consonant dropped or added), the Korean of what :mod:`.wake_sounds` makes
 from English phonemes. ㅐ and ㅔ are not swapped: most speakers say them alike (that is the phrase).
 Nothing here is written for one phrase, and no Korean wake set's voice (``ko`` with the held-out sets'
-variants) or sentence is in it.
+variants) or sentence is in it. Measured on the Korean wake sets (docs/wake.md), such a model woke on
+everyday Korean far more often than Whisper's probability of the phrase, so the app tells a Korean phrase
+by probability and trains no Korean model; ``python -m tools.wake_sets`` trains one to measure it.
 """
 
 from __future__ import annotations
@@ -47,14 +49,6 @@ VOWEL_NEXT = {"ㅏ": "ㅓ", "ㅓ": "ㅗㅏ", "ㅗ": "ㅜㅓ", "ㅜ": "ㅡㅗ", "
 """A vowel's neighbours in the mouth (never ㅐ for ㅔ: most speakers say them alike)."""
 ADDED_FINALS = ("ㄴ", "ㅇ", "ㄱ")
 SOUND_MISSES = 24
-
-
-def korean_voices():
-    """eSpeak NG's Korean voice with each variant of the English training, each at its own rate and pitch."""
-    from assistant.pipeline.wake_training import VARIANTS, TrainingVoice, _spread
-
-    return tuple(TrainingVoice("ko" + (f"+{variant}" if variant else ""), *_spread(300 + i))
-                 for i, variant in enumerate(VARIANTS))
 
 
 def _particle(word: str, after_consonant: str, after_vowel: str) -> str:

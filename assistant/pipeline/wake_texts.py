@@ -1,6 +1,6 @@
 """What the wake phrase's training says (:mod:`.wake_training`), per language: everyday sentences that never
 say a phrase, the questions said after it, and sentences made from the phrase's own words and letters that do
-not say it. English is below; Korean in :mod:`.wake_korean`; :func:`recipe_for` picks by the phrase's script.
+not say it. English is below; Korean in :mod:`.wake_korean`; :func:`.wake_training.recipe_for` picks by the phrase's script.
 """
 
 from __future__ import annotations
@@ -33,17 +33,6 @@ class Recipe:
 def english_recipe(phrase: str) -> Recipe:
     return Recipe(SENTENCES, QUESTIONS, tuple(phrase_like(phrase)), tuple(near_misses(phrase)),
                   tuple(phrase_amid(phrase)), tuple(sound_misses(phrase)))
-
-
-def recipe_for(phrase: str) -> Recipe:
-    """Korean for a phrase in Hangul, else English."""
-    from assistant.think.hangul import has_hangul
-
-    if has_hangul(phrase):
-        from assistant.pipeline.wake_korean import korean_recipe
-
-        return korean_recipe(phrase)
-    return english_recipe(phrase)
 
 
 SENTENCES = (

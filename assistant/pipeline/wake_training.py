@@ -34,8 +34,8 @@ import numpy as np
 
 from assistant.hear.wake_model import Embedder, PhraseModel, fit, looks_at, shared_embedder
 from assistant.pipeline.wake_texts import (  # noqa: F401 - the English texts, read here by the tests too
-    AMID_PER_VOICE, QUESTIONS, SENTENCES, SOUNDS_PER_VOICE, Recipe, near_misses, phrase_amid, phrase_like, recipe_for)
-from assistant.pipeline.wake_korean import korean_voices
+    AMID_PER_VOICE, QUESTIONS, SENTENCES, SOUNDS_PER_VOICE, Recipe, english_recipe, near_misses, phrase_amid, phrase_like)
+from assistant.pipeline.wake_korean import korean_recipe
 from assistant.resources import cache_dir
 from assistant.sound import first_audible_s, last_audible_s, resample
 from assistant.think.hangul import has_hangul
@@ -92,6 +92,17 @@ def training_voices() -> tuple[TrainingVoice, ...]:
     more = [_voice(language, VARIANTS[1 + (i * 11) % (len(VARIANTS) - 1)] if i % 2 else "", 400 + i * 3)
             for i, language in enumerate(MORE_LANGUAGES)]
     return tuple(english[::3] + others + more)
+
+
+def korean_voices() -> tuple[TrainingVoice, ...]:
+    """eSpeak NG's Korean voice with each variant of the English training, each at its own rate and pitch
+    (a phrase in Hangul: :mod:`.wake_korean`)."""
+    return tuple(_voice("ko", variant, 300 + i) for i, variant in enumerate(VARIANTS))
+
+
+def recipe_for(phrase: str) -> Recipe:
+    """The training's texts: Korean for a phrase in Hangul, else English."""
+    return korean_recipe(phrase) if has_hangul(phrase) else english_recipe(phrase)
 
 
 VOICES = training_voices()

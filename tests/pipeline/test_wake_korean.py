@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from assistant.hear.wake_model import UtteranceLooks, shared_embedder
-from assistant.pipeline import wake_korean, wake_texts, wake_training
+from assistant.pipeline import wake_korean, wake_training
 from assistant.think.hangul import distance, jamo
 
 from wake_models import small_model
@@ -43,10 +43,10 @@ def test_particles_follow_the_last_syllable():
 
 
 def test_the_recipe_and_voices_follow_the_phrase_s_script():
-    assert wake_texts.recipe_for(PHRASE).sentences == wake_korean.SENTENCES
-    assert wake_texts.recipe_for("hey assistant").sentences == wake_training.SENTENCES
-    assert not wake_texts.recipe_for(PHRASE).sounds_need_phonemes  # Korean near misses are text
-    voices = wake_korean.korean_voices()
+    assert wake_training.recipe_for(PHRASE).sentences == wake_korean.SENTENCES
+    assert wake_training.recipe_for("hey assistant").sentences == wake_training.SENTENCES
+    assert not wake_training.recipe_for(PHRASE).sounds_need_phonemes  # Korean near misses are text
+    voices = wake_training.korean_voices()
     assert len(voices) == len(wake_training.VARIANTS) and all(v.name.startswith("ko") for v in voices)
     assert len({(v.rate, v.pitch) for v in voices}) == len(voices)
 
