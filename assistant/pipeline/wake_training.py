@@ -18,6 +18,10 @@ before the look's end), or not the phrase (the negatives, and looks ending befor
 does). None of the wake bench's voices (docs/wake.md) is trained on, of either half, nor the test
 half's accents or sentences: its tuning half measures voices the model never heard, as its test half
 does.
+
+A phrase in Hangul is trained the same way by eSpeak NG's Korean voice with the same variants, on Korean
+texts (:mod:`.wake_korean`), for the wake sets' tool: the app tells a Korean phrase by Whisper's
+probability (docs/wake.md).
 """
 
 from __future__ import annotations
