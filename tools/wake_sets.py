@@ -96,11 +96,12 @@ def main(argv: list[str] | None = None) -> int:
             rows = scored_rows(version, number, model, config)
             plain = [r for r in rows if not r["near"]]
             if args.probability:
-                looks = whisper_looks(version, config, phrase)
+                kept = folder / f"{name.replace(' ', '').replace(',', '-')}-looks.json"  # made once, scored again
+                looks = ({r["take"]: r["utterances"] for r in json.loads(kept.read_text(encoding="utf-8"))}
+                         if kept.is_file() else whisper_looks(version, config, phrase))
                 for row in rows:
                     row["utterances"] = looks[row["take"]]
-                kept = folder / f"{name.replace(' ', '').replace(',', '-')}-looks.json"
-                kept.write_text(json.dumps(rows), encoding="utf-8")  # to score again at other thresholds
+                kept.write_text(json.dumps(rows), encoding="utf-8")
                 wakes_at = with_overrides(config, wake={"phrase": phrase}).wake.phrase_probability()
                 for part, chosen in (("", rows), (" without a near homophone", [r for r in rows if not r["near"]])):
                     got = figures("probability", chosen, wakes_at, phrase)
