@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 import numpy as np
 import soundfile
@@ -48,9 +49,10 @@ def scored_rows(takes, number: int, model, config: Config) -> list[dict]:
     return rows
 
 
-def whisper_looks(takes, config: Config, phrase: str) -> dict[str, list[dict]]:
+def whisper_looks(takes, config: Config, phrase: str, whisper: str | None = None) -> dict[str, list[dict]]:
     """Whisper's looks at every take (the probability of ``phrase``), by the recognizer of the phrase's
-    language as the app loads it (Korean: the multilingual Whisper of the ``ko`` extra)."""
+    language as the app loads it (Korean: the multilingual Whisper of the ``ko`` extra), or by the
+    CTranslate2 Whisper in the folder ``whisper``."""
     from assistant.commands.bench.wake_looks import take_looks
     from assistant.hear.stt import WhisperStt
     from assistant.hear.vad import SileroVad
@@ -62,6 +64,8 @@ def whisper_looks(takes, config: Config, phrase: str) -> dict[str, list[dict]]:
     config = with_overrides(config, wake={"phrase": phrase})
     if has_hangul(phrase):
         config = for_language(with_overrides(config, stt={"language": "ko"}))
+    if whisper:
+        config = with_overrides(config, stt={"whisper_model": whisper})
     stt, vad = WhisperStt(config.stt), SileroVad(find_silero_vad())
     scorer = PhraseProbability(stt, phrase)
     return {take.name: take_looks(take, vad, scorer, config)["utterances"] for take in takes}
@@ -74,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--thresholds", default="", help="model scores to wake at (default: the configured one)")
     parser.add_argument("--probability", action="store_true",
                         help="also Whisper's probability of the phrase, at the configured threshold (slow: a look costs a decoding)")
+    parser.add_argument("--whisper", default="", help="--probability by the CTranslate2 Whisper in this folder")
     args = parser.parse_args(argv)
     from assistant.commands.bench.wake_ways import figures
     from assistant.pipeline.wake_training import phrase_model
@@ -96,9 +101,10 @@ def main(argv: list[str] | None = None) -> int:
             rows = scored_rows(version, number, model, config)
             plain = [r for r in rows if not r["near"]]
             if args.probability:
-                kept = folder / f"{name.replace(' ', '').replace(',', '-')}-looks.json"  # made once, scored again
+                by = f"-{Path(args.whisper).name}" if args.whisper else ""
+                kept = folder / f"{name.replace(' ', '').replace(',', '-')}-looks{by}.json"  # made once, scored again
                 looks = ({r["take"]: r["utterances"] for r in json.loads(kept.read_text(encoding="utf-8"))}
-                         if kept.is_file() else whisper_looks(version, config, phrase))
+                         if kept.is_file() else whisper_looks(version, config, phrase, args.whisper or None))
                 for row in rows:
                     row["utterances"] = looks[row["take"]]
                 kept.write_text(json.dumps(rows), encoding="utf-8")
