@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
                     row["utterances"] = looks[row["take"]]
                 kept.write_text(json.dumps(rows), encoding="utf-8")
                 wakes_at = with_overrides(config, wake={"phrase": phrase}).wake.phrase_probability()
-                for part, chosen in (("", rows), (" without a near homophone", [r for r in rows if not r["near"]])):
+                for part, chosen in (("", rows), (" without a near homophone", plain)):
                     got = figures("probability", chosen, wakes_at, phrase)
                     print(f"{name}{part} | by probability {wakes_at} | {got['false_accepts']} in "
                           f"{got['negative_minutes']} min ({got['false_accepts_per_hour']}) | "
