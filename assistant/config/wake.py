@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import ClassVar
 
 from assistant.config.rules import choice, rule, within
+from assistant.writing import has_hangul
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,5 @@ class WakeConfig:
 
     def phrase_probability(self) -> float:
         """The probability that wakes for this phrase: :attr:`korean_probability` for a phrase in Hangul."""
-        return self.korean_probability if _HANGUL.search(self.phrase) else self.probability
+        return self.korean_probability if has_hangul(self.phrase) else self.probability
 
-
-_HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")

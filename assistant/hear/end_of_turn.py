@@ -46,6 +46,7 @@ from enum import Enum
 from assistant.config import Config, TurnConfig, VadConfig, check_section
 from assistant.events import TurnSignals
 from assistant.hear import korean_grammar
+from assistant.writing import SYLLABLE, SYLLABLES, final_consonant_index
 
 CANNOT_END = {
     "en": frozenset("a an the and or but nor um uh er erm hmm ah my your his her their our".split()),
@@ -81,8 +82,6 @@ SILENCE_ALONE_READ_MS = 150
 the one answered: no second reading after the endpoint for the user to wait for."""
 
 _WORD = re.compile(r"[\w']+")
-_HANGUL = re.compile("[\uac00-\ud7a3]")
-_HANGUL_WORD = re.compile("[\uac00-\ud7a3]+")
 _TRAILING_OFF = re.compile(r"(\.\.\.|…|,|-|—|:)\s*$")
 _END_MARK = re.compile(r"[.?!]\W*$")
 _END_PUNCTUATION = re.compile(r"[\s.?!,;:…\"'—-]+$")
@@ -153,7 +152,7 @@ def ends_on_a_word_that_cannot_end(transcript: str, language: str = "en") -> boo
 
 def last_syllable(transcript: str) -> str:
     """The last Hangul syllable of the words ('' when there is none)."""
-    found = _HANGUL.findall(transcript)
+    found = SYLLABLE.findall(transcript)
     return found[-1] if found else ""
 
 
@@ -179,18 +178,14 @@ def ends_on_a_question_in_kka(transcript: str) -> bool:
     """The Korean words end on the question -ㄹ까 / -을까 ("뭐 먹을까", "갈까": 까 after a syllable that
     ends in ㄹ) or the formal -ㅂ니까 / -습니까 ("몇 시입니까": 니 after one that ends in ㅂ); not on the
     connective -니까 ("시간이 없으니까": 니 after anything else) nor on 까지, whose last syllable is 지."""
-    words = _HANGUL_WORD.findall(transcript)
+    words = SYLLABLES.findall(transcript)
     letters = words[-1] if words else ""
     if len(letters) < 2 or letters[-1] != "까":
         return False
-    before = _final_consonant(letters[-2])
+    before = final_consonant_index(letters[-2])
     if before == _RIEUL:
         return True
-    return letters[-2] == "니" and len(letters) >= 3 and _final_consonant(letters[-3]) == _BIEUP
-
-
-def _final_consonant(syllable: str) -> int:
-    return (ord(syllable) - 0xAC00) % 28
+    return letters[-2] == "니" and len(letters) >= 3 and final_consonant_index(letters[-3]) == _BIEUP
 
 
 def trails_off(transcript: str) -> bool:

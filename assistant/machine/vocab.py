@@ -20,6 +20,7 @@ from pathlib import Path
 
 from assistant import resources
 from assistant.machine.gguf_info import read_vocabulary
+from assistant.writing import SYLLABLE
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +118,6 @@ def measure(tokens: list[bytes], text: str = SAMPLE) -> KoreanFit:
                      if data[position:position + n] in known), 1)
         position += size
         count += 1
-    syllables = sum(1 for c in text if "\uac00" <= c <= "\ud7a3")
-    hangul = sum(1 for t in known if any("\uac00" <= c <= "\ud7a3" for c in t.decode("utf-8", "ignore")))
+    syllables = len(SYLLABLE.findall(text))
+    hangul = sum(1 for t in known if SYLLABLE.search(t.decode("utf-8", "ignore")))
     return KoreanFit(round(count / max(1, syllables), 3), hangul)

@@ -17,6 +17,7 @@ from typing import Iterator
 import numpy as np
 
 from assistant.sound import resample
+from assistant.writing import is_hangul
 from assistant.machine.models import ModelError
 
 log = logging.getLogger(__name__)
@@ -31,7 +32,7 @@ NO_KOREAN_VOICE = (
 
 def script_of(char: str) -> str | None:
     """``hangul``, ``other``, or None for a character any voice may say (digit, space, punctuation)."""
-    if "\uac00" <= char <= "\ud7a3" or "\u1100" <= char <= "\u11ff" or "\u3130" <= char <= "\u318f":
+    if is_hangul(char):
         return HANGUL
     if char.isalpha():
         return HANGUL if unicodedata.name(char, "").startswith("HANGUL") else OTHER

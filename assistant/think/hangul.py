@@ -24,32 +24,22 @@ import unicodedata
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
+from assistant.writing import FIRST_SYLLABLE, final_consonant_index
+from assistant.writing import has_hangul, is_syllable  # noqa: F401 (the skills and matchers ask this module)
+
 _FIRST = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆ_ㅈㅉㅊㅋㅌㅍㅎ"  # "_": the silent ㅇ, dropped
 _VOWELS = ("ㅏ", "ㅔ", "ㅑ", "ㅖ", "ㅓ", "ㅔ", "ㅕ", "ㅖ", "ㅗ", "ㅜㅏ", "ㅜㅔ", "ㅜㅔ", "ㅛ", "ㅜ", "ㅜㅓ", "ㅜㅔ",
            "ㅜㅣ", "ㅠ", "ㅡ", "ㅡㅣ", "ㅣ")  # the w of ㅘ ㅙ ㅚ ㅝ ㅞ ㅟ is one letter: ㅜ
 _LAST = ("", "ㄱ", "ㄲ", "ㄱㅅ", "ㄴ", "ㄴㅈ", "ㄴㅎ", "ㄷ", "ㄹ", "ㄹㄱ", "ㄹㅁ", "ㄹㅂ", "ㄹㅅ", "ㄹㅌ", "ㄹㅍ",
          "ㄹㅎ", "ㅁ", "ㅂ", "ㅂㅅ", "ㅅ", "ㅆ", "ㅇ", "ㅈ", "ㅊ", "ㅋ", "ㅌ", "ㅍ", "ㅎ")
-_FIRST_SYLLABLE, _LAST_SYLLABLE = 0xAC00, 0xD7A3
 _DROPPED = re.compile(r"[^\w.]|_|(?<!\d)\.|\.(?!\d)")
-
-
-def is_syllable(char: str) -> bool:
-    return _FIRST_SYLLABLE <= ord(char) <= _LAST_SYLLABLE
-
-
-_HANGUL = re.compile(f"[{chr(_FIRST_SYLLABLE)}-{chr(_LAST_SYLLABLE)}\u1100-\u11ff\u3130-\u318f]")
-
-
-def has_hangul(text: str) -> bool:
-    """Whether ``text`` has a Hangul syllable or letter."""
-    return _HANGUL.search(text) is not None
 
 
 def syllable_jamo(char: str) -> str:
     """The letters of one character as :func:`jamo` writes them (itself if it is no syllable)."""
     if not is_syllable(char):
         return char
-    index = ord(char) - _FIRST_SYLLABLE
+    index = ord(char) - FIRST_SYLLABLE
     first, vowel, last = index // 588, index % 588 // 28, index % 28
     return _FIRST[first].replace("_", "") + _VOWELS[vowel] + _LAST[last]
 
@@ -57,7 +47,7 @@ def syllable_jamo(char: str) -> str:
 def final_consonant(word: str) -> str:
     """The final consonant of ``word``'s last syllable ('' after a vowel or for no Hangul)."""
     last = word.rstrip()[-1:] if word.strip() else ""
-    return _LAST[(ord(last) - _FIRST_SYLLABLE) % 28] if last and is_syllable(last) else ""
+    return _LAST[final_consonant_index(last)] if last and is_syllable(last) else ""
 
 
 def squeeze(text: str) -> str:

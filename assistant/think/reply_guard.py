@@ -24,6 +24,8 @@ from typing import Callable, Iterator
 
 from rapidfuzz import fuzz
 
+from assistant.writing import has_hangul
+
 MAX_SENTENCES = 3
 """A spoken answer is one or two sentences; the fourth is never said."""
 SAME_SENTENCE = 85.0
@@ -42,7 +44,6 @@ KOREAN_INSTEAD = "죄송해요, 잘 못 알아들었어요. 다시 한번 말씀
 """Said instead of a Korean reply that begins in another language ("Sorry, I did not catch
 that. Please say it again."): the usual cause is a transcript the model could not read."""
 _LETTER_WORD = re.compile(r"\S*[^\W\d_]\S*")
-_HANGUL = re.compile(r"[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]")
 
 
 def korean_start(text: str, complete: bool = False) -> bool | None:
@@ -51,7 +52,7 @@ def korean_start(text: str, complete: bool = False) -> bool | None:
     words = _LETTER_WORD.findall(text)
     if not complete:
         words = [w for w, end in zip(words, _word_ends(text)) if end < len(text)]  # the last may go on
-    if any(_HANGUL.search(w) for w in words[:2]):
+    if any(has_hangul(w) for w in words[:2]):
         return True
     if len(words) >= 2 or complete:
         return not words  # no letters at all: nothing to judge
@@ -64,7 +65,7 @@ def _word_ends(text: str) -> list[int]:
 
 def drifts_from_korean(sentence: str) -> bool:
     """A sentence with letters and no Hangul among them."""
-    return bool(re.search(r"[^\W\d_]", sentence)) and not _HANGUL.search(sentence)
+    return bool(re.search(r"[^\W\d_]", sentence)) and not has_hangul(sentence)
 
 
 def drifts_from_english(sentence: str) -> bool:
