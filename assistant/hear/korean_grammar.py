@@ -8,7 +8,11 @@ end a question or a proposal; "서울까지" (a particle), "비가 오는데", "
 Two readings are kept over the analyser's: the plain -다, which it reads as a connective when no full
 stop follows ("날씨 좋다"), is final, as it was by its syllable; and -네, final to the analyser
 ("좋네"), is not, since Whisper writes the particle 에 after a vowel as 네 ("부산에" heard 사네,
-docs/tuning.md). The polite 요 after a noun ("커피요", a particle to the analyser) is final.
+docs/tuning.md). A last 요 is final whatever the analyser makes of the words before it: the polite
+ending, after a noun ("커피요", a particle to the analyser) or after words misheard ("파란과 요", which it
+reads as a connective or a determiner). So is a vocative (-아/-야, "민수야"): a call ends what is said, and
+Whisper writes the informal -아/-야 of a misheard question as one ("이거 얼마야" heard "이 꼬마야"). A filler
+("음", "어": interjections to the analyser) is not.
 
 Loaded once per process (about a second and 300 MB; its model is read at the first analysis, so
 :func:`analyser` does one) on the loading threads when the language is Korean, never in a turn.
@@ -69,4 +73,4 @@ def ends_a_sentence(words: str) -> bool | None:
     last = morphemes[-1]
     if last.tag == "EF":
         return last.form != "네"
-    return last.form == "다" or (last.form == "요" and last.tag == "JX")
+    return last.form == "다" or last.form.endswith("요") or last.tag == "JKV"

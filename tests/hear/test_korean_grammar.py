@@ -17,6 +17,16 @@ def test_the_analyser_reads_the_ending_by_the_words_around_it():
     assert korean_grammar.ends_a_sentence("2, 3") is None  # nothing but digits and punctuation
 
 
+def test_a_last_polite_ending_or_a_call_is_final_whatever_the_words_before_it():
+    """Whisper's misheard Korean keeps the sound of the last syllable more often than the words: a last
+    요 or a vocative -아/-야 ends what is said however the analyser reads what comes before; a filler
+    does not."""
+    for said in ("커피요", "조만간요", "고무역시역의 요", "파란은 왹 파란과 요", "민수야", "이 꼬마야", "요치의 폰아"):
+        assert korean_grammar.ends_a_sentence(said) is True, said
+    for thinking in ("음", "그게 어", "엄마한테", "비가 와서"):
+        assert korean_grammar.ends_a_sentence(thinking) is False, thinking
+
+
 def test_without_the_analyser_the_last_syllable_decides_and_the_log_says_why(monkeypatch, caplog):
     monkeypatch.setattr(korean_grammar, "_ANALYSER", None)
     monkeypatch.setattr(korean_grammar, "_UNAVAILABLE", False)
