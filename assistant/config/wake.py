@@ -39,6 +39,12 @@ class WakeConfig:
     korean_probability: float = within(4.27, 0.01, 100.0)
     """The same for a phrase in Hangul (told by the multilingual Whisper of the ``ko`` extra): chosen by the
     same rule on the Korean wake set 7, judged on set 8 (docs/wake.md)."""
+    korean_gate: float = within(31.6, 0.01, 100.0)
+    """A phrase in Hangul is told by its own model first (trained when the phrase is first chosen, by
+    eSpeak NG's Korean voices; ``by = model`` or ``model+probability``), then by Whisper's probability at
+    :attr:`korean_probability` where the model's score (0-100) reaches this: the model spares most of
+    Whisper's looks and decides nothing (alone it woke 50-71 times an hour on the Korean sets). The
+    middle of the gates that cost nothing on the Korean wake set 7, judged on set 8 (docs/wake.md)."""
     model: float = within(83.2, 0.01, 100.0)
     """``by = model``: the phrase model's score (0-100) that wakes; ``model+probability``: the score a look
     needs before Whisper is asked. The highest at which the wake bench's tuning half (corpus v3) misses at
@@ -52,6 +58,13 @@ class WakeConfig:
     be (the phrase taken out of the words always goes by letters)."""
     chime: bool = True
     """A short chime when the phrase is heard (the screen shows it either way)."""
+
+    def phrase_gate(self) -> float | None:
+        """The model's score a look needs before Whisper is asked: :attr:`korean_gate` for a phrase in
+        Hangul, :attr:`model` for another with ``by = model+probability``; None (the model decides alone)."""
+        if has_hangul(self.phrase):
+            return self.korean_gate
+        return self.model if self.by == "model+probability" else None
 
     def phrase_probability(self) -> float:
         """The probability that wakes for this phrase: :attr:`korean_probability` for a phrase in Hangul."""

@@ -181,6 +181,7 @@ class WakeListening:
         now = timeline.mark(Mark.WAKE)
         latency_ms = round(max(0.0, now - audio_end) * 1000, 1)
         timeline.set("wake_score", found.score)
+        timeline.set("wake_by", self.by)  # how it was told (a model still training: by probability)
         timeline.set("wake_ms", latency_ms)
         log.info("wake phrase heard as %r (score %.0f, %.0f ms after its audio)", found.said, found.score, latency_ms)
         self.bus.emit(EventType.WAKE, turn_id, WakeHeard(found.score, found.said, latency_ms))

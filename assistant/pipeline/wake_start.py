@@ -32,10 +32,10 @@ def start_phrase_model(wake, config, tts) -> threading.Thread | None:
     :class:`~assistant.pipeline.wake_gate.WakeListening` scoring by Whisper's probability) scores with
     the phrase's model once it is there: at once where it is kept, else after it is trained on a
     thread of its own (by probability meanwhile). ``tts``: the voice that also says the positives.
-    Only an English phrase is trained: another stays by probability. A Korean phrase's model (trained by
-    eSpeak NG's Korean voices, :mod:`.wake_korean`) woke 71 times an hour on a held-out Korean set where
-    Whisper's probability woke none (docs/wake.md), so the app does not train one."""
-    if config.by not in ("model", "model+probability") or wake.scorer is None or not config.phrase.isascii():
+    A Korean phrase's model (trained by eSpeak NG's Korean voices, :mod:`.wake_korean`) woke 50-71 times an
+    hour on the held-out Korean sets where Whisper's probability woke none, so it only gates Whisper's looks
+    (:meth:`~assistant.config.WakeConfig.phrase_gate`): the same wakes for less than half the CPU (docs/wake.md)."""
+    if config.by not in ("model", "model+probability") or wake.scorer is None:
         return None
     whisper = wake.scorer
 
@@ -48,8 +48,7 @@ def start_phrase_model(wake, config, tts) -> threading.Thread | None:
         except Exception as exc:  # a voice or the embedding models missing: the probability stays
             log.warning("the wake phrase model cannot be trained (%s): by probability instead", exc)
             return
-        gate = config.model if config.by == "model+probability" else None
-        wake.use(ModelScorer(model, shared_embedder(), whisper, gate=gate))
+        wake.use(ModelScorer(model, shared_embedder(), whisper, gate=config.phrase_gate()))
 
     if model_path(config.phrase).is_file():
         ready()

@@ -50,6 +50,7 @@ def test_the_phrase_and_the_question_in_one_breath_are_one_turn(tmp_path, way):
     assert turn["transcript"].lower().startswith("what time is it") and turn["source"] == "skill"
     threshold = 80.0 if by == "model" else WakeConfig().probability
     assert turn["counts"]["wake_score"] >= threshold and turn["latency_ms"]["wake"] is not None
+    assert turn["counts"]["wake_by"] == by
 
 
 def test_the_question_without_the_phrase_is_no_turn(tmp_path, way):
@@ -69,15 +70,27 @@ def _korean_take(path, text: str):
     return path
 
 
-def test_a_korean_phrase_wakes_by_whisper_s_probability_and_is_taken_out_of_the_words(tmp_path):
-    """A Korean phrase is told by the multilingual Whisper's probability, at Korean's own threshold (the app
-    trains no Korean model: docs/wake.md); the greeting that begins like it and the question alone are no turn."""
+@pytest.fixture(params=["probability", "model"])
+def korean_way(request, tmp_path):
+    """The config file: by Whisper's probability alone, or (the default) the phrase's own model first, as a
+    gate (a small one, kept in the tests' cache: nothing trains in the background)."""
+    if request.param == "model":
+        small_model(KOREAN_PHRASE)
+        return "model+probability", toml_file(tmp_path, "[wake]\nby = 'model'\n")
+    return "probability", toml_file(tmp_path, "[wake]\nby = 'probability'\n")
+
+
+def test_a_korean_phrase_wakes_by_whisper_s_probability_and_is_taken_out_of_the_words(tmp_path, korean_way):
+    by, config = korean_way
+    """A Korean phrase is told by the multilingual Whisper's probability, at Korean's own threshold, where its
+    own model (a gate in front of it, by default) lets the look through (docs/wake.md); the greeting that
+    begins like it and the question alone are no turn."""
     turns_of = {}
     for name, text in (("breath", f"{KOREAN_PHRASE}, 지금 몇 시야?"), ("plain", "지금 몇 시야?"),
                        ("greeting", "안녕하세요, 반갑습니다.")):
         take = _korean_take(tmp_path / f"{name}.wav", text)
-        code, turns, err = chat("--language", "ko", "--input", take, "--output", tmp_path / f"{name}-out.wav", "--json",
-                                "--wake", KOREAN_PHRASE)
+        code, turns, err = chat("--config", config, "--language", "ko", "--input", take,
+                                "--output", tmp_path / f"{name}-out.wav", "--json", "--wake", KOREAN_PHRASE)
         assert code == 0, err
         turns_of[name] = turns
     assert turns_of["plain"] == [] and turns_of["greeting"] == []
@@ -85,4 +98,5 @@ def test_a_korean_phrase_wakes_by_whisper_s_probability_and_is_taken_out_of_the_
     turn = turns_of["breath"][0]
     wakes_at = WakeConfig(phrase=KOREAN_PHRASE).phrase_probability()  # Korean's own threshold
     assert turn["counts"]["wake_score"] >= wakes_at and turn["latency_ms"]["wake"] is not None
+    assert turn["counts"]["wake_by"] == by
     assert "비서" not in turn["transcript"] and turn["voices"] == ["espeak-ng (ko)"]

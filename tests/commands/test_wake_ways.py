@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.commands.bench.wake_ways import calibrate, decide, figures
+from assistant.commands.bench.wake_ways import calibrate, calibrate_gate, decide, figures
 from assistant.hear.wake import WakePhrase
 
 MS = {"encode": 100.0, "align": 40.0, "decode": 60.0}
@@ -92,3 +92,14 @@ def test_the_model_threshold_spends_half_the_miss_target_on_margin():
     assert 85.0 < threshold <= 90.0
     f = figures("model", takes, threshold, "hey assistant")
     assert f["missed_takes"] == ["pos-low"] and f["false_accept_takes"] == ["neg-model-sure"]  # not weighed
+
+
+def test_the_gate_in_front_of_a_probability_is_the_middle_of_the_gates_that_cost_nothing():
+    """The phrase take's model peaks at 60 and Whisper's probability alone decides it right: gates up to 60
+    lose nothing (the negatives stay refused by Whisper either way), so the gate is about 30 (their middle on
+    the model's scale), not the edge (60) where the quietest phrase take is about to be lost."""
+    takes = [_model_take("pos", True, [10.0, 60.0], [0.01, 0.2]), MODEL_TAKES[1], MODEL_TAKES[2]]
+    gate = calibrate_gate(takes, "hey assistant", 5.0)
+    assert 25.0 <= gate <= 35.0
+    assert figures("model+probability", takes, (gate, 5.0), "hey assistant")["misses"] == 0
+    assert figures("model+probability", takes, (70.0, 5.0), "hey assistant")["misses"] == 1

@@ -49,6 +49,11 @@ def test_the_model_ways_wake_on_their_own_score():
     assert wake_threshold(WakeConfig(by="model", model=40.0), by="probability") == WakeConfig().probability
     korean = WakeConfig(phrase="안녕 비서", by="probability", probability=7.0, korean_probability=4.0)
     assert wake_threshold(korean) == 4.0 and wake_threshold(replace(korean, phrase="hey assistant")) == 7.0
+    # a Korean phrase's model only gates Whisper's looks, whichever model way is chosen; an English one's decides
+    assert replace(korean, by="model", korean_gate=30.0).phrase_gate() == 30.0
+    assert replace(korean, by="model+probability", korean_gate=30.0).phrase_gate() == 30.0
+    english = WakeConfig(phrase="hey assistant", model=40.0)
+    assert english.phrase_gate() is None and replace(english, by="model+probability").phrase_gate() == 40.0
     phrase = WakePhrase("hey assistant")
     spotting = Spotting(phrase, WakeConfig(phrase="hey assistant", by="model", model=40.0))
     # a low model score after a second does not end the search (a look is cheap): only spot_s does

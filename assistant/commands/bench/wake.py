@@ -216,7 +216,8 @@ def run_wake_bench(config: Config, out: Path, halves: tuple[str, ...] = ("test",
 def _configured(way: str, config: Config):
     """A way's threshold as configured (without a tuning half to calibrate it on)."""
     wake = config.wake
-    return {"model": wake.model, "model+probability": (wake.model, wake.probability)}.get(way, wake.phrase_probability())
+    gate = wake.phrase_gate() if wake.phrase_gate() is not None else wake.model
+    return {"model": wake.model, "model+probability": (gate, wake.phrase_probability())}.get(way, wake.phrase_probability())
 
 
 def _default_way(by: str) -> str:

@@ -166,6 +166,21 @@ def calibrate(way: str, tune: list[dict], phrase_text: str) -> float:
     return math.sqrt(low * high)
 
 
+def calibrate_gate(tune: list[dict], phrase_text: str, probability: float) -> float:
+    """The model's gate in front of a probability already calibrated (``model+probability`` with the
+    probability fixed): of the gates (:data:`SCORES`) at which the tuning half costs what it costs with every
+    look let through (the lowest gate: no more misses or false accepts), the middle on the model's own 0-100
+    scale. The
+    gate is there to spare Whisper's looks, not to decide: the highest such gate sits where the tuning
+    half's quietest phrase take is about to be lost, so half of it keeps that margin."""
+    alone = _cost("model+probability", tune, (SCORES[0], probability), phrase_text)
+    free = [g for g in SCORES if _cost("model+probability", tune, (g, probability), phrase_text) <= alone + 1e-9]
+    if not free:
+        return SCORES[0]
+    middle = (free[0] + free[-1]) / 2
+    return min(free, key=lambda g: abs(g - middle))
+
+
 def _calibrate_by_misses(tune: list[dict], phrase_text: str) -> float:
     """``model``: the highest threshold (of :data:`SCORES`) at which the tuning half misses at most
     :data:`MODEL_MISS_SHARE` of its phrase takes (its negatives do not count, so they are not walked)."""
