@@ -8,6 +8,9 @@ the phrase model as the app trains it for "hey assistant" (trained on first use,
 cache; a Korean set's phrase, "안녕 비서", by Korean voices). Deterministic, but for the CPU each look cost.
 
     python -m tools.wake_sets [--sets 1,2,3,4,5] [--room] [--thresholds 79.5,83.2] [--probability]
+
+``--probability``: Whisper's probability of the phrase too, and for a Korean set the phrase model as a gate in
+front of it (``wake.korean_gate``), as the app tells a Korean phrase.
 """
 
 from __future__ import annotations
@@ -47,6 +50,14 @@ def scored_rows(takes, number: int, model, config: Config) -> list[dict]:
                      "model_utterances": merged_looks({"utterances": []}, done),  # no Whisper looks: none cost
                      "near": index is not None and near_homophone_takes(number, index)})
     return rows
+
+
+def gated(row: dict) -> dict:
+    """A row whose Whisper looks were added: its model's looks with what Whisper's look at the same point
+    gave (``model+probability``: the model first, Whisper where the model lets a look through)."""
+    done = {"utterances": [{"start_s": u["start_s"], "looks": [{**look, "ms": look["model_ms"]} for look in u["looks"]]}
+                           for u in row["model_utterances"]]}
+    return {**row, "model_utterances": merged_looks(row, done)}
 
 
 def whisper_looks(takes, config: Config, phrase: str, whisper: str | None = None) -> dict[str, list[dict]]:
@@ -108,12 +119,18 @@ def main(argv: list[str] | None = None) -> int:
                 for row in rows:
                     row["utterances"] = looks[row["take"]]
                 kept.write_text(json.dumps(rows), encoding="utf-8")
-                wakes_at = with_overrides(config, wake={"phrase": phrase}).wake.phrase_probability()
-                for part, chosen in (("", rows), (" without a near homophone", plain)):
-                    got = figures("probability", chosen, wakes_at, phrase)
-                    print(f"{name}{part} | by probability {wakes_at} | {got['false_accepts']} in "
-                          f"{got['negative_minutes']} min ({got['false_accepts_per_hour']}) | "
-                          f"{got['misses']}/{got['phrase_takes']}", flush=True)
+                wake = with_overrides(config, wake={"phrase": phrase}).wake
+                wakes_at, gate = wake.phrase_probability(), wake.phrase_gate()
+                ways = [("probability", wakes_at, f"by probability {wakes_at}")]
+                if gate is not None:  # a Korean phrase: its model gates Whisper's looks
+                    ways.append(("model+probability", (gate, wakes_at), f"model {gate}, then probability {wakes_at}"))
+                for way, threshold, label in ways:
+                    for part, chosen in (("", rows), (" without a near homophone", plain)):
+                        got = figures(way, [gated(r) for r in chosen] if way != "probability" else chosen, threshold, phrase)
+                        print(f"{name}{part} | {label} | {got['false_accepts']} in "
+                              f"{got['negative_minutes']} min ({got['false_accepts_per_hour']}) | "
+                              f"{got['misses']}/{got['phrase_takes']} | CPU {got['cpu_share_of_a_core']} of a core | "
+                              f"latency {got['latency_ms_median']} / {got['latency_ms_p90']} ms", flush=True)
             for threshold in thresholds:
                 every, without = figures("model", rows, threshold, phrase), figures("model", plain, threshold, phrase)
                 print(f"{name} | {threshold} | {every['false_accepts']} in {every['negative_minutes']} min "
