@@ -11,8 +11,11 @@ stop follows ("날씨 좋다"), is final, as it was by its syllable; and -네, f
 docs/tuning.md). A last 요 is final whatever the analyser makes of the words before it: the polite
 ending, after a noun ("커피요", a particle to the analyser) or after words misheard ("파란과 요", which it
 reads as a connective or a determiner). So is a vocative (-아/-야, "민수야"): a call ends what is said, and
-Whisper writes the informal -아/-야 of a misheard question as one ("이거 얼마야" heard "이 꼬마야"). A filler
-("음", "어": interjections to the analyser) is not.
+Whisper writes the informal -아/-야 of a misheard question as one ("이거 얼마야" heard "이 꼬마야"). And so is a
+last 아 or 야 where the analyser reads no connective there: the sentence-final vowel a with no consonant
+heard before it, the informal ending or the a of -까, -나, -야 misheard, which Whisper writes into a made-up
+noun ("영화 한 편 볼까" heard "양화한 양폭아", "지금 몇 시야" heard "취뜸 며티세아"); the connective -어야
+("먼저 해야") is not. A filler ("음", "어": interjections to the analyser) is not.
 
 Loaded once per process (about a second and 300 MB; its model is read at the first analysis, so
 :func:`analyser` does one) on the loading threads when the language is Korean, never in a turn.
@@ -26,7 +29,13 @@ import logging
 import threading
 import warnings
 
+from assistant.writing import SYLLABLE
+
 log = logging.getLogger(__name__)
+
+OPEN_A = ("아", "야")
+"""Last syllables that end the words unless the analyser reads a connective there (the vowel a, no
+consonant heard before it)."""
 
 _LOCK = threading.Lock()
 _USE = threading.Lock()
@@ -73,4 +82,6 @@ def ends_a_sentence(words: str) -> bool | None:
     last = morphemes[-1]
     if last.tag == "EF":
         return last.form != "네"
-    return last.form == "다" or last.form.endswith("요") or last.tag == "JKV"
+    syllables = SYLLABLE.findall(words)
+    open_a = bool(syllables) and syllables[-1] in OPEN_A and last.tag != "EC"
+    return last.form == "다" or last.form.endswith("요") or last.tag == "JKV" or open_a

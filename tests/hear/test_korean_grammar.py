@@ -21,9 +21,10 @@ def test_a_last_polite_ending_or_a_call_is_final_whatever_the_words_before_it():
     """Whisper's misheard Korean keeps the sound of the last syllable more often than the words: a last
     요 or a vocative -아/-야 ends what is said however the analyser reads what comes before; a filler
     does not."""
-    for said in ("커피요", "조만간요", "고무역시역의 요", "파란은 왹 파란과 요", "민수야", "이 꼬마야", "요치의 폰아"):
+    for said in ("커피요", "조만간요", "고무역시역의 요", "파란은 왹 파란과 요", "민수야", "이 꼬마야", "요치의 폰아",
+                 "양화한 양폭아", "취뜸 며티세아", "부존같이 아"):  # the last a: a noun or an interjection to the analyser
         assert korean_grammar.ends_a_sentence(said) is True, said
-    for thinking in ("음", "그게 어", "엄마한테", "비가 와서"):
+    for thinking in ("음", "그게 어", "엄마한테", "비가 와서", "먼저 해야", "서울까지", "친구가"):
         assert korean_grammar.ends_a_sentence(thinking) is False, thinking
 
 
