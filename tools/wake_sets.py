@@ -124,9 +124,11 @@ def main(argv: list[str] | None = None) -> int:
                 ways = [("probability", wakes_at, f"by probability {wakes_at}")]
                 if gate is not None:  # a Korean phrase: its model gates Whisper's looks
                     ways.append(("model+probability", (gate, wakes_at), f"model {gate}, then probability {wakes_at}"))
+                merged = [gated(r) for r in rows] if gate is not None else []
                 for way, threshold, label in ways:
-                    for part, chosen in (("", rows), (" without a near homophone", plain)):
-                        got = figures(way, [gated(r) for r in chosen] if way != "probability" else chosen, threshold, phrase)
+                    every = merged if way != "probability" else rows
+                    for part, chosen in (("", every), (" without a near homophone", [r for r in every if not r["near"]])):
+                        got = figures(way, chosen, threshold, phrase)
                         print(f"{name}{part} | {label} | {got['false_accepts']} in "
                               f"{got['negative_minutes']} min ({got['false_accepts_per_hour']}) | "
                               f"{got['misses']}/{got['phrase_takes']} | CPU {got['cpu_share_of_a_core']} of a core | "

@@ -81,10 +81,10 @@ def korean_way(request, tmp_path):
 
 
 def test_a_korean_phrase_wakes_by_whisper_s_probability_and_is_taken_out_of_the_words(tmp_path, korean_way):
-    by, config = korean_way
     """A Korean phrase is told by the multilingual Whisper's probability, at Korean's own threshold, where its
     own model (a gate in front of it, by default) lets the look through (docs/wake.md); the greeting that
     begins like it and the question alone are no turn."""
+    by, config = korean_way
     turns_of = {}
     for name, text in (("breath", f"{KOREAN_PHRASE}, 지금 몇 시야?"), ("plain", "지금 몇 시야?"),
                        ("greeting", "안녕하세요, 반갑습니다.")):

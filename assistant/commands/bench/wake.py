@@ -216,7 +216,8 @@ def run_wake_bench(config: Config, out: Path, halves: tuple[str, ...] = ("test",
 def _configured(way: str, config: Config):
     """A way's threshold as configured (without a tuning half to calibrate it on)."""
     wake = config.wake
-    gate = wake.phrase_gate() if wake.phrase_gate() is not None else wake.model
+    gate = wake.phrase_gate()
+    gate = wake.model if gate is None else gate
     return {"model": wake.model, "model+probability": (gate, wake.phrase_probability())}.get(way, wake.phrase_probability())
 
 

@@ -170,9 +170,8 @@ def calibrate_gate(tune: list[dict], phrase_text: str, probability: float) -> fl
     """The model's gate in front of a probability already calibrated (``model+probability`` with the
     probability fixed): of the gates (:data:`SCORES`) at which the tuning half costs what it costs with every
     look let through (the lowest gate: no more misses or false accepts), the middle on the model's own 0-100
-    scale. The
-    gate is there to spare Whisper's looks, not to decide: the highest such gate sits where the tuning
-    half's quietest phrase take is about to be lost, so half of it keeps that margin."""
+    scale. The gate is there to spare Whisper's looks, not to decide: the highest such gate sits where the
+    tuning half's quietest phrase take is about to be lost, so half of it keeps that margin."""
     alone = _cost("model+probability", tune, (SCORES[0], probability), phrase_text)
     free = [g for g in SCORES if _cost("model+probability", tune, (g, probability), phrase_text) <= alone + 1e-9]
     if not free:
