@@ -9,6 +9,7 @@ names GGUF models that do speak it, per VRAM tier, and the remote backend.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from assistant.config import Config, LlmConfig
 
@@ -98,7 +99,20 @@ def korean_fonts() -> list[str] | None:
     return sorted({line.split(",")[0].strip() for line in out.splitlines() if line.strip()})
 
 
-NO_KOREAN_FONT = "no Korean font is installed, so Hangul shows as boxes: install fonts-noto-cjk (Debian/Ubuntu)"
+def packaged_korean_font() -> Path | None:
+    """Noto Sans KR (SIL OFL 1.1) from the ko extra's font package, pylopdf-fonts-ko, found
+    through the package's own API (in a bundle, the copy PyInstaller collected); None when it
+    is not installed. The screens load it when no system font draws Hangul (ui/i18n.py)."""
+    try:
+        import pylopdf_fonts_ko
+    except ImportError:
+        return None
+    path = Path(pylopdf_fonts_ko.sans_path())
+    return path if path.is_file() else None
+
+
+NO_KOREAN_FONT = ('no Korean font is installed, so Hangul shows as boxes: `pip install ".[ko]"` '
+                  "(Noto Sans KR for the app) or install fonts-noto-cjk (Debian/Ubuntu)")
 
 
 def model_hint(language: str) -> str:

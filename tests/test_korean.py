@@ -113,6 +113,20 @@ def test_the_embedded_model_is_never_offered_for_korean():
     assert not languages.speaks("ko", model_is_embedded=True) and languages.speaks("ko", model_is_embedded=False)
 
 
+@pytest.mark.parametrize("system, packaged, expected", [
+    ([], "NotoSansKR-Regular.otf", "the screens load Noto Sans KR"),
+    ([], None, 'pip install ".[ko]"'),
+    (["Noto Sans CJK KR"], None, None),
+])
+def test_the_doctor_tells_where_hangul_is_drawn_from(monkeypatch, tmp_path, system, packaged, expected):
+    from assistant.commands.doctor import language_advice
+
+    monkeypatch.setattr(languages, "korean_fonts", lambda: system)
+    monkeypatch.setattr(languages, "packaged_korean_font", lambda: packaged and tmp_path / packaged)
+    fonts = [n for n in language_advice("ko", None, 0.0, remote=False) if "font" in n.lower()]
+    assert fonts == [] if expected is None else len(fonts) == 1 and expected in fonts[0]
+
+
 def test_fast_vosk_search_replaces_the_model_options():
     from assistant.hear.vosk_fast import fast_conf
 

@@ -49,9 +49,42 @@ def test_the_korean_translation_covers_every_string(tmp_path):
 
 
 def test_a_missing_korean_font_is_named(qtbot, monkeypatch):
+    """No system font and no font package: the banner names both remedies."""
     monkeypatch.setattr(i18n.QFontDatabase, "families", staticmethod(lambda *_: []))
-    assert "fonts-noto-cjk" in i18n.font_problem("ko")
+    monkeypatch.setattr(languages, "packaged_korean_font", lambda: None)
+    problem = i18n.font_problem("ko")
+    assert "fonts-noto-cjk" in problem and 'pip install ".[ko]"' in problem
     assert i18n.font_problem("en") is None
+
+
+def test_the_packaged_korean_font_draws_hangul(qtbot):
+    """With the ko extra's font package, Qt has a Korean family and its fallback draws every
+    Hangul syllable with a font that has the glyph (no boxes), system font or none."""
+    from PySide6.QtGui import QFontDatabase, QTextLayout
+    from PySide6.QtWidgets import QApplication
+
+    pytest.importorskip("pylopdf_fonts_ko")
+    path = languages.packaged_korean_font()
+    assert path is not None and path.name == "NotoSansKR-Regular.otf"
+    assert i18n.load_packaged_font("ko") == ["Noto Sans KR"]
+    assert i18n.load_packaged_font("ko") == ["Noto Sans KR"]  # once per process
+    assert "Noto Sans KR" in QFontDatabase.families(QFontDatabase.WritingSystem.Korean)
+    assert i18n.font_problem("ko") is None
+    text = "오프라인 음성 비서"
+    layout = QTextLayout(text, QApplication.font())
+    layout.beginLayout()
+    layout.createLine()
+    layout.endLayout()
+    runs = layout.glyphRuns()
+    assert all(0 not in run.glyphIndexes() for run in runs)  # glyph 0, .notdef: the box
+    drawn = {ch for ch in text for run in runs if run.rawFont().supportsCharacter(ch)}
+    assert set(text.replace(" ", "")) <= drawn
+
+
+def test_the_font_package_is_loaded_only_where_the_system_has_no_korean_font(qtbot, monkeypatch):
+    monkeypatch.setattr(i18n.QFontDatabase, "families", staticmethod(lambda *_: ["Noto Sans CJK KR"]))
+    monkeypatch.setattr(i18n, "load_packaged_font", lambda _: pytest.fail("the package font was loaded"))
+    assert i18n.font_problem("ko") is None
 
 
 @pytest.mark.slow
