@@ -8,8 +8,9 @@
 #   packaging/smoke_test.sh --no-models   build without models, put them in dist/assistant/models/, test
 #
 # Checks: `assistant --self-test` passes (every engine loads, one typed question is answered
-# into a WAV that holds speech), `assistant doctor` runs, and the desktop app stays up on
-# Qt's offscreen platform. Prints the build time, bundle size and cold start.
+# into a WAV that holds speech), `assistant doctor` runs, the desktop app stays up on Qt's
+# offscreen platform, and Noto Sans KR is bundled (when pylopdf-fonts-ko is installed) and
+# registered by the Korean screens. Prints the build time, bundle size and cold start.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
@@ -20,7 +21,7 @@ for arg in "$@"; do
   case "$arg" in
     --no-build) build=0 ;;
     --no-models) models=0 ;;
-    -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option: $arg" >&2; exit 2 ;;
   esac
 done
@@ -80,6 +81,28 @@ if [[ $status != 124 ]]; then
   exit 1
 fi
 
+# Noto Sans KR: bundled when pylopdf-fonts-ko (the ko extra) was installed at build time, and registered
+# by the Korean screens where the system has no Korean font (the clean environment's fontconfig is the system's).
+font="$ROOT/dist/assistant/_internal/pylopdf_fonts_ko/NotoSansKR-Regular.otf"
+if [[ $build == 1 && ! -f $font ]] && "$PY" -c "import pylopdf_fonts_ko" 2>/dev/null; then
+  echo "FAIL: pylopdf-fonts-ko is installed but Noto Sans KR is not in the bundle" >&2
+  exit 1
+fi
+korean_font="no Noto Sans KR in the bundle"
+if [[ -f $font ]]; then
+  korean_font="Noto Sans KR bundled"
+  if [[ -z $(fc-list :lang=ko family 2>/dev/null) ]]; then
+    echo "Korean screens (offscreen, 10 s)..."
+    timeout 10 "${clean_env[@]}" "$APP" -v --language ko >"$out/gui-ko.log" 2>&1 || true
+    if ! grep -q "registered the font Noto Sans KR" "$out/gui-ko.log"; then
+      tail -n 20 "$out/gui-ko.log" >&2
+      echo "FAIL: the Korean screens did not register the bundled Noto Sans KR" >&2
+      exit 1
+    fi
+    korean_font="Noto Sans KR bundled and registered (no system Korean font)"
+  fi
+fi
+
 "$PY" - "$out/self-test.json" "$models" <<EOF
 import json, sys
 report = json.load(open(sys.argv[1]))
@@ -94,5 +117,6 @@ print(f"      load: {report['load_s']}")
 print(f"      cold start (from process start): main {cold['process_start_to_main']} s, "
       f"engines ready {cold['engines_ready']} s, first audio {cold['first_audio']} s, turn end {cold['turn_end']} s")
 print(f"      reply: {report['turn']['reply']!r}, heard back: {report['wav'].get('heard')!r}")
+print(f"      Korean font: $korean_font")
 print(f"      report: {sys.argv[1]}")
 EOF
