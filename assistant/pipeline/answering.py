@@ -83,7 +83,7 @@ class Answering:
         if not book.is_current(turn_id):
             return
         book.result(turn_id).transcript = text
-        if not text:
+        if not text and book.timeline(turn_id).get(Mark.SPEECH_END) is None:  # (typed words are never empty)
             book.bus.emit(EventType.TRANSCRIPT, turn_id, text)
             book.error(turn_id, "nothing was understood; no reply")
             book.finish(turn_id)

@@ -9,6 +9,12 @@ an English question that no skill and no instant reply takes, whose least sure w
 says it again), never twice in a row: words said again right after it are answered, or a word
 the recognizer never knows well (a rare name) would never be. Docs: docs/tuning.md, "Misheard
 words".
+
+Speech the recognizer read as nothing at all (Whisper's no-speech probability, or a voice it cannot
+read: eSpeak NG's odder Korean voices are read as nothing one question in twelve) gets the same
+notice, in the language spoken (:data:`NOT_HEARD`), where the utterance lasted long enough to be a
+question (:data:`HEARD_FOR_S`), not twice in a row either; shorter sounds (a laugh, a cough the
+VAD took for a voice) still end without a word. Any language: no threshold of the recognizer's is used.
 """
 
 from __future__ import annotations
@@ -20,6 +26,12 @@ import numpy as np
 from assistant.think.korean_guard import Notice
 
 DID_NOT_CATCH = "Sorry, I didn't catch that."
+NOT_HEARD = {"ko": "죄송해요, 잘 못 알아들었어요. 다시 한번 말씀해 주세요."}
+"""Per language, what is said for speech read as nothing (else :data:`DID_NOT_CATCH`)."""
+HEARD_FOR_S = 1.0
+"""From the utterance's first speech to its last, at least this long for speech read as nothing to
+get the notice: about the shortest question ("What time is it?" is 0.8-1.1 s at 150-180 words a
+minute); a laugh, a cough or an "mm" is shorter and gets none."""
 LANGUAGES = frozenset({"en"})
 """Where the threshold was measured (Whisper tiny.en's probabilities); elsewhere no words are refused."""
 
@@ -46,6 +58,19 @@ class MisheardGuard:
             return None
         return Notice(DID_NOT_CATCH, self.audio(DID_NOT_CATCH) if self.audio else None, source="misheard")
 
+    def not_heard(self, heard_s: float | None) -> Notice | None:
+        """The notice for speech of ``heard_s`` seconds that the recognizer read as nothing, or None
+        (too short to be a question, or the notice was the last reply)."""
+        if self.just_said or heard_s is None or heard_s < HEARD_FOR_S:
+            return None
+        text = not_heard_text(self.language)
+        return Notice(text, self.audio(text) if self.audio else None, source="misheard")
+
     def replied(self, source: str) -> None:
         """A turn's reply was given (its source: ``misheard`` for the notice)."""
         self.just_said = source == "misheard"
+
+
+def not_heard_text(language: str) -> str:
+    """What is said for speech read as nothing, in ``language``."""
+    return NOT_HEARD.get(language, DID_NOT_CATCH)

@@ -35,7 +35,7 @@ from rapidfuzz import fuzz, process
 
 from assistant.think import hangul, korean
 from assistant.think.korean_guard import CANNOT_ANSWER
-from assistant.think.misheard import DID_NOT_CATCH
+from assistant.think.misheard import DID_NOT_CATCH, NOT_HEARD
 from assistant.config import ConfigError, RepliesConfig
 from assistant.resources import config_dir
 
@@ -368,6 +368,7 @@ class InstantReplies:
         texts = self.table.static_texts() + ([self.table.filler] if self.config.filler and self.table.filler else [])
         texts.append(CANNOT_ANSWER)  # Korean the model cannot answer: said as soon as the turn is over
         texts.append(DID_NOT_CATCH)  # words the recognizer was unsure of: likewise
+        texts += NOT_HEARD.values()  # speech read as nothing, in the other languages
         self._audio.prerender(list(dict.fromkeys(texts)), background)
 
     def wait_ready(self, timeout: float | None = None) -> bool:

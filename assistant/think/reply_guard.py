@@ -24,6 +24,7 @@ from typing import Callable, Iterator
 
 from rapidfuzz import fuzz
 
+from assistant.think.misheard import NOT_HEARD
 from assistant.writing import has_hangul
 
 MAX_SENTENCES = 3
@@ -40,7 +41,7 @@ _FOREIGN = frozenset(
 )
 
 
-KOREAN_INSTEAD = "죄송해요, 잘 못 알아들었어요. 다시 한번 말씀해 주세요."
+KOREAN_INSTEAD = NOT_HEARD["ko"]
 """Said instead of a Korean reply that begins in another language ("Sorry, I did not catch
 that. Please say it again."): the usual cause is a transcript the model could not read."""
 _LETTER_WORD = re.compile(r"\S*[^\W\d_]\S*")

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from assistant.think.korean_guard import CANNOT_ANSWER
-from assistant.think.misheard import DID_NOT_CATCH
+from assistant.think.misheard import DID_NOT_CATCH, NOT_HEARD
 from assistant.config import Config, ConfigError, RepliesConfig
 from assistant.pipeline import Engine
 from assistant.pipeline.session import load_replies
@@ -23,6 +23,9 @@ from assistant.pipeline.waiting import wait_until
 from fakes import FakeLlm, FakeStt, FakeTts, FakeVad, Recorder, RecordingSink
 
 OUTPUT_RATE = 22050
+
+NOTICES = [CANNOT_ANSWER, DID_NOT_CATCH, *NOT_HEARD.values()]
+"""The notices, rendered with the fixed replies: said at once."""
 
 
 @pytest.fixture
@@ -255,7 +258,7 @@ def loaded(tts, config=RepliesConfig(), background=True) -> InstantReplies:
 def test_every_fixed_reply_is_prerendered_at_the_output_rate(user_dirs):
     tts = FakeTts()
     replies = loaded(tts)
-    texts = default_table().static_texts() + [CANNOT_ANSWER, DID_NOT_CATCH]  # and the notices, said at once
+    texts = default_table().static_texts() + NOTICES  # and the notices, said at once
     assert sorted(tts.spoken) == sorted(texts)
     assert "It's {time}." not in tts.spoken and "" not in tts.spoken
     hit = replies.lookup("Thank you!")
@@ -276,7 +279,7 @@ def test_audio_cache_is_rebuilt_when_the_voice_changes(user_dirs):
     loaded(FakeTts(voice_id="fake:1"))
     tts = FakeTts(voice_id="fake:2")
     loaded(tts)
-    assert sorted(tts.spoken) == sorted(default_table().static_texts() + [CANNOT_ANSWER, DID_NOT_CATCH])
+    assert sorted(tts.spoken) == sorted(default_table().static_texts() + NOTICES)
 
 
 def test_corrupt_cache_files_are_rebuilt(user_dirs):
