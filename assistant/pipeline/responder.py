@@ -27,7 +27,7 @@ from assistant.events import (
 from assistant.think import calibration
 from assistant.think.conversation import GenerationStats, Llm
 from assistant.think.hedge import Hedging, hedge_words
-from assistant.think.korean_guard import KoreanGuard
+from assistant.think.korean_guard import KoreanGuard, Notice
 from assistant.think.misheard import MisheardGuard
 from assistant.think.replies import InstantReply, Replies
 from assistant.think.skills import SkillReply, Skills
@@ -46,6 +46,13 @@ many audio frames waiting (it is keeping up with the speech)."""
 
 FIRST_CHUNK_WAIT_S = 1.0
 """Longest the LLM pauses for the first chunk's synthesis (a slow system voice)."""
+
+
+def says_ahead(hit: InstantReply | SkillReply | Notice) -> bool:
+    """Words to synthesize and nothing to do (the clock's, a sum's): made at the pause, as the model's
+    reply is, and heard at the commit like it (a speculative reply's audio waits for the endpoint);
+    not synthesized only once the turn is over, where they would keep the user waiting for them."""
+    return bool(hit.text) and hit.action is None and getattr(hit, "effect", None) is None and hit.prerecorded is None
 
 
 class ResponderStage(Stage):
@@ -99,6 +106,9 @@ class ResponderStage(Stage):
         if not isinstance(message, UserText):
             return
         self._answered = (message.turn_id, message.attempt)
+        if not message.text:
+            self._nothing_heard(message)
+            return
         if message.least_word_p is not None:
             self.turns.timeline(message.turn_id).set("least_word_p", round(message.least_word_p, 3))
         hit = self.at_once(message.text)
@@ -110,11 +120,26 @@ class ResponderStage(Stage):
             hit = self.misheard.notice(message.text, message.least_word_p)
         if hit is None:
             self._generate(message)
-        elif self.turns.is_committed(message.turn_id):
+        elif self.turns.is_committed(message.turn_id) or says_ahead(hit):
             self._instant(message, hit)
         else:
-            # Cached audio is instant anyway; actions (stop, louder) must wait for the endpoint.
+            # Cached audio is instant anyway; actions (stop, louder) and effects (a timer set) must
+            # wait for the endpoint.
             self._parked = (message, hit)
+
+    def _nothing_heard(self, message: UserText) -> None:
+        """Speech the recognizer read as nothing: the notice that it was not caught where the speech
+        lasted long enough to be a question (:meth:`MisheardGuard.not_heard`), else no reply."""
+        turns, turn = self.turns, message.turn_id
+        heard_ms = turns.timeline(turn).span_ms(Mark.SPEECH_START, Mark.SPEECH_END)
+        hit = None if self.misheard is None or heard_ms is None else self.misheard.not_heard(heard_ms / 1000.0)
+        if hit is None:
+            if self.misheard is not None:
+                self.misheard.replied("")  # no reply either: the next turn's may be the notice
+            turns.error(turn, "nothing was understood; no reply")
+            turns.finish(turn)
+            return
+        self._instant(message, hit)
 
     def at_once(self, text: str) -> InstantReply | SkillReply | None:
         """The skill or the instant reply that answers ``text`` without the model, or None."""
