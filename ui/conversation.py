@@ -3,7 +3,7 @@ transcript) and the assistant's reply growing as it is generated."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from assistant.events import TurnResult
@@ -43,6 +43,12 @@ def _row(widget: QWidget, right: bool) -> QHBoxLayout:
     if not right:
         row.addStretch(1)
     return row
+
+
+SKILL_NAMES = {"clock": QT_TRANSLATE_NOOP("TurnView", "clock"), "timers": QT_TRANSLATE_NOOP("TurnView", "timers"),
+               "arithmetic": QT_TRANSLATE_NOOP("TurnView", "arithmetic"), "units": QT_TRANSLATE_NOOP("TurnView", "units"),
+               "actions": QT_TRANSLATE_NOOP("TurnView", "actions")}
+"""The skills' names as the note under a reply shows them (marked for translation)."""
 
 
 class TurnView(QWidget):
@@ -104,7 +110,9 @@ class TurnView(QWidget):
         if result.source == "cache":
             parts.append(self.tr("instant reply"))
         elif result.source == "skill":
-            parts.append(self.tr("%s skill") % result.skill)
+            parts.append(self.tr("%s skill") % self.tr(SKILL_NAMES.get(result.skill, result.skill)))
+        elif result.source == "misheard" and not result.transcript:
+            parts.append(self.tr("no words heard"))
         elif result.source == "misheard":
             least = result.timeline.counts.get("least_word_p")
             parts.append(self.tr("not heard well enough to answer (least sure word %s)")

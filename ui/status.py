@@ -38,15 +38,21 @@ def offload_text(llm: Llm, config: Config) -> tuple[str, str]:
     return short, f"n_gpu_layers = {layers}"
 
 
+DUPLEX_TEXT = {True: QT_TRANSLATE_NOOP("MainWindow", "talk over it"), False: QT_TRANSLATE_NOOP("MainWindow", "half duplex")}
+DUPLEX_HINT = {True: QT_TRANSLATE_NOOP("KioskWindow", "You can interrupt me any time."),
+               False: QT_TRANSLATE_NOOP("KioskWindow", "To interrupt me, say \u201cstop\u201d.")}
+"""English texts, marked for translation (shown through the window's ``tr()``)."""
+
+
 def duplex_text(engine) -> tuple[str, str]:
     """(short, detailed) text of how the engine listens while it speaks."""
     mode = engine.duplex
-    return ("talk over it" if mode.full else "half duplex"), mode.describe()
+    return DUPLEX_TEXT[bool(mode.full)], mode.describe()
 
 
 def duplex_hint(mode) -> str:
     """What a kiosk visitor needs to know about talking while the assistant speaks."""
-    return "You can interrupt me any time." if mode.full else "To interrupt me, say \u201cstop\u201d."
+    return DUPLEX_HINT[bool(mode.full)]
 
 
 MIC_TEXT = {

@@ -98,6 +98,19 @@ def test_the_window_speaks_korean(qtbot, engines, default_config):
     assert window.windowTitle() == "오프라인 음성 비서"
     assert window.talk_button.text() == "눌러서 말하기"
     qtbot.waitUntil(window.is_ready, timeout=60_000)
+    assert window.duplex_status.text() in ("말 끊기 가능", "반이중")
+    from assistant.events import TurnResult
+    from assistant.timeline import Timeline
+    from ui.conversation import TurnView
+
+    notes = []
+    for result in (TurnResult(1, Timeline(1), "지금 몇 시야", "한 시예요.", "skill", "clock"),
+                   TurnResult(2, Timeline(2), "", "죄송해요, 잘 못 알아들었어요.", "misheard")):
+        view = TurnView()
+        qtbot.addWidget(view)
+        view.finish(result)
+        notes.append(view.note.text())
+    assert notes == ["시계 기능", "알아들은 말 없음"]
     english = MainWindow(default_config, engines=engines, output=NullSink(default_config.audio.output_rate))
     qtbot.addWidget(english)
     assert english.windowTitle() == "Offline voice assistant"

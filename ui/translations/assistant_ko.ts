@@ -4,7 +4,7 @@
 <context>
     <name>ConversationView</name>
     <message>
-        <location filename="../conversation.py" line="145"/>
+        <location filename="../conversation.py" line="153"/>
         <source>Ask something: type below, or hold “Hold to talk” while you speak.</source>
         <translation>무엇이든 물어보세요: 아래에 입력하거나, 말하는 동안 “눌러서 말하기”를 누르고 계세요.</translation>
     </message>
@@ -74,6 +74,16 @@
         <source>■  Stop</source>
         <translation>■  멈추기</translation>
     </message>
+    <message>
+        <location filename="../status.py" line="42"/>
+        <source>You can interrupt me any time.</source>
+        <translation>언제든지 제 말을 끊고 말씀하셔도 돼요.</translation>
+    </message>
+    <message>
+        <location filename="../status.py" line="43"/>
+        <source>To interrupt me, say “stop”.</source>
+        <translation>제 말을 멈추려면 “그만”이라고 말씀하세요.</translation>
+    </message>
 </context>
 <context>
     <name>LatencyMeter</name>
@@ -128,22 +138,32 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../status.py" line="53"/>
+        <location filename="../status.py" line="41"/>
+        <source>talk over it</source>
+        <translation>말 끊기 가능</translation>
+    </message>
+    <message>
+        <location filename="../status.py" line="41"/>
+        <source>half duplex</source>
+        <translation>반이중</translation>
+    </message>
+    <message>
+        <location filename="../status.py" line="59"/>
         <source>mic off</source>
         <translation>마이크 꺼짐</translation>
     </message>
     <message>
-        <location filename="../status.py" line="54"/>
+        <location filename="../status.py" line="60"/>
         <source>mic on (push-to-talk)</source>
         <translation>마이크 켜짐 (눌러서 말하기)</translation>
     </message>
     <message>
-        <location filename="../status.py" line="55"/>
+        <location filename="../status.py" line="61"/>
         <source>mic on (hands-free)</source>
         <translation>마이크 켜짐 (핸즈프리)</translation>
     </message>
     <message>
-        <location filename="../status.py" line="56"/>
+        <location filename="../status.py" line="62"/>
         <source>no microphone</source>
         <translation>마이크 없음</translation>
     </message>
@@ -350,47 +370,77 @@
 <context>
     <name>TurnView</name>
     <message>
-        <location filename="../conversation.py" line="74"/>
+        <location filename="../conversation.py" line="48"/>
+        <source>clock</source>
+        <translation>시계</translation>
+    </message>
+    <message>
+        <location filename="../conversation.py" line="48"/>
+        <source>timers</source>
+        <translation>타이머</translation>
+    </message>
+    <message>
+        <location filename="../conversation.py" line="49"/>
+        <source>arithmetic</source>
+        <translation>계산</translation>
+    </message>
+    <message>
+        <location filename="../conversation.py" line="49"/>
+        <source>units</source>
+        <translation>단위 변환</translation>
+    </message>
+    <message>
+        <location filename="../conversation.py" line="50"/>
+        <source>actions</source>
+        <translation>동작</translation>
+    </message>
+    <message>
+        <location filename="../conversation.py" line="80"/>
         <source>(nothing was understood)</source>
         <translation>(알아듣지 못했어요)</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="87"/>
+        <location filename="../conversation.py" line="93"/>
         <source>speaking…</source>
         <translation>말하는 중…</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="100"/>
+        <location filename="../conversation.py" line="106"/>
         <source>%s to first sound</source>
         <translation>첫 소리까지 %s</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="103"/>
+        <location filename="../conversation.py" line="109"/>
         <source>end of turn: %s</source>
         <translation>발화 끝: %s</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="105"/>
+        <location filename="../conversation.py" line="111"/>
         <source>instant reply</source>
         <translation>즉시 답변</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="107"/>
+        <location filename="../conversation.py" line="113"/>
         <source>%s skill</source>
         <translation>%s 기능</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="110"/>
+        <location filename="../conversation.py" line="115"/>
+        <source>no words heard</source>
+        <translation>알아들은 말 없음</translation>
+    </message>
+    <message>
+        <location filename="../conversation.py" line="118"/>
         <source>not heard well enough to answer (least sure word %s)</source>
         <translation>잘 못 알아들어서 답하지 않음 (가장 불확실한 단어 %s)</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="113"/>
+        <location filename="../conversation.py" line="121"/>
         <source>hedged, %s</source>
         <translation>확실하지 않음, %s</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="115"/>
+        <location filename="../conversation.py" line="123"/>
         <source>interrupted</source>
         <translation>중단됨</translation>
     </message>
