@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from assistant.hear.wake_model import PhraseModel, shared_embedder
 from assistant.pipeline import wake_training
-from assistant.think.hangul import has_hangul
+from assistant.writing import has_hangul
 
 PHRASE = "hey assistant"
 VOICES = (wake_training.TrainingVoice("en-us", 165, 50), wake_training.TrainingVoice("en-gb-scotland+m3", 180, 40))

@@ -70,7 +70,7 @@ def whisper_looks(takes, config: Config, phrase: str, whisper: str | None = None
     from assistant.hear.wake_score import PhraseProbability
     from assistant.languages import for_language
     from assistant.machine.models import find_silero_vad
-    from assistant.think.hangul import has_hangul
+    from assistant.writing import has_hangul
 
     config = with_overrides(config, wake={"phrase": phrase})
     if has_hangul(phrase):

@@ -18,7 +18,8 @@ by probability and trains no Korean model; ``python -m tools.wake_sets`` trains 
 from __future__ import annotations
 
 from assistant.pipeline.wake_texts import Recipe
-from assistant.think.hangul import final_consonant, is_syllable, jamo
+from assistant.think.hangul import final_consonant, jamo
+from assistant.writing import is_syllable
 
 SENTENCES = (
     "오늘 저녁에 뭐 먹을까?", "내일 아침 일찍 출발해야 해요.", "우산을 차에 두고 왔어요.", "주말에 부모님 댁에 갈 거야.",

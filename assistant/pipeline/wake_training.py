@@ -42,7 +42,7 @@ from assistant.pipeline.wake_texts import (  # noqa: F401 - the English texts, r
 from assistant.pipeline.wake_korean import korean_recipe
 from assistant.resources import cache_dir
 from assistant.sound import first_audible_s, last_audible_s, resample
-from assistant.think.hangul import has_hangul
+from assistant.writing import has_hangul
 
 log = logging.getLogger(__name__)
 

@@ -60,10 +60,6 @@ def split_by_script(text: str) -> list[tuple[str, str]]:
     return [(script, piece) for script, piece in runs if piece.strip()]
 
 
-def has_hangul(text: str) -> bool:
-    return any(script_of(char) == HANGUL for char in text)
-
-
 @dataclass(frozen=True)
 class Spoken:
     """A run of text and the voice that says it (None: no voice for its script)."""

@@ -24,8 +24,7 @@ import unicodedata
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
-from assistant.writing import FIRST_SYLLABLE, final_consonant_index
-from assistant.writing import has_hangul, is_syllable  # noqa: F401 (the skills and matchers ask this module)
+from assistant.writing import FIRST_SYLLABLE, final_consonant_index, is_syllable
 
 _FIRST = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆ_ㅈㅉㅊㅋㅌㅍㅎ"  # "_": the silent ㅇ, dropped
 _VOWELS = ("ㅏ", "ㅔ", "ㅑ", "ㅖ", "ㅓ", "ㅔ", "ㅕ", "ㅖ", "ㅗ", "ㅜㅏ", "ㅜㅔ", "ㅜㅔ", "ㅛ", "ㅜ", "ㅜㅓ", "ㅜㅔ",

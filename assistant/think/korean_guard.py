@@ -18,7 +18,7 @@ from typing import Callable
 import numpy as np
 
 from assistant import languages
-from assistant.think import hangul
+from assistant.writing import has_hangul
 
 log = logging.getLogger(__name__)
 _told: set[Path] = set()
@@ -56,7 +56,7 @@ class Notice:
 def is_korean(text: str) -> bool:
     """Whether most letters of ``text`` are Hangul."""
     letters = [c for c in text if c.isalpha()]
-    return bool(letters) and sum(hangul.has_hangul(c) for c in letters) * 2 >= len(letters)
+    return bool(letters) and sum(has_hangul(c) for c in letters) * 2 >= len(letters)
 
 
 def speaks_korean(model: Path | None) -> bool:

@@ -34,6 +34,7 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 from assistant.think import hangul, korean
+from assistant.writing import has_hangul
 from assistant.think.korean_guard import CANNOT_ANSWER
 from assistant.think.misheard import DID_NOT_CATCH, NOT_HEARD
 from assistant.config import ConfigError, RepliesConfig
@@ -274,14 +275,14 @@ class Matcher:
     def __init__(self, table: PhraseTable, score_cutoff: float):
         self.score_cutoff = score_cutoff
         self._entries = {phrase: entry for entry in table.entries for phrase in entry.phrases}
-        self._phrases = [p for p in self._entries if not hangul.has_hangul(p)]
-        self._korean = {hangul.jamo(p): p for p in self._entries if hangul.has_hangul(p)}
+        self._phrases = [p for p in self._entries if not has_hangul(p)]
+        self._korean = {hangul.jamo(p): p for p in self._entries if has_hangul(p)}
 
     def match(self, transcript: str) -> Entry | None:
         said = normalize(transcript)
         if not said:
             return None
-        if hangul.has_hangul(said):
+        if has_hangul(said):
             return self._match_korean(said)
         best = process.extractOne(said, self._phrases, scorer=fuzz.ratio, score_cutoff=self.score_cutoff)
         if best is None or not self._same_words(said, best[0]):

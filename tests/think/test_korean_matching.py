@@ -8,6 +8,7 @@ import pytest
 
 from assistant.config import RepliesConfig
 from assistant.think import hangul
+from assistant.writing import has_hangul
 from assistant.think.replies import Matcher, default_table
 from assistant.think.skills.korean_numbers import parse
 from assistant.think.skills.korean_pattern import Form, first
@@ -36,7 +37,7 @@ def test_a_misheard_letter_costs_a_letter_not_a_syllable():
     assert hangul.distance(hangul.jamo("감사합니다"), hangul.jamo("감사합리가")) == 2
     assert hangul.similarity("감사합니다", "감사합리가") > 80 > hangul.similarity("감사합니다", "감사한 마음")
     assert hangul.similarity("몇 시야", "며치야") > 90  # the consonant moved to the next syllable
-    assert hangul.has_hangul("OK 네") and not hangul.has_hangul("OK")
+    assert has_hangul("OK 네") and not has_hangul("OK")
     assert hangul.final_consonant("팔") == "ㄹ" and hangul.final_consonant("오") == ""
 
 

@@ -23,7 +23,7 @@ from typing import Callable, Protocol
 import numpy as np
 
 from assistant.config import Config, ConfigError, RepliesConfig, SkillsConfig
-from assistant.think.hangul import has_hangul
+from assistant.writing import has_hangul
 from assistant.think.skills.text import one_word_off
 
 log = logging.getLogger(__name__)

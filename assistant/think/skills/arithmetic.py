@@ -16,7 +16,7 @@ import math
 import operator
 import re
 
-from assistant.think.hangul import has_hangul
+from assistant.writing import has_hangul
 from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_arithmetic, portions
 from assistant.think.skills.text import NUMBER, normalize, spoken_number
 

@@ -14,7 +14,7 @@ from datetime import timedelta
 from babel import Locale, UnknownLocaleError, default_locale
 from babel.dates import format_date, format_time
 
-from assistant.think.hangul import has_hangul
+from assistant.writing import has_hangul
 from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_clock
 from assistant.think.skills.text import normalize
 

@@ -16,7 +16,7 @@ import re
 from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
-from assistant.think import hangul
+from assistant.writing import has_hangul, is_syllable
 from assistant.think.korean import time_words
 from assistant.think.skills import SkillContext, SkillReply
 from assistant.think.skills.korean_numbers import copula, native, obj, parse, say, subject, topic, towards
@@ -73,7 +73,7 @@ def clock(words: str) -> tuple[int, int] | None:
 
 
 def _name(words: str) -> str | None:
-    if not 1 <= len(words) <= 4 or not all(hangul.is_syllable(c) for c in words) or words in _NOT_NAMES:
+    if not 1 <= len(words) <= 4 or not all(is_syllable(c) for c in words) or words in _NOT_NAMES:
         return None
     return None if duration_s(words) or parse(words, counter=True) is not None else words
 
@@ -193,7 +193,7 @@ def korean_label(timer: Timer) -> str:
 
 def is_korean(timer: Timer) -> bool:
     """Whether ``timer`` was set in Korean (its name is Hangul), so it rings in Korean."""
-    return hangul.has_hangul(timer.name)
+    return has_hangul(timer.name)
 
 
 def ring_text(timer: Timer, now: datetime | None = None) -> str:

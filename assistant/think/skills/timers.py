@@ -21,7 +21,7 @@ import re
 from datetime import datetime
 from pathlib import Path
 
-from assistant.think.hangul import has_hangul
+from assistant.writing import has_hangul
 from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_timers
 from assistant.think.skills.clock import resolve_locale
 from assistant.think.skills.text import FUNCTION_WORDS, NUMBER, normalize, spoken_number

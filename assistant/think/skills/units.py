@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import threading
 
-from assistant.think.hangul import has_hangul
+from assistant.writing import has_hangul
 from assistant.think.skills import SkillContext, SkillReply, SkillSetup, counts, korean_units
 from assistant.think.skills.text import NUMBER, normalize, spoken_number
 
