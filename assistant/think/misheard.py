@@ -11,7 +11,7 @@ the recognizer never knows well (a rare name) would never be. Docs: docs/tuning.
 words".
 
 Speech the recognizer read as nothing at all (Whisper's no-speech probability, or a voice it cannot
-read: eSpeak NG's odder Korean voices are read as nothing one question in twelve) gets the same
+read: four takes of 72 by eSpeak NG's odder Korean voices on one set) gets the same
 notice, in the language spoken (:data:`NOT_HEARD`), where the utterance lasted long enough to be a
 question (:data:`HEARD_FOR_S`), not twice in a row either; shorter sounds (a laugh, a cough the
 VAD took for a voice) still end without a word. Any language: no threshold of the recognizer's is used.
