@@ -82,7 +82,7 @@ class TurnConfig:
     misheard_ms: int = within(1150, "complete_ms", 5000, "ms")
     """The most a turn waits (``max_ms`` at most) when the recognizer was unsure of a word
     (``stt.misheard_below``: the words are likely misheard, so the model's reading of them is no
-    reason to wait longer): the longest thinking pause the budget counts (1 s) and the most the
+    reason to wait longer), or read no words at all: the longest thinking pause the budget counts (1 s) and the most the
     silence the detector counts outlasts the speaker's pause (132 ms on the tuning half: the
     voice's return is heard a frame or more late). Words no sentence ends on still wait
     ``max_ms`` (docs/tuning.md)."""

@@ -15,7 +15,8 @@ silence has lasted. The wait grows smoothly as the model's probability falls:
   is confident they are complete;
 - when the recognizer was unsure of a word (the words are likely misheard), the model's
   reading of them waits ``misheard_ms`` at most (a little over the longest thinking pause
-  the budget counts), not the maximum;
+  the budget counts), not the maximum; so does a reading with no words at all (words not
+  read yet wait the maximum);
 - when the model cannot read the words at all (a language it does not know), or, where
   ``unsure_word_p`` is set (off by default), the recognizer was unsure of the last word, the
   silence decides alone: at most ``unsure_ms``,
@@ -249,8 +250,8 @@ def judge(signals: TurnSignals | None, config: TurnConfig, fixed_ms: float = 300
     if signals is None:
         return Judgement(TurnCall.NO_WORDS, config.max_ms, "no transcript yet")
     text = signals.transcript.strip()
-    if not text:
-        return Judgement(TurnCall.UNFINISHED, config.max_ms, "no words transcribed")
+    if not text:  # read, and nothing found: the recognizer could not read the words, misheard at the most
+        return Judgement(TurnCall.UNSURE, min(config.misheard_ms, config.max_ms), "no words transcribed")
     if signals.instant and words:
         return Judgement(TurnCall.COMPLETE, config.complete_ms, "an instant-reply phrase")
     if words and ends_on_a_final_ending(text, language) is not None:

@@ -129,9 +129,11 @@ def test_words_likely_misheard_wait_at_most_the_longest_counted_thinking_pause()
     assert judge(replace(misheard, end_of_turn=1e-6), replace(CONFIG, max_ms=900)).wait_ms == 900  # never past it
 
 
-def test_no_words_wait_the_longest():
+def test_words_not_read_yet_wait_the_longest_and_a_reading_with_no_words_as_misheard_words_do():
     assert judge(None, CONFIG).wait_ms == 2000
-    assert judge(TurnSignals("  "), CONFIG).wait_ms == 2000
+    nothing = judge(TurnSignals("  "), CONFIG)
+    assert nothing.call is TurnCall.UNSURE and nothing.wait_ms == CONFIG.misheard_ms < 2000
+    assert judge(TurnSignals(""), replace(CONFIG, max_ms=900)).wait_ms == 900  # never past the longest
 
 
 def test_fixed_mode_ignores_the_words():
