@@ -28,10 +28,11 @@ from assistant.think.korean_guard import Notice
 DID_NOT_CATCH = "Sorry, I didn't catch that."
 NOT_HEARD = {"ko": "죄송해요, 잘 못 알아들었어요. 다시 한번 말씀해 주세요."}
 """Per language, what is said for speech read as nothing (else :data:`DID_NOT_CATCH`)."""
-HEARD_FOR_S = 1.0
+HEARD_FOR_S = 0.6
 """From the utterance's first speech to its last, at least this long for speech read as nothing to
-get the notice: about the shortest question ("What time is it?" is 0.8-1.1 s at 150-180 words a
-minute); a laugh, a cough or an "mm" is shorter and gets none."""
+get the notice: a question of two or three words ("What time is it?" is 0.8-1.1 s at 150-180 words a
+minute, "Who are you talking to?" 1.0 s); a cough, an "mm" or a word alone ("Hey", 0.3-0.4 s) is
+shorter and gets none."""
 LANGUAGES = frozenset({"en"})
 """Where the threshold was measured (Whisper tiny.en's probabilities); elsewhere no words are refused."""
 

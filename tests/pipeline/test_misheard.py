@@ -100,7 +100,7 @@ def test_speech_read_as_nothing_gets_the_notice_once_when_it_lasted_as_long_as_a
 
 
 def test_a_short_sound_read_as_nothing_gets_no_reply():
-    (result,), llm = spoken_turns(FakeStt(transcript=""), 1, seconds=HEARD_FOR_S - 0.5)
+    (result,), llm = spoken_turns(FakeStt(transcript=""), 1, seconds=HEARD_FOR_S / 2)
     assert (result.source, result.reply) == ("", "") and "nothing was understood" in result.errors[0]
     assert not llm.calls
 
