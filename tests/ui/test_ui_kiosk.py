@@ -58,8 +58,9 @@ def make_kiosk(qtbot, tmp_path):
 
     windows = []
 
-    def make(engines: LoadedModels, output=None, **values) -> KioskWindow:
+    def make(engines: LoadedModels, output=None, language: str = "en", **values) -> KioskWindow:
         config = kiosk_config(tmp_path, **values)
+        config = replace(config, stt=replace(config.stt, language=language))
         output = output or NullSink(config.audio.output_rate)
         window = KioskWindow(config, engines=engines, output=output, use_microphone=False)
         qtbot.addWidget(window)
@@ -100,6 +101,12 @@ def test_full_screen_frameless_without_menus_or_settings(make_kiosk):
     assert window.font().pointSize() == KioskConfig().font_pt
     assert "Ask me anything" in " ".join(texts(window))
     assert "You can interrupt me any time." in " ".join(texts(window))  # an echo canceller runs here
+
+
+def test_the_korean_kiosk_tells_a_visitor_in_korean_how_to_interrupt(make_kiosk):
+    window = make_kiosk(fake_engines(), language="ko")
+    shown = " ".join(texts(window))
+    assert "언제든지 제 말을 끊고 말씀하셔도 돼요." in shown and "interrupt" not in shown
 
 
 @pytest.mark.parametrize("key, modifiers", [
