@@ -3,13 +3,16 @@
     xvfb-run -s "-screen 0 1280x800x24" python -m tools.screenshot docs/screenshot.png
     xvfb-run -s "-screen 0 1280x800x24" python -m tools.screenshot --language ko docs/korean.png
     xvfb-run -s "-screen 0 1280x800x24" python -m tools.screenshot --timers docs/timers.png
+    xvfb-run -s "-screen 0 1280x800x24" python -m tools.screenshot --kiosk [--language ko] docs/kiosk.png
 
 (Qt's xcb plugin needs libxcb-cursor0, libxcb-icccm4 and libxcb-keysyms1 on Debian.)
 
 The app starts as a user would start it (models load behind the progress indicator),
 answers a few typed questions, and is captured while the last reply is being spoken.
 With ``--timers`` it sets two kitchen timers, asks how long one has left, and is
-captured with both running (the timers file is a temporary one, not the user's).
+captured with both running (the timers file is a temporary one, not the user's). With
+``--kiosk`` the kiosk (push-to-talk, its logs in a temporary folder) is captured on its attract screen
+once the models are loaded.
 """
 
 from __future__ import annotations
@@ -47,9 +50,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("output", help="PNG file to write")
     parser.add_argument("--language", choices=sorted(QUESTIONS), default="en", help="language of the questions and screens")
     parser.add_argument("--timers", action="store_true", help="two running timers instead of a conversation")
+    parser.add_argument("--kiosk", action="store_true", help="the kiosk's attract screen instead of the window")
     args = parser.parse_args(argv)
     if args.timers:
         return timers_shot(args.output)
+    if args.kiosk:
+        return kiosk_shot(args.output, args.language)
 
     from dataclasses import replace
 
@@ -114,6 +120,33 @@ def timers_shot(output: str) -> int:
         print(f"timers shown: {window.timers.texts()}")
         print(f"saved {output}")
         window.close()
+    return 0
+
+
+def kiosk_shot(output: str, language: str) -> int:
+    import tempfile
+    from dataclasses import replace
+
+    from assistant import languages
+    from assistant.config import Config
+
+    from ui.app import application
+    from ui.kiosk import KioskWindow
+
+    app = application()  # noqa: F841 - kept alive while the window is open
+    with tempfile.TemporaryDirectory() as scratch:
+        config = Config()
+        config = replace(config, stt=replace(config.stt, language=language),
+                         kiosk=replace(config.kiosk, enabled=True, hands_free=False, log_dir=scratch))
+        window = KioskWindow(languages.for_language(config), use_microphone=False)
+        window.fill_screen()
+        if not pump_events_until(lambda: window.controller.session is not None and window.showing() == "attract", 180):
+            print("the models did not load", file=sys.stderr)
+            return 1
+        pump_events_until(lambda: False, 0.3)  # let the last pieces paint
+        window.grab().save(output)
+        print(f"saved {output}")
+        window.leave()
     return 0
 
 
