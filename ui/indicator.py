@@ -41,5 +41,5 @@ class StateIndicator(QLabel):
         self.setText(f"<span style='color:{color}; font-size:18px'>●</span>&nbsp; {self.tr(STATE_NAMES[state])}")
         self.setStyleSheet(
             f"QLabel {{ border:1px solid {color}; border-radius:14px; padding:3px 14px; "
-            "font-size:14px; font-weight:600; background:white; }"
+            "font-size:14px; font-weight:700; background:white; }"
         )

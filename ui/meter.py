@@ -8,7 +8,7 @@ import itertools
 from collections import deque
 from dataclasses import dataclass
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -20,15 +20,16 @@ GREEN, AMBER, RED = QColor("#2e9d4f"), QColor("#d99a00"), QColor("#d03b3b")
 INK, MUTED, TRACK = QColor("#1f2328"), QColor("#6e7781"), QColor("#eaeef2")
 
 STAGES = (
-    ("endpoint_wait", "endpoint", QColor("#8c6bb1")),
-    ("stt", "STT", QColor("#4c78a8")),
-    ("ttft", "first token", QColor("#f58518")),
-    ("first_clause", "first clause", QColor("#e8c547")),
-    ("tts_first_chunk", "TTS first audio", QColor("#54a24b")),
+    ("endpoint_wait", QT_TRANSLATE_NOOP("LatencyMeter", "endpoint"), QColor("#8c6bb1")),
+    ("stt", QT_TRANSLATE_NOOP("LatencyMeter", "STT"), QColor("#4c78a8")),
+    ("ttft", QT_TRANSLATE_NOOP("LatencyMeter", "first token"), QColor("#f58518")),
+    ("first_clause", QT_TRANSLATE_NOOP("LatencyMeter", "first clause"), QColor("#e8c547")),
+    ("tts_first_chunk", QT_TRANSLATE_NOOP("LatencyMeter", "TTS first audio"), QColor("#54a24b")),
 )
 """``first_clause`` (first token to first chunk: the chunker waiting for a clause boundary)
-comes from the marks; the others are :meth:`Timeline.latency_ms` figures."""
-OTHER = ("other", QColor("#b6bcc3"))
+comes from the marks; the others are :meth:`Timeline.latency_ms` figures. The labels are English,
+marked for translation (the meter shows them through its ``tr()``)."""
+OTHER = (QT_TRANSLATE_NOOP("LatencyMeter", "other"), QColor("#b6bcc3"))
 """Time between the stages: queues and hand-overs."""
 
 
@@ -281,10 +282,10 @@ class LatencyMeter(QWidget):
         """One entry per stage, wrapping onto a second line when the meter is narrow."""
         p.setFont(self._font(-1.5))
         metrics = p.fontMetrics()
-        items = [(label, fmt_ms(ms), color, bool(ms)) for (_, ms), (_, label, color) in zip(last.stages, STAGES)]
-        items.append((OTHER[0], fmt_ms(last.other), OTHER[1], bool(last.other)))
+        items = [(self.tr(label), fmt_ms(ms), color, bool(ms)) for (_, ms), (_, label, color) in zip(last.stages, STAGES)]
+        items.append((self.tr(OTHER[0]), fmt_ms(last.other), OTHER[1], bool(last.other)))
         if last.overlap:
-            items.append(("stages overlap: the reply started before the endpoint", "", INK, True))
+            items.append((self.tr("stages overlap: the reply started before the endpoint"), "", INK, True))
         x, y = r.left(), r.top()
         for label, value, color, present in items:
             text = f"{label} {value}".strip()
@@ -310,7 +311,7 @@ class LatencyMeter(QWidget):
         p.drawText(QRectF(r.left(), r.top(), r.width(), 18), Qt.AlignmentFlag.AlignLeft, title)
         median, p95 = history.median(), history.p95()
         x = r.left()
-        for label, value in (("median", median), ("p95", p95)):
+        for label, value in ((self.tr("median"), median), ("p95", p95)):
             p.setFont(self._font(-1))
             p.setPen(MUTED)
             p.drawText(QRectF(x, r.top() + 22, 60, 20), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, label)

@@ -85,7 +85,7 @@ class MainWindow(QMainWindow):
         self.send_button = QPushButton(self.tr("Send"))
         self.stop_button = QPushButton(self.tr("■  Stop"))
         self.stop_button.setToolTip(self.tr("Interrupt the reply now (Esc)"))
-        self.stop_button.setStyleSheet("QPushButton:enabled { color:#b42318; font-weight:600; }")
+        self.stop_button.setStyleSheet("QPushButton:enabled { color:#b42318; font-weight:700; }")
         self.talk_button = QPushButton(self.tr("Hold to talk"))
         self.talk_button.setToolTip(self.tr("Hold while you speak; release to get the answer"))
         self.hands_free = QPushButton(self.tr("Hands-free"))

@@ -12,65 +12,65 @@
 <context>
     <name>KioskWindow</name>
     <message>
-        <location filename="../kiosk.py" line="54"/>
-        <location filename="../kiosk.py" line="125"/>
-        <location filename="../kiosk.py" line="223"/>
+        <location filename="../kiosk.py" line="56"/>
+        <location filename="../kiosk.py" line="127"/>
+        <location filename="../kiosk.py" line="225"/>
         <source>One moment…</source>
         <translation>잠시만요…</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="57"/>
+        <location filename="../kiosk.py" line="59"/>
         <source>Listening…</source>
         <translation>듣고 있어요…</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="58"/>
+        <location filename="../kiosk.py" line="60"/>
         <source>I&apos;m listening…</source>
         <translation>말씀하세요…</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="59"/>
+        <location filename="../kiosk.py" line="61"/>
         <source>Thinking…</source>
         <translation>생각 중이에요…</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="60"/>
+        <location filename="../kiosk.py" line="62"/>
         <source>Speaking…</source>
         <translation>말하는 중이에요…</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="148"/>
+        <location filename="../kiosk.py" line="150"/>
         <source>Just start talking, or tap the button.</source>
         <translation>그냥 말씀하시거나 버튼을 누르세요.</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="149"/>
+        <location filename="../kiosk.py" line="151"/>
         <source>Tap the button, then ask your question.</source>
         <translation>버튼을 누른 다음 질문하세요.</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="152"/>
+        <location filename="../kiosk.py" line="154"/>
         <source>Hello! Ask me anything. Just start talking.</source>
         <translation>안녕하세요! 무엇이든 물어보세요. 그냥 말씀하시면 돼요.</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="163"/>
-        <location filename="../kiosk.py" line="267"/>
+        <location filename="../kiosk.py" line="165"/>
+        <location filename="../kiosk.py" line="269"/>
         <source>Tap to talk</source>
         <translation>눌러서 말하기</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="218"/>
+        <location filename="../kiosk.py" line="220"/>
         <source>Sorry, this assistant is out of order right now.</source>
         <translation>죄송합니다. 지금은 비서를 사용할 수 없어요.</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="225"/>
+        <location filename="../kiosk.py" line="227"/>
         <source>I can&apos;t hear right now. Please tell a member of staff.</source>
         <translation>지금은 들을 수 없어요. 직원에게 알려 주세요.</translation>
     </message>
     <message>
-        <location filename="../kiosk.py" line="267"/>
+        <location filename="../kiosk.py" line="269"/>
         <source>■  Stop</source>
         <translation>■  멈추기</translation>
     </message>
@@ -88,51 +88,91 @@
 <context>
     <name>LatencyMeter</name>
     <message>
-        <location filename="../meter.py" line="206"/>
+        <location filename="../meter.py" line="23"/>
+        <source>endpoint</source>
+        <translation>발화 끝 대기</translation>
+    </message>
+    <message>
+        <location filename="../meter.py" line="24"/>
+        <source>STT</source>
+        <translation>음성 인식</translation>
+    </message>
+    <message>
+        <location filename="../meter.py" line="25"/>
+        <source>first token</source>
+        <translation>첫 토큰</translation>
+    </message>
+    <message>
+        <location filename="../meter.py" line="26"/>
+        <source>first clause</source>
+        <translation>첫 구절</translation>
+    </message>
+    <message>
+        <location filename="../meter.py" line="27"/>
+        <source>TTS first audio</source>
+        <translation>첫 합성 음성</translation>
+    </message>
+    <message>
+        <location filename="../meter.py" line="32"/>
+        <source>other</source>
+        <translation>기타</translation>
+    </message>
+    <message>
+        <location filename="../meter.py" line="207"/>
         <source>LAST TURN</source>
         <translation>마지막 대화</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="207"/>
+        <location filename="../meter.py" line="208"/>
         <source>typed: text to first sound</source>
         <translation>입력: 글에서 첫 소리까지</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="208"/>
+        <location filename="../meter.py" line="209"/>
         <source>heard voice to voice</source>
         <translation>들린 음성에서 음성까지</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="208"/>
+        <location filename="../meter.py" line="209"/>
         <source>voice to voice</source>
         <translation>음성에서 음성까지</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="210"/>
+        <location filename="../meter.py" line="211"/>
         <source>spoken by %s</source>
         <translation>목소리: %s</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="214"/>
+        <location filename="../meter.py" line="215"/>
         <source>no turns yet — ask something</source>
         <translation>아직 대화가 없어요 — 무엇이든 물어보세요</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="214"/>
+        <location filename="../meter.py" line="215"/>
         <source>no reply audio in the last turn</source>
         <translation>마지막 대화에는 음성 답변이 없었어요</translation>
     </message>
+    <message>
+        <location filename="../meter.py" line="288"/>
+        <source>stages overlap: the reply started before the endpoint</source>
+        <translation>단계 겹침: 발화가 끝나기 전에 답변을 시작함</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../meter.py" line="306"/>
+        <location filename="../meter.py" line="307"/>
         <source>SESSION · %n spoken turn(s)</source>
         <translation>
             <numerusform>세션 · 말한 대화 %n번</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../meter.py" line="309"/>
+        <location filename="../meter.py" line="310"/>
         <source>typed %s, median %s</source>
         <translation>입력 %s번, 중앙값 %s</translation>
+    </message>
+    <message>
+        <location filename="../meter.py" line="314"/>
+        <source>median</source>
+        <translation>중앙값</translation>
     </message>
 </context>
 <context>
