@@ -130,12 +130,12 @@ class ResponderStage(Stage):
     def _nothing_heard(self, message: UserText) -> None:
         """Speech the recognizer read as nothing: the notice that it was not caught where the speech
         lasted long enough to be a question (:meth:`MisheardGuard.not_heard`), else no reply."""
-        turns, turn = self.turns, message.turn_id
+        turns, turn, guard = self.turns, message.turn_id, self.misheard
         heard_ms = turns.timeline(turn).span_ms(Mark.SPEECH_START, Mark.SPEECH_END)
-        hit = None if self.misheard is None or heard_ms is None else self.misheard.not_heard(heard_ms / 1000.0)
+        hit = guard.not_heard(None if heard_ms is None else heard_ms / 1000.0) if guard else None
         if hit is None:
-            if self.misheard is not None:
-                self.misheard.replied("")  # no reply either: the next turn's may be the notice
+            if guard:
+                guard.replied("")  # no reply either: the next turn's may be the notice
             turns.error(turn, "nothing was understood; no reply")
             turns.finish(turn)
             return

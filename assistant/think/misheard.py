@@ -64,14 +64,9 @@ class MisheardGuard:
         (too short to be a question, or the notice was the last reply)."""
         if self.just_said or heard_s is None or heard_s < HEARD_FOR_S:
             return None
-        text = not_heard_text(self.language)
+        text = NOT_HEARD.get(self.language, DID_NOT_CATCH)
         return Notice(text, self.audio(text) if self.audio else None, source="misheard")
 
     def replied(self, source: str) -> None:
         """A turn's reply was given (its source: ``misheard`` for the notice)."""
         self.just_said = source == "misheard"
-
-
-def not_heard_text(language: str) -> str:
-    """What is said for speech read as nothing, in ``language``."""
-    return NOT_HEARD.get(language, DID_NOT_CATCH)
