@@ -100,7 +100,8 @@ def run(spec: dict, folder: Path, takes: list[dict], chat: list[str]) -> list[di
         heard = heard_latency_files(question, answer) if answer.is_file() else None
         row = {**take, "rc": done.returncode, "heard_ms": float(heard.ms) if heard else None,
                "turns": [{"transcript": t.get("transcript"), "reply": t.get("reply"), "source": t.get("source"),
-                          "reason": (t.get("counts") or {}).get("turn_reason")} for t in turns]}
+                          "reason": (t.get("counts") or {}).get("turn_reason"), "latency_ms": t.get("latency_ms")}
+                         for t in turns]}
         if heard and take["kind"] == "pause":
             row["cut_off"] = bool(heard.answer_start_s < take["first_end"] + take["gap"] + GRACE_S)
         elif heard:

@@ -170,12 +170,12 @@ class LatencyMeter(QWidget):
     def _update_tooltip(self) -> None:
         last = self.last
         if last and last.total is not None:
-            parts = [f"{label}: {fmt_ms(ms)}" for (key, ms), (_, label, _) in zip(last.stages, STAGES)]
-            parts.append(f"other: {fmt_ms(last.other)}")
-            head = [f"heard {fmt_ms(last.heard)}"] if last.heard is not None else []
-            head.append(f"voice to voice {fmt_ms(last.total)} (timeline)")
+            parts = [f"{self.tr(label)}: {fmt_ms(ms)}" for (key, ms), (_, label, _) in zip(last.stages, STAGES)]
+            parts.append(f"{self.tr(OTHER[0])}: {fmt_ms(last.other)}")
+            head = [self.tr("heard %s") % fmt_ms(last.heard)] if last.heard is not None else []
+            head.append(self.tr("voice to voice %s (timeline)") % fmt_ms(last.total))
             if last.decision:
-                head.append(f"end of turn: {last.decision}")
+                head.append(self.tr("end of turn: %s") % last.decision)
             if last.wake:
                 head.append(last.wake)
             self.setToolTip("\n".join(head + parts))

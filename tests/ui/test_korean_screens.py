@@ -111,6 +111,17 @@ def test_the_window_speaks_korean(qtbot, engines, default_config):
         view.finish(result)
         notes.append(view.note.text())
     assert notes == ["시계 기능", "알아들은 말 없음"]
+    from assistant.timeline import Mark
+
+    spoken = Timeline(3)
+    for name, ms in dict(speech_start=-900, voice_end=-60, speech_end=0, endpoint=160, stt_start=0, stt_final=100,
+                         llm_start=101, llm_first_token=150, first_chunk=200, tts_first_audio=410,
+                         audio_out_start=420, reply_sound=423).items():
+        spoken.mark(Mark(name), 100.0 + ms / 1000)
+    window.meter.add_turn(spoken)
+    tip = window.meter.toolTip()  # the meter's tooltip too: every label Korean, only the figures in Latin letters
+    assert "들린 지연" in tip and "음성에서 음성까지" in tip and "기타" in tip, tip
+    assert not any(word in tip for word in ("heard", "voice to voice", "other", "endpoint", "first token")), tip
     english = MainWindow(default_config, engines=engines, output=NullSink(default_config.audio.output_rate))
     qtbot.addWidget(english)
     assert english.windowTitle() == "Offline voice assistant"

@@ -118,6 +118,21 @@
         <translation>기타</translation>
     </message>
     <message>
+        <location filename="../meter.py" line="175"/>
+        <source>heard %s</source>
+        <translation>들린 지연 %s</translation>
+    </message>
+    <message>
+        <location filename="../meter.py" line="176"/>
+        <source>voice to voice %s (timeline)</source>
+        <translation>음성에서 음성까지 %s (타임라인)</translation>
+    </message>
+    <message>
+        <location filename="../meter.py" line="178"/>
+        <source>end of turn: %s</source>
+        <translation>발화 끝 판단: %s</translation>
+    </message>
+    <message>
         <location filename="../meter.py" line="207"/>
         <source>LAST TURN</source>
         <translation>마지막 대화</translation>
