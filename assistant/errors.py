@@ -11,6 +11,10 @@ class ModelError(RuntimeError):
     """A model is missing, the wrong kind of file, or corrupt."""
 
 
+class SttError(RuntimeError):
+    """A speech recognizer cannot run (its package is missing)."""
+
+
 def installed(module: str, package: str, error: type[Exception]) -> ModuleType:
     """Import ``module`` (an engine's optional dependency), or raise ``error`` naming the
     package to install."""

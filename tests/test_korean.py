@@ -183,7 +183,7 @@ def test_korean_reply_is_spoken_by_the_korean_voice_through_the_cli(tmp_path):
 
 
 def test_a_looped_transcript_is_not_words_and_vosk_numbers_are_kept():
-    from assistant.hear.stt import vosk_words
+    from assistant.hear.vosk_stt import vosk_words
     from assistant.hear.transcript_guard import COMPRESSION_RATIO_MAX, compression_ratio
 
     assert compression_ratio("4,5,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,") > COMPRESSION_RATIO_MAX

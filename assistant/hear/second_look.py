@@ -24,7 +24,7 @@ made where the skills are known: :func:`assistant.pipeline.transcription.choose`
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -75,6 +75,10 @@ class Decoding:
     """Each token's probability under the plain prompt, where the transcription needed them."""
     least_word_p: float | None = None
     """The decoder's probability of the least sure word (:func:`~assistant.hear.word_odds.least_word_probability`)."""
+    pieces: list[str] = field(default_factory=list)
+    """Each token's text..."""
+    odds: list[float] = field(default_factory=list)
+    """...and the decoder's probability of it (where known: else empty)."""
 
 
 def mean_log_probability(probabilities: list[float]) -> float:

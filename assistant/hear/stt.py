@@ -6,7 +6,6 @@ as the user speaks and asked for the transcript at the endpoint.
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import re
@@ -16,11 +15,12 @@ from typing import Protocol
 import numpy as np
 
 from assistant.config import SttConfig, chosen
-from assistant.errors import installed
+from assistant.errors import SttError, installed
 from assistant.hear.transcript_guard import carries_on, guarded, stopped_early
 from assistant.hear.second_look import Decoding, Look, hint_words, mean_log_probability
 from assistant.hear.word_odds import last_word_probability, least_word_probability, token_probabilities
-from assistant.machine.models import ModelError, find_vosk, find_whisper
+from assistant.hear.vosk_stt import VoskStt
+from assistant.machine.models import ModelError, find_whisper
 from assistant.sound import audible_s
 
 log = logging.getLogger(__name__)
@@ -29,10 +29,6 @@ RATE = 16000
 TOKENS_PER_S = 8
 """Whisper decodes at most this many tokens per second of audio (plus 16), so a loop
 ends soon instead of running to the window's limit."""
-
-
-class SttError(RuntimeError):
-    pass
 
 
 class Utterance(Protocol):
@@ -56,14 +52,6 @@ class Stt(Protocol):
     """True when partials arrive while the user speaks."""
 
     def utterance(self) -> Utterance: ...
-
-
-_VOSK_NUMBER = re.compile(r"\[(\d+)\]")
-
-
-def vosk_words(text: str) -> str:
-    """Vosk's Korean model writes numbers as ``[10]``: keep the number."""
-    return _VOSK_NUMBER.sub(r"\1", text)
 
 
 BEAM_SIZES = {"ko": 5}
@@ -187,7 +175,7 @@ class WhisperStt:
             probabilities = None
         least_word_p = least_word_probability(pieces, odds)
         return (text, last_word_probability(pieces, odds),
-                Decoding(encoded, tokens, text, window, seconds, probabilities, least_word_p))
+                Decoding(encoded, tokens, text, window, seconds, probabilities, least_word_p, pieces, list(odds)))
 
     def _read(self, encoded, prompt: list[int], beam: int, window: int, seconds: float
               ) -> tuple[list[int], str, list[float] | None]:
@@ -290,6 +278,17 @@ class WhisperUtterance:
         words after the settled sentences of a long utterance; None: unknown)."""
         return self._decoding.least_word_p if self._decoding is not None else None
 
+    def least_word_p_after(self, chars: int) -> float | None:
+        """:attr:`least_word_p` of the words from character ``chars`` of the latest transcription
+        on (those after a wake phrase it began with; None: unknown, or none)."""
+        decoding = self._decoding
+        if decoding is None or not decoding.odds or self._settled_text:
+            return self.least_word_p
+        decode = self._stt._tokenizer.decode
+        start = next((k for k in range(len(decoding.tokens)) if len(decode(decoding.tokens[: k + 1]).strip()) > chars),
+                     len(decoding.tokens))
+        return least_word_probability(decoding.pieces[start:], decoding.odds[start:])
+
     def hurry(self) -> None:
         """The user waits for what comes next (the endpoint came): greedy, no second look."""
         self._hurried = True
@@ -321,68 +320,6 @@ class WhisperUtterance:
                     words = words[len(earlier) :].strip()
                     break
         self._checkpoints.append((end, words))
-
-
-class VoskStt:
-    """Vosk (Kaldi): streams partial transcripts while the user speaks."""
-
-    streaming = True
-    punctuates = False
-
-    def __init__(self, config: SttConfig, model_dir: Path | None = None):
-        vosk = installed("vosk", "vosk", SttError)
-        vosk.SetLogLevel(-1)
-        path = model_dir or find_vosk(config.vosk_model, config.language).path
-        self.name = f"vosk ({config.language})"
-        if config.vosk_fast:
-            from assistant.hear.vosk_fast import fast_model_dir
-
-            path = fast_model_dir(path)
-            self.name = f"vosk ({config.language}, fast search)"
-        try:
-            self._model = vosk.Model(str(path))
-        except Exception as exc:  # vosk raises a bare Exception on a bad folder
-            raise ModelError(f"cannot load the vosk model at {path}: {exc}") from exc
-        self._vosk = vosk
-
-    def utterance(self) -> "VoskUtterance":
-        return VoskUtterance(self._vosk.KaldiRecognizer(self._model, RATE))
-
-
-class VoskUtterance:
-    last_word_p = None
-    least_word_p = None
-
-    def __init__(self, recognizer):
-        self._recognizer = recognizer
-        self._final: list[str] = []
-        self._last_partial = ""
-        self._samples = 0
-
-    @staticmethod
-    def _pcm16(pcm: np.ndarray) -> bytes:
-        return (np.clip(pcm, -1.0, 1.0) * 32767).astype("<i2").tobytes()
-
-    def feed(self, pcm: np.ndarray) -> str | None:
-        self._samples += pcm.size
-        if self._recognizer.AcceptWaveform(self._pcm16(pcm)):
-            text = vosk_words(json.loads(self._recognizer.Result()).get("text", ""))
-            if text:
-                self._final.append(text)
-            partial = " ".join(self._final)
-        else:
-            partial = " ".join(self._final + [vosk_words(json.loads(self._recognizer.PartialResult()).get("partial", ""))])
-        partial = partial.strip()
-        if partial and partial != self._last_partial:
-            self._last_partial = partial
-            return partial
-        return None
-
-    def transcribe(self) -> str:
-        text = vosk_words(json.loads(self._recognizer.FinalResult()).get("text", ""))
-        if text:
-            self._final.append(text)
-        return guarded(" ".join(self._final), self._samples / RATE)
 
 
 def load_stt(config: SttConfig) -> Stt:

@@ -264,3 +264,8 @@ class ModelScorer:
     def after_phrase(self, pcm: np.ndarray) -> str:
         """What was said after the phrase (Whisper decodes on from it)."""
         return self.whisper.after_phrase(pcm)
+
+    @property
+    def least_word_p(self) -> float | None:
+        """Whisper's probability of the least sure word :meth:`after_phrase` last decoded."""
+        return self.whisper.least_word_p

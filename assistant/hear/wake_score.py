@@ -60,6 +60,8 @@ class PhraseProbability:
         """The spelling that scored best at the latest look."""
         self._encoded: tuple[int, np.ndarray] | None = None
         """(samples, the encoder's output) of the latest look: its words are decoded from it."""
+        self.least_word_p: float | None = None
+        """Whisper's probability of the least sure word :meth:`after_phrase` last decoded (None: unknown)."""
 
     def encode(self, pcm: np.ndarray):
         """The encoder's output for ``pcm`` in the short window :class:`WhisperStt` uses."""
@@ -102,6 +104,7 @@ class PhraseProbability:
         its audio. '' for audio too long for one window."""
         from assistant.hear.stt import TOKENS_PER_S
         from assistant.hear.transcript_guard import guarded
+        from assistant.hear.word_odds import least_word_probability, token_probabilities
 
         seconds = pcm.size / RATE
         if seconds + 1.0 >= 30:
@@ -117,10 +120,15 @@ class PhraseProbability:
         result = self._model.model.generate(
             encoded, [self._prompt + forced], beam_size=1,
             max_length=min(224, 12 * window, 16 + len(forced) + math.ceil(TOKENS_PER_S * seconds)),
-            return_no_speech_prob=True, suppress_blank=True, suppress_tokens=[-1])[0]
-        tokens = [t for t in result.sequences_ids[0] if t < self.stt._tokenizer.eot]
-        if tokens[: len(forced)] == forced:  # the result may hold the forced prefix
-            tokens = tokens[len(forced):]
+            return_no_speech_prob=True, return_logits_vocab=True, suppress_blank=True, suppress_tokens=[-1])[0]
+        chosen = result.sequences_ids[0]
+        odds = token_probabilities(chosen, result.logits[0])
+        words = [step for step, token in enumerate(chosen) if token < self.stt._tokenizer.eot]
+        if [chosen[step] for step in words[: len(forced)]] == forced:  # the result may hold the forced prefix
+            words = words[len(forced):]
+        tokens = [chosen[step] for step in words]
+        pieces = [self.stt._tokenizer.decode([token]) for token in tokens]
+        self.least_word_p = least_word_probability(pieces, [odds[step] for step in words if step < len(odds)])
         text = guarded(self.stt._tokenizer.decode(tokens), seconds)
         return text.lstrip(" ,.!?;:-")
 

@@ -104,6 +104,9 @@ class TranscriptionStage(Stage):
         """When the current pause's reading was begun."""
         self._seen: tuple[Look, bool] | None = None
         """The latest transcription's second look, and whether it was taken."""
+        self._least_word_p: float | None = None
+        """The recognizer's probability of the latest transcription's least sure word (a wake
+        phrase's words left out)."""
         self._speculated_look: tuple[Look, bool] | None = None
         """...and that of the words being answered before the endpoint."""
 
@@ -134,7 +137,7 @@ class TranscriptionStage(Stage):
             utterance = self._utterance
             answering.words_at_pause(turn, message.pause, text, answer=self.speculative,
                                      last_word_p=utterance.last_word_p if utterance else None,
-                                     least_word_p=getattr(utterance, "least_word_p", None))
+                                     least_word_p=self._least_word_p)
         elif isinstance(message, SpeechResumed):
             if self._paused:
                 self._speculated, self._paused = None, False
@@ -177,7 +180,7 @@ class TranscriptionStage(Stage):
         return last is not None and last > self._fed_at_pause_s + HEARD_AFTER_PAUSE_S
 
     def _final(self, turn: int, text: str) -> None:
-        least_word_p = getattr(self._utterance, "least_word_p", None)
+        least_word_p = self._least_word_p
         self._utterance = None
         self.turns.timeline(turn).set("speculative", False)
         self._note_look(turn, self._seen)
@@ -196,8 +199,10 @@ class TranscriptionStage(Stage):
         timeline.unmark(Mark.STT_START, Mark.STT_FINAL)  # the answered words' transcription counts
         timeline.mark(Mark.STT_START)
         with self.model_call():
-            text = self._utterance.transcribe()
-            text = self.wake.strip(turn, text, self._audio) if self.wake else text
+            heard = self._utterance.transcribe()
+            text = self.wake.strip(turn, heard, self._audio) if self.wake else heard
+            self._least_word_p = (self.wake.least_word_p(heard, text, self._utterance) if text != heard
+                                  else getattr(self._utterance, "least_word_p", None))
             text, self._seen = (text, None) if hurried else self._look_again(turn, text)
         timeline.mark(Mark.STT_FINAL)
         return text

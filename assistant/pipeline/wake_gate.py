@@ -176,6 +176,15 @@ class WakeListening:
             return text
         return self.phrase.strip(self.words(text, audio) if audio is not None else text)
 
+    def least_word_p(self, heard: str, kept: str, utterance: object) -> float | None:
+        """The recognizer's probability of the least sure word of ``kept``, the words of a woken turn
+        without its phrase (``heard``: the transcript they came from; ``utterance``: the recognizer's):
+        the phrase's own words do not count (a voice Whisper hears badly makes them the least sure)."""
+        if heard.rstrip().endswith(kept.strip()):
+            after = getattr(utterance, "least_word_p_after", None)
+            return after(len(heard.strip()) - len(kept.strip())) if after is not None else None
+        return getattr(self.scorer, "least_word_p", None)  # decoded on from the phrase forced at the start
+
     def _wake(self, turn_id: int, found: Found, audio_end: float, chime: bool) -> None:
         timeline = self.book.timeline(turn_id)
         now = timeline.mark(Mark.WAKE)

@@ -12,7 +12,7 @@ import pytest
 import soundfile as sf
 
 from assistant.commands.bench.turn_corpus import espeak_speaker, join_parts
-from assistant.config import WakeConfig
+from assistant.config import SttConfig, WakeConfig
 
 from fakes import toml_file
 from test_e2e import chat
@@ -22,8 +22,8 @@ pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng voices the takes")]
 
 
-def _take(path, text: str):
-    audio, _, _ = join_parts([espeak_speaker("en-us", 165, 50)(text)], [])
+def _take(path, text: str, voice: str = "en-us", rate: int = 165):
+    audio, _, _ = join_parts([espeak_speaker(voice, rate, 50)(text)], [])
     sf.write(path, audio, 16000)
     return path
 
@@ -51,6 +51,19 @@ def test_the_phrase_and_the_question_in_one_breath_are_one_turn(tmp_path, way):
     threshold = 80.0 if by == "model" else WakeConfig().probability
     assert turn["counts"]["wake_score"] >= threshold and turn["latency_ms"]["wake"] is not None
     assert turn["counts"]["wake_by"] == by
+
+
+def test_the_phrase_s_own_words_do_not_make_the_question_misheard(tmp_path, way):
+    """A voice Whisper hears the phrase of unsurely ("assistant" at 0.05 in this take) but the
+    question surely: the question is answered, not told it was not caught."""
+    _, config = way
+    take = _take(tmp_path / "breath.wav", "Hey assistant, how far away is the moon?", "en-us+Diogo", 170)
+    code, turns, err = chat("--config", config, "--input", take, "--output", tmp_path / "out.wav", "--json",
+                            "--wake", "hey assistant")
+    assert code == 0, err
+    assert [t["transcript"].lower().rstrip(".?") for t in turns] == ["how far away is the moon"]
+    least = turns[0]["counts"].get("least_word_p")  # the phrase's words counted: 0.05, the misheard notice
+    assert turns[0]["source"] == "llm" and least is not None and least > SttConfig().misheard_below, turns[0]
 
 
 def test_the_question_without_the_phrase_is_no_turn(tmp_path, way):

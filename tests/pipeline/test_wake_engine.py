@@ -107,6 +107,27 @@ def test_the_phrase_and_the_question_in_one_breath_are_one_turn_without_the_phra
     assert rec.of(EventType.SPEECH_START)[0].turn_id == result.turn_id
 
 
+class UnsureOfThePhrase(ScriptedUtterance):
+    """Whisper unsure of the phrase's words (a voice it hears badly), sure of the question's."""
+
+    last_word_p = 0.9
+    least_word_p = 0.05
+
+    def least_word_p_after(self, chars: int) -> float | None:
+        return 0.8 if self.text[chars:].startswith("what is") else self.least_word_p
+
+
+def test_the_phrase_s_own_words_do_not_make_the_question_misheard(make_engine):
+    engine, rec, stt = make_engine(["Hey assistant, what is the capital of France?"])
+    stt.utterance = lambda: stt.utterances.append(UnsureOfThePhrase(stt.texts[0])) or stt.utterances[-1]
+    _hear(engine, _utterances(1))
+    rec.wait_turns(1)
+    engine.stop_listening()
+    result = rec.results[0]
+    assert result.transcript == "what is the capital of France?" and result.reply == "Paris is the capital."
+    assert result.source == "llm" and result.timeline.counts["least_word_p"] == 0.8
+
+
 def test_after_the_phrase_a_follow_up_needs_none(make_engine):
     engine, rec, _ = make_engine(["Hey assistant, what is the capital of France?", "And of Spain?"], follow_up_s=60)
     _hear(engine, _utterances(2, gap_s=2.5), realtime=True)  # the follow-up begins once the reply is over
