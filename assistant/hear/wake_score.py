@@ -107,6 +107,7 @@ class PhraseProbability:
         from assistant.hear.word_odds import least_word_probability, token_probabilities
 
         seconds = pcm.size / RATE
+        self.least_word_p = None
         if seconds + 1.0 >= 30:
             return ""
         window = max(self.stt.config.window_s, math.ceil(seconds + 1.0))
