@@ -170,8 +170,7 @@ class LatencyMeter(QWidget):
     def _update_tooltip(self) -> None:
         last = self.last
         if last and last.total is not None:
-            parts = [f"{self.tr(label)}: {fmt_ms(ms)}" for (key, ms), (_, label, _) in zip(last.stages, STAGES)]
-            parts.append(f"{self.tr(OTHER[0])}: {fmt_ms(last.other)}")
+            parts = [f"{label}: {fmt_ms(ms)}" for label, ms, _color in self._stages(last)]
             head = [self.tr("heard %s") % fmt_ms(last.heard)] if last.heard is not None else []
             head.append(self.tr("voice to voice %s (timeline)") % fmt_ms(last.total))
             if last.decision:
@@ -179,6 +178,11 @@ class LatencyMeter(QWidget):
             if last.wake:
                 head.append(last.wake)
             self.setToolTip("\n".join(head + parts))
+
+    def _stages(self, last: TurnFigures) -> list[tuple[str, float | None, QColor]]:
+        """(label in the screens' language, ms, colour) of each stage of ``last``, "other" last."""
+        named = [(self.tr(label), ms, color) for (_, ms), (_, label, color) in zip(last.stages, STAGES)]
+        return [*named, (self.tr(OTHER[0]), last.other, OTHER[1])]
 
     # ------------------------------------------------------------ painting
 
@@ -282,8 +286,7 @@ class LatencyMeter(QWidget):
         """One entry per stage, wrapping onto a second line when the meter is narrow."""
         p.setFont(self._font(-1.5))
         metrics = p.fontMetrics()
-        items = [(self.tr(label), fmt_ms(ms), color, bool(ms)) for (_, ms), (_, label, color) in zip(last.stages, STAGES)]
-        items.append((self.tr(OTHER[0]), fmt_ms(last.other), OTHER[1], bool(last.other)))
+        items = [(label, fmt_ms(ms), color, bool(ms)) for label, ms, color in self._stages(last)]
         if last.overlap:
             items.append((self.tr("stages overlap: the reply started before the endpoint"), "", INK, True))
         x, y = r.left(), r.top()

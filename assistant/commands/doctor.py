@@ -241,10 +241,10 @@ def language_advice(language: str, model_origin: str | None, vram_gb: float, rem
     if not models.multilingual_whisper_installed():
         notes.append("Korean Whisper: " + models.WHISPER_BASE_MISSING.format(language="ko"))
     fonts = languages.korean_fonts()
-    if fonts == [] and languages.packaged_korean_font() is not None:
-        notes.append("Korean font: no system font draws Hangul, the screens load Noto Sans KR from pylopdf-fonts-ko")
-    elif fonts == []:
-        notes.append(languages.NO_KOREAN_FONT[0].upper() + languages.NO_KOREAN_FONT[1:])
+    if fonts == []:
+        notes.append("Korean font: no system font draws Hangul, the screens load Noto Sans KR from pylopdf-fonts-ko"
+                     if languages.packaged_korean_font() is not None
+                     else languages.NO_KOREAN_FONT[0].upper() + languages.NO_KOREAN_FONT[1:])
     return notes
 
 

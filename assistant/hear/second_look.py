@@ -29,6 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from assistant.hear.word_odds import least_word_probability
+
 HINTS = {"ko": "지금 몇 시예요? 타이머 맞춰 주세요. 더하기, 빼기, 곱하기, 나누기. 킬로미터는 몇 마일이에요?"}
 """The words given before a second look, per language ("auto" in ``stt.hint_words``):
 the skills' own words, no number."""
@@ -73,12 +75,15 @@ class Decoding:
     seconds: float
     probabilities: list[float] | None = None
     """Each token's probability under the plain prompt, where the transcription needed them."""
-    least_word_p: float | None = None
-    """The decoder's probability of the least sure word (:func:`~assistant.hear.word_odds.least_word_probability`)."""
     pieces: list[str] = field(default_factory=list)
     """Each token's text..."""
     odds: list[float] = field(default_factory=list)
     """...and the decoder's probability of it (where known: else empty)."""
+
+    @property
+    def least_word_p(self) -> float | None:
+        """The decoder's probability of the least sure word (:func:`~assistant.hear.word_odds.least_word_probability`)."""
+        return least_word_probability(self.pieces, self.odds)
 
 
 def mean_log_probability(probabilities: list[float]) -> float:

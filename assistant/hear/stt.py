@@ -171,11 +171,10 @@ class WhisperStt:
         pieces = [self._tokenizer.decode([t]) for t in tokens]
         if odds is None:  # a beam search returns no scores per step: the decoder's pass over the words it chose
             odds = probabilities = self._token_probabilities(encoded, tokens, seconds)
-        else:  # the decoder's scores at each step (not kept: a second look aligns its own)
+        else:  # the decoder's scores at each step (kept as the odds; a second look aligns its own)
             probabilities = None
-        least_word_p = least_word_probability(pieces, odds)
         return (text, last_word_probability(pieces, odds),
-                Decoding(encoded, tokens, text, window, seconds, probabilities, least_word_p, pieces, list(odds)))
+                Decoding(encoded, tokens, text, window, seconds, probabilities, pieces, list(odds)))
 
     def _read(self, encoded, prompt: list[int], beam: int, window: int, seconds: float
               ) -> tuple[list[int], str, list[float] | None]:
@@ -282,7 +281,7 @@ class WhisperUtterance:
         """:attr:`least_word_p` of the words from character ``chars`` of the latest transcription
         on (those after a wake phrase it began with; None: unknown, or none)."""
         decoding = self._decoding
-        if decoding is None or not decoding.odds or self._settled_text:
+        if decoding is None or self._settled_text:
             return self.least_word_p
         decode = self._stt._tokenizer.decode
         start = next((k for k in range(len(decoding.tokens)) if len(decode(decoding.tokens[: k + 1]).strip()) > chars),

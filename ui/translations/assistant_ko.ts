@@ -118,74 +118,74 @@
         <translation>기타</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="175"/>
+        <location filename="../meter.py" line="174"/>
         <source>heard %s</source>
         <translation>들린 지연 %s</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="176"/>
+        <location filename="../meter.py" line="175"/>
         <source>voice to voice %s (timeline)</source>
         <translation>음성에서 음성까지 %s (타임라인)</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="178"/>
+        <location filename="../meter.py" line="177"/>
         <source>end of turn: %s</source>
         <translation>발화 끝 판단: %s</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="207"/>
+        <location filename="../meter.py" line="211"/>
         <source>LAST TURN</source>
         <translation>마지막 대화</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="208"/>
+        <location filename="../meter.py" line="212"/>
         <source>typed: text to first sound</source>
         <translation>입력: 글에서 첫 소리까지</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="209"/>
+        <location filename="../meter.py" line="213"/>
         <source>heard voice to voice</source>
         <translation>들린 음성에서 음성까지</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="209"/>
+        <location filename="../meter.py" line="213"/>
         <source>voice to voice</source>
         <translation>음성에서 음성까지</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="211"/>
+        <location filename="../meter.py" line="215"/>
         <source>spoken by %s</source>
         <translation>목소리: %s</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="215"/>
+        <location filename="../meter.py" line="219"/>
         <source>no turns yet — ask something</source>
         <translation>아직 대화가 없어요 — 무엇이든 물어보세요</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="215"/>
+        <location filename="../meter.py" line="219"/>
         <source>no reply audio in the last turn</source>
         <translation>마지막 대화에는 음성 답변이 없었어요</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="288"/>
+        <location filename="../meter.py" line="291"/>
         <source>stages overlap: the reply started before the endpoint</source>
         <translation>단계 겹침: 발화가 끝나기 전에 답변을 시작함</translation>
     </message>
     <message numerus="yes">
-        <location filename="../meter.py" line="307"/>
+        <location filename="../meter.py" line="310"/>
         <source>SESSION · %n spoken turn(s)</source>
         <translation>
             <numerusform>세션 · 말한 대화 %n번</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../meter.py" line="310"/>
+        <location filename="../meter.py" line="313"/>
         <source>typed %s, median %s</source>
         <translation>입력 %s번, 중앙값 %s</translation>
     </message>
     <message>
-        <location filename="../meter.py" line="314"/>
+        <location filename="../meter.py" line="317"/>
         <source>median</source>
         <translation>중앙값</translation>
     </message>
