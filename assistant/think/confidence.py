@@ -145,7 +145,7 @@ def sentence_confidence(found: list[Word], question: str = "") -> float | None:
     ("France" in "The capital of France is Paris" says nothing the model could get
     wrong); None when there is none."""
     asked = [_bare(w) for w in question.split()]
-    content = [w.p for w in found if w.content and not any(_echoes(_bare(w.text), a) for a in asked)]
+    content = [w.p for w in found if w.content and not any(echoes(_bare(w.text), a) for a in asked)]
     return min(content) if content else None
 
 
@@ -153,7 +153,7 @@ def _bare(word: str) -> str:
     return re.sub(r"\W", "", word.lower())
 
 
-def _echoes(word: str, asked: str) -> bool:
+def echoes(word: str, asked: str) -> bool:
     """The same word, or the same stem ("drinks", "drink")."""
     if not word or not asked:
         return False

@@ -73,12 +73,17 @@ class GenerationStats:
     odds: Any = None
     """The probabilities of the chosen tokens (:class:`~assistant.think.confidence.TokenOdds`),
     when the backend can tell them; None otherwise."""
+    replaced: str = ""
+    """Why the model's words were not said and the reply guard's were ('copy', 'language'),
+    or '' (:mod:`~assistant.think.reply_guard`)."""
 
     def record(self, timeline: Timeline) -> None:
         """Keep the counts in a turn's timeline."""
         timeline.set("tokens", self.tokens)
         timeline.set("prompt_tokens", self.prompt_tokens)
         timeline.set("prompt_reused", self.reused_tokens)
+        if self.replaced:
+            timeline.set("replaced", self.replaced)
 
 
 class Llm(Protocol):

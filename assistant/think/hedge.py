@@ -16,21 +16,35 @@ from assistant.think.confidence import first_sentence, sentence_confidence
 from assistant.think.conversation import GenerationStats
 
 HEDGES = {
-    "en": "But I'm not sure of that. A bigger model, such as {model}, would know better.",
-    "ko": "하지만 확실하지 않아요. {model} 같은 더 큰 모델이 더 잘 답할 거예요.",
-}
-HEDGES_NO_MODEL = {
     "en": "But I'm not sure of that.",
     "ko": "하지만 확실하지 않아요.",
+}
+DONT_KNOW = {
+    "en": "I don't know that one.",
+    "ko": "그건 잘 모르겠어요.",
+}
+"""Said instead of a reply that only repeats an example answer (:mod:`.copy_guard`)."""
+BIGGER_KNOWS = {
+    "en": "A bigger model, such as {model}, would know better.",
+    "ko": "{model} 같은 더 큰 모델이 더 잘 답할 거예요.",
 }
 
 
 def hedge_words(language: str, bigger_model: str = "") -> str:
     """The hedge, naming a bigger model for this machine when there is one."""
-    language = language if language in HEDGES else "en"
+    return _naming(HEDGES, language, bigger_model)
+
+
+def dont_know_words(language: str, bigger_model: str = "") -> str:
+    """"I don't know that one.", naming a bigger model for this machine when there is one."""
+    return _naming(DONT_KNOW, language, bigger_model)
+
+
+def _naming(words: dict[str, str], language: str, bigger_model: str) -> str:
+    language = language if language in words else "en"
     if not bigger_model:
-        return HEDGES_NO_MODEL[language]
-    return HEDGES[language].format(model=spoken_model_name(bigger_model))
+        return words[language]
+    return f"{words[language]} {BIGGER_KNOWS[language].format(model=spoken_model_name(bigger_model))}"
 
 
 def spoken_model_name(name: str) -> str:
@@ -67,8 +81,8 @@ class Hedging:
         return self.stats.odds
 
     def judge(self, finished: bool = False) -> Verdict | None:
-        if self.verdict is not None or self.odds is None:
-            return None
+        if self.verdict is not None or self.odds is None or self.stats.replaced:
+            return None  # (words of the reply guard's own are not the model's to hedge)
         if len(self.odds.tokens) == self._looked and not finished:
             return None
         self._looked = len(self.odds.tokens)

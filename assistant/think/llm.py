@@ -367,8 +367,9 @@ class LlamaLlm:
             if self.synthetic:  # nonsense by design, timed at full length
                 yield from self._generate(messages, stats, limit)
                 return
-            guard = ReplyGuard(self.config.reply_language)
-            yield from guard.filter(self._generate(messages, stats, limit), lambda: stats.tokens >= limit)
+            examples, language = self.history.examples, self.config.reply_language
+            guard = ReplyGuard(language, examples=examples, question=user, bigger_model=self.bigger_model)
+            yield from guard.stream(self._generate(messages, stats, limit), stats, limit)
 
     def remember(self, user: str, reply: str) -> None:
         self.history.add(user, reply)

@@ -94,7 +94,7 @@ class RemoteLlm:
             try:
                 with self._errors():
                     limit, guard = self.config.max_tokens, ReplyGuard(self.config.reply_language)
-                    yield from guard.filter(self._exchange(conn, user, stats), lambda: stats.tokens >= limit)
+                    yield from guard.stream(self._exchange(conn, user, stats), stats, limit)
             finally:
                 conn.close()
 

@@ -15,6 +15,10 @@ that passes the vocabulary check can still answer a garbled transcript in Englis
 are held (the chunker waits longer than that for its first chunk anyway); when neither
 has Hangul in it, nothing of the reply is said and :data:`KOREAN_INSTEAD` is, in Korean.
 A later sentence with no Hangul is not said.
+
+A small model's reply that only repeats one of its prompt's example answers
+(:mod:`.copy_guard`) is held until that is known and, if so, not said either: the model
+does not know, and :data:`DONT_KNOW` (naming a bigger model where there is one) says so.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from typing import Callable, Iterator
 
 from rapidfuzz import fuzz
 
+from assistant.think.copy_guard import ExampleCopy
+from assistant.think.hedge import dont_know_words
 from assistant.think.misheard import NOT_HEARD
 from assistant.writing import has_hangul
 
@@ -84,11 +90,24 @@ def drifts_from_english(sentence: str) -> bool:
 class ReplyGuard:
     """Feed it the reply's pieces; it yields what may be said and stops when it must."""
 
-    def __init__(self, language: str = "en", max_sentences: int = MAX_SENTENCES):
+    def __init__(
+        self,
+        language: str = "en",
+        max_sentences: int = MAX_SENTENCES,
+        examples: list[tuple[str, str]] | None = None,
+        question: str = "",
+        bigger_model: str = "",
+    ):
         self.language = language
         self.max_sentences = max_sentences
         self.stopped: str | None = None
-        """Why the reply was cut ('loop', 'repeat', 'language', 'too long'), or None."""
+        """Why the reply was cut ('loop', 'repeat', 'language', 'too long', 'copy'), or None."""
+        self.replaced = False
+        """Whether words of the guard's own were said instead of the model's."""
+        self._copy = ExampleCopy(examples or [], question)
+        self._bigger_model = bigger_model
+        self._said = 0
+        """Characters of the first sentence already let through."""
         self._sentences: list[str] = []
         self._first_done = False
         self._held = ""
@@ -110,6 +129,9 @@ class ReplyGuard:
                 if self._first.strip():
                     yield self._first if korean_start(self._first, complete=True) else self._instead()
                 return
+            if not self._first_done and self._said < len(self._first):  # held to the end
+                yield self._dont_know() if self._copy.see(self._first, complete=True) else self._first[self._said :]
+                return
             tail = self._held.strip()
             if tail and not (cut_off() and self._sentences) and self._acceptable(tail):
                 yield self._held
@@ -118,9 +140,26 @@ class ReplyGuard:
             if close is not None:
                 close()
 
+    def stream(self, pieces: Iterator[str], stats, limit: int) -> Iterator[str]:
+        """:meth:`filter` over a backend's reply of at most ``limit`` tokens, counted in
+        ``stats`` (a :class:`~.conversation.GenerationStats`); its ``replaced`` is set before
+        the words of the guard's own are given, so that they are never hedged."""
+        texts = self.filter(pieces, lambda: stats.tokens >= limit)
+        try:
+            for text in texts:
+                if self.replaced:
+                    stats.replaced = self.stopped or ""
+                yield text
+        finally:
+            texts.close()
+
     def _instead(self) -> str:
-        self.stopped = "language"
+        self.stopped, self.replaced = "language", True
         return KOREAN_INSTEAD
+
+    def _dont_know(self) -> str:
+        self.stopped, self.replaced = "copy", True
+        return dont_know_words(self.language, self._bigger_model)
 
     def _push(self, piece: str) -> list[str]:
         if not self._first_done:
@@ -135,8 +174,15 @@ class ReplyGuard:
                 self._unchecked = False
                 if not korean:
                     return [self._instead()]
-                piece = self._first  # the words held until now
             end = _SENTENCE_END.search(self._first)
+            if self._copy.verdict is None:
+                sentence = self._first[: end.end()] if end else self._first
+                copied = self._copy.see(sentence, complete=end is not None)
+                if copied is None:
+                    return []
+                if copied:
+                    return [self._dont_know()]
+            piece, self._said = self._first[self._said :], len(self._first)  # with any words held until now
             if end is None:
                 return [piece]
             self._first_done = True

@@ -88,3 +88,61 @@ def test_a_korean_reply_is_held_only_for_its_first_two_words():
     out = guard.filter(iter(["네", ",", " 한국", "의", " 수도", "는"]))
     assert next(out) == "네, 한국"  # released at the second word's start
     assert next(out) == "의"
+
+
+# ------------------------------------------------ a small model repeating its prompt's example answer
+
+EXAMPLES = [
+    ("What is the capital of Italy?", "The capital of Italy is Rome."),
+    ("Who wrote Hamlet?", "William Shakespeare wrote Hamlet."),
+    ("How many wheels does a bicycle have?", "A bicycle has two wheels."),
+    ("What is the closest planet to the Sun?", "Mercury is the closest planet to the Sun."),
+    ("What can I do on a rainy day?", "You could read a good book, call a friend or watch a movie."),
+]
+
+
+def copied(question, reply):
+    return said(tokens(reply), examples=EXAMPLES, question=question)
+
+
+def test_an_example_answer_to_another_question_is_replaced_by_i_don_t_know():
+    from assistant.think.hedge import DONT_KNOW
+
+    # what SmolLM2-135M said to questions it cannot answer
+    assert copied("who won the match?", "Hamlet, William Shakespeare.") == (DONT_KNOW["en"], "copy")
+    assert copied("what color is snow?", "You could read a good book, call a friend.") == (DONT_KNOW["en"], "copy")
+    assert copied("what is on TV tonight?", "You could watch a movie, play a game.") == (DONT_KNOW["en"], "copy")
+    assert copied("who is at the door?", "A bicycle has two wheels.") == (DONT_KNOW["en"], "copy")
+    assert copied("what is it?", "William Shakespeare wrote Hamlet.") == (DONT_KNOW["en"], "copy")
+
+
+def test_an_answer_of_its_own_passes_even_where_it_shares_words_with_an_example():
+    for question, reply in [
+        ("what is the capital of Canada?", "The capital of Canada is Ottawa. It is in Ontario."),
+        ("how many wheels does a car have?", "A car has four wheels."),
+        ("which planet is closest to the sun?", "Mercury is the closest planet to the Sun."),  # the question's words
+        ("who wrote Hamlet?", "William Shakespeare wrote Hamlet."),  # the example's own question
+        ("who wrote Macbeth?", "William Shakespeare wrote Macbeth."),  # ... or one like it
+        ("which planet is nearest the sun?", "Mercury is the closest planet to the Sun."),
+        ("remind me to call mom", "You could call a friend."),  # one word taken
+        ("what is a good book?", "A good book is one you enjoy."),
+    ]:
+        assert copied(question, reply) == (reply, None), question
+
+
+def test_words_are_held_only_as_long_as_the_first_chunk_or_six_words_with_one_taken():
+    guard = ReplyGuard(examples=EXAMPLES, question="what is the capital of France?")
+    out = guard.filter(iter(["The", " capital", " of", " France", " is", " Paris", "."]))
+    assert next(out) == "The capital of France"  # as long as a first chunk, and nothing taken
+    guard = ReplyGuard(examples=EXAMPLES, question="what is it in the end?")
+    out = guard.filter(iter(["In", " the", " end", ",", " it", " is", " Rome", "."]))
+    assert next(out) == "In the end, it"  # a clause's end (known at the next word), nothing taken
+    guard = ReplyGuard(examples=EXAMPLES, question="tell me about the city and its river")
+    out = guard.filter(iter(["Rome", " is", " the", " city", " and", " its", " river", "."]))
+    assert next(out) == "Rome is the city and its river"  # six whole words, one of them taken
+
+
+def test_no_examples_no_hold():
+    guard = ReplyGuard(question="who won the match?")
+    out = guard.filter(iter(["Hamlet", ",", " William", " Shakespeare", "."]))
+    assert next(out) == "Hamlet"
