@@ -350,9 +350,16 @@ class SpeakerEcho:
         self._saving: threading.Thread | None = None
 
     def recall(self, key: str | None) -> None:
-        """The output and input devices are ``key`` (None: unknown, nothing is kept): a
-        canceller not yet ready replays what it learnt of them before."""
+        """The output and input devices are ``key`` (None: the microphone cannot hear the
+        speaker, a WAV file in or out): a canceller not yet ready replays what it learnt of them
+        before."""
         canceller, echo = self.filter.canceller, self.filter
+        if key is None:  # no echo path: nothing to learn (nor to keep)
+            echo.readiness.no_echo_path()
+            echo.room_key = None
+            return
+        if echo.readiness.without_echo:
+            echo.readiness.reset()
         if key == echo.room_key or canceller is None:
             echo.room_key = key
             return

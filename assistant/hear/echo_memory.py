@@ -65,6 +65,8 @@ class Readiness:
         self._assumed = False
         self._skip = 0
         self._checked = 0
+        self.without_echo = False
+        """Nothing the microphone hears can come from the speaker (:meth:`no_echo_path`)."""
 
     @property
     def erle_db(self) -> float | None:
@@ -119,6 +121,13 @@ class Readiness:
     def confirmed(self) -> bool:
         """Ready, and no longer waiting for a reply's window to confirm it."""
         return self.ready and not self._assumed
+
+    def no_echo_path(self) -> None:
+        """The microphone cannot hear the speaker (a WAV file in or out, nothing played): no
+        room to learn, ready at once, as with headphones; a person talking over the first
+        reply is heard as over any other."""
+        self.reset()
+        self.ready, self.ready_after_s, self.without_echo = True, 0.0, True
 
     def assume(self) -> None:
         """Ready from a replayed record; the next full live window confirms it."""

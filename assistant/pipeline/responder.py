@@ -4,6 +4,7 @@ cut into speakable chunks)."""
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 
@@ -46,6 +47,15 @@ many audio frames waiting (it is keeping up with the speech)."""
 
 FIRST_CHUNK_WAIT_S = 1.0
 """Longest the LLM pauses for the first chunk's synthesis (a slow system voice)."""
+
+_CLAUSE_END = re.compile(r"[,.!?;]\s+(?=\S)")
+
+
+def first_clause(text: str) -> tuple[str, str] | None:
+    """``text`` cut after its first clause, as the recognizer punctuated it ("Hello," and
+    "what time is it?"); None when it has one clause only."""
+    end = _CLAUSE_END.search(text)
+    return (text[: end.start()], text[end.end() :]) if end else None
 
 
 def says_ahead(hit: InstantReply | SkillReply | Notice) -> bool:
@@ -142,7 +152,18 @@ class ResponderStage(Stage):
         self._instant(message, hit)
 
     def at_once(self, text: str) -> InstantReply | SkillReply | None:
-        """The skill or the instant reply that answers ``text`` without the model, or None."""
+        """The skill or the instant reply that answers ``text`` without the model, or None.
+        What follows an opening that is itself an instant-reply phrase ("Hello, what time is
+        it?", "Okay, thanks, set a timer...") is answered as if it had been said alone."""
+        hit = self._without_model(text)
+        while hit is None and self.replies and (split := first_clause(text)) is not None:
+            opening, text = split
+            if self.replies.lookup(opening) is None:
+                break
+            hit = self._without_model(text)
+        return hit
+
+    def _without_model(self, text: str) -> InstantReply | SkillReply | None:
         hit = self.skills.match(text) if self.skills else None
         if hit is None and self.replies:
             hit = self.replies.lookup(text)

@@ -171,3 +171,20 @@ def test_vosk_through_the_cli(tmp_path):
     assert code == 0, err
     assert turns and turns[0]["transcript"], turns
     assert turns[0]["marks_ms"]["stt_start"] >= turns[0]["marks_ms"]["speech_end"]
+
+
+
+
+def test_talking_over_the_first_reply_from_a_file_stops_it(speak, tmp_path):
+    """The first reply of a run, talked over a quarter of a second in, from a WAV file (which
+    cannot hear the reply: nothing for the canceller to learn): the reply stops, the new
+    question is answered."""
+    how = speak("How are you?")
+    first, second = sf.read(how)[0], sf.read(speak("What is 6 times 7?"))[0]
+    end = int((speech_bounds(how)[1] + 0.45) * 16000)  # "I'm doing well, thanks for asking." begins before
+    said = tmp_path / "talk-over.wav"
+    sf.write(said, np.concatenate([first[:end], np.zeros(max(0, end - first.size)), second]), 16000)
+    code, turns, err = chat("--input", said, "--output", tmp_path / "a.wav", "--json")
+    assert code == 0, err
+    assert [t["interrupted"] for t in turns] == [True, False], turns
+    assert turns[1]["reply"] == "6 times 7 is 42."

@@ -214,3 +214,18 @@ def test_a_remembered_room_brings_its_delay_and_a_room_that_changed_drops_it(tmp
     assert echo.filter.shift == 320  # the record's 40 ms, less 20
     run(echo.filter, in_room(far, EchoPath(150, 1.0)))  # moved: the delay measured is no longer the room's
     assert not echo.filter.readiness.ready and echo.filter.shift == 0
+
+
+def test_no_echo_path_is_ready_at_once_even_with_the_user_talking_over_the_first_reply(tmp_path):
+    """A WAV file in or out cannot hear the speaker: nothing to learn. A person talking from
+    the first reply's start kept the microphone loud, so the canceller never measured the
+    room quiet and the reply could not be talked over."""
+    echo = fresh(tmp_path, None)
+    far = speechlike(2.0, seed=7)
+    echo.played.start(0.0)
+    echo.played.add(far, RATE, 0.0)
+    out = run(echo.filter, speechlike(2.0, seed=8))  # the user's voice, none of the reply's
+    assert all(c.converged for c in out)
+    echo.recall("speaker A -> microphone B")  # then a room: it must be learnt
+    assert not echo.filter.readiness.ready
+    echo.close()

@@ -450,3 +450,26 @@ def test_repeat_says_the_last_answer_and_is_synthesized_anew():
     assert repeat.words("") == "Sorry, there is nothing to repeat yet."
     thanks = InstantReply("You're welcome!", None, audio)
     assert thanks.words("Paris is the capital.") == "You're welcome!" and thanks.prerecorded is audio
+
+
+def test_words_after_an_opening_instant_reply_phrase_are_answered_as_if_said_alone(user_dirs, tmp_path):
+    from assistant.config import SkillsConfig
+    from assistant.think.skills import Skills
+
+    skills = Skills(SkillsConfig(locale="en_US", timers_file=str(tmp_path / "timers.json")))
+    replies, llm, sink, recorder = loaded(FakeTts()), FakeLlm(), RecordingSink(OUTPUT_RATE), Recorder()
+    engine = Engine(Config(), stt=FakeStt(), llm=llm, tts=FakeTts(), vad=FakeVad(), output=sink,
+                    replies=replies, skills=skills, on_event=recorder)
+    said = ["Hello, what is seven times eight?", "Okay, thank you, what is nine plus one?",
+            "Hi there. Thanks!", "Thank you, what is the capital of France?",
+            "Paris, what is seven times eight?"]  # not an instant-reply phrase first: the model's
+    try:
+        for turns, text in enumerate(said, 1):
+            engine.submit_text(text)
+            recorder.wait_turns(turns)
+    finally:
+        engine.close()
+        skills.close()
+    assert [(r.source, r.reply) for r in recorder.results[:3]] == [
+        ("skill", "7 times 8 is 56."), ("skill", "9 plus 1 is 10."), ("cache", "You're welcome!")]
+    assert llm.calls == said[3:]  # the model gets every word
