@@ -10,12 +10,12 @@ a friend.". Said as surely as a fact, such a reply is worse than none.
 either way; one that is in no example's words rules the examples out, one that is in an
 example's words is *taken* from it. The reply is a copy once :data:`TAKEN` content words
 have come from one example and none from anywhere else; it is not once no example is left
-or the sentence ends first. The question's own words never count, and an example
-that asks about the same thing (a content word in common with the question) is no example
-to copy: "Who wrote Macbeth?" may well be answered "William Shakespeare wrote Macbeth.", and
-"Which planet is nearest the sun?" "Mercury is the closest planet to the Sun.". Until it is known the words are
-held, :data:`HELD_WORDS` at most (usually two or three, which the first spoken chunk waits
-for anyway).
+or the sentence ends first. The question's own words never count, and an example that asks
+about the same thing (a content word in common with the question) is no example to copy:
+"Who wrote Macbeth?" may well be answered "William Shakespeare wrote Macbeth.", and "Which
+planet is nearest the sun?" "Mercury is the closest planet to the Sun.". Until it is known
+the words are held, :data:`HELD_WORDS` at most, and only while the first spoken chunk would
+wait for them anyway unless a word was taken (:data:`UNTAKEN_CHARS`).
 """
 
 from __future__ import annotations
