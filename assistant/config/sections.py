@@ -74,6 +74,11 @@ class TurnConfig:
     """The most a turn waits when its words cannot be judged: the model cannot read the words (a
     language it does not know), or, where ``unsure_word_p`` is set, the recognizer was unsure of the
     last word. About a fixed endpoint."""
+    phrase_ms: int = within(300, "complete_ms", "max_ms", "ms")
+    """Silence that ends a turn whose words are a greeting, thanks, yes or no of the instant-reply
+    table (``complete_ms`` ends one that is any other phrase or a skill's request): people go on
+    from one after a comma's pause ("Okay, set a timer..."); on the tuning takes 160-352 ms, 1 in
+    20 at 320 ms or more (docs/tuning.md)."""
     no_ending_ms: int = within(1000, "complete_ms", 5000, "ms")
     """Korean (a language with sentence-final endings): the silence waited (``max_ms`` at most)
     after words that end on no sentence-final ending, and, where the model cannot read Korean,

@@ -224,6 +224,15 @@ def model_expects_more(log10: float, config: TurnConfig) -> bool:
     return log10 < config.unfinished_log10
 
 
+def phrase_judgement(signals: TurnSignals, config: TurnConfig) -> Judgement:
+    """Words of the instant-reply table, or a skill's request: complete. A greeting, thanks, yes or
+    no after ``phrase_ms`` (what follows a comma's pause is the same turn), others after
+    ``complete_ms``."""
+    if signals.social:
+        return Judgement(TurnCall.COMPLETE, config.phrase_ms, "an instant-reply phrase (a request may follow)")
+    return Judgement(TurnCall.COMPLETE, config.complete_ms, "an instant-reply phrase")
+
+
 def model_wait_ms(log10: float, config: TurnConfig) -> float:
     """The silence the model's probability asks for: ``complete_ms`` when it is confident,
     ``max_ms`` when it expects more, rising along :data:`WAIT_CURVE` in between."""
@@ -253,7 +262,7 @@ def judge(signals: TurnSignals | None, config: TurnConfig, fixed_ms: float = 300
     if not text:  # read, and nothing found: the recognizer could not read the words, misheard at the most
         return Judgement(TurnCall.UNSURE, min(config.misheard_ms, config.max_ms), "no words transcribed")
     if signals.instant and words:
-        return Judgement(TurnCall.COMPLETE, config.complete_ms, "an instant-reply phrase")
+        return phrase_judgement(signals, config)
     if words and ends_on_a_final_ending(text, language) is not None:
         return judge_by_ending(signals, config, language)
     if signals.awaiting_model:
@@ -309,7 +318,7 @@ def judge_without_model(signals: TurnSignals | None, config: TurnConfig, languag
             return Judgement(TurnCall.UNSURE, no_ending_ms, reason)
         return silence
     if signals.instant:
-        return Judgement(TurnCall.COMPLETE, config.complete_ms, "an instant-reply phrase")
+        return phrase_judgement(signals, config)
     if language not in FINAL_ENDINGS:
         return silence
     syllable = last_syllable(signals.transcript)

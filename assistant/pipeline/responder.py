@@ -123,7 +123,7 @@ class ResponderStage(Stage):
             self.turns.timeline(message.turn_id).set("least_word_p", round(message.least_word_p, 3))
         hit = self.at_once(message.text)
         if message.pause is not None:
-            self._weigh(message, hit is not None)
+            self._weigh(message, hit)
         if hit is None:
             hit = self.korean.notice(message.text)
         if hit is None and self.misheard is not None:
@@ -169,11 +169,11 @@ class ResponderStage(Stage):
             hit = self.replies.lookup(text)
         return hit
 
-    def _weigh(self, message: UserText, instant: bool) -> None:
+    def _weigh(self, message: UserText, hit: InstantReply | SkillReply | None) -> None:
         """Tell the turn detector what is known of the words at a pause: an instant-reply
         phrase, or the model's end-of-turn probability (its evaluation of the words is the
         start of the reply's prompt evaluation, which reuses it)."""
-        probability = None
+        probability, instant = None, hit is not None
         if not instant and self.config.turn.mode == "semantic":
             started = time.perf_counter()
             probability = self.llm.end_of_turn(words_for_model(message.text), reply_to=message.text)
@@ -182,8 +182,10 @@ class ResponderStage(Stage):
                 timeline.set("end_of_turn_p", probability)
                 timeline.set("prompt_eval_ms", (time.perf_counter() - started) * 1000.0)  # counted in the TTFT
         misheard = self.misheard is not None and self.misheard.unsure(message.least_word_p)
+        social = isinstance(hit, InstantReply) and hit.social
         self.answering.more_about_words(message, TurnSignals(message.text, end_of_turn=probability, instant=instant,
-                                                             last_word_p=message.last_word_p, misheard=misheard))
+                                                             social=social, last_word_p=message.last_word_p,
+                                                             misheard=misheard))
 
     def _prefill(self, message: PartialText) -> None:
         """Evaluate the user's words so far (the turn is not answered yet)."""

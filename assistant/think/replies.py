@@ -76,6 +76,8 @@ class InstantReply:
     """``stop``, ``repeat``, ``louder``, ``quieter`` or None."""
     audio: np.ndarray | None = None
     """Prerendered audio at the output rate, when it is ready."""
+    social: bool = False
+    """A fixed text and no action (a greeting, thanks, yes): often the opening of a request."""
 
     source = "cache"
 
@@ -347,7 +349,7 @@ class InstantReplies:
             return None
         if entry.dynamic:
             return InstantReply(fill(entry.text, datetime.now()), entry.action)
-        return InstantReply(entry.text, entry.action, self.audio(entry.text))
+        return InstantReply(entry.text, entry.action, self.audio(entry.text), social=entry.action is None)
 
     def filler(self, transcript: str, model: Path | None = None) -> InstantReply | None:
         cfg = self.config

@@ -79,8 +79,16 @@ def test_the_wait_rises_smoothly_as_the_model_grows_unsure():
 
 
 def test_an_instant_phrase_is_complete_without_the_model():
-    judgement = judge(TurnSignals("thank you", instant=True), CONFIG)
+    judgement = judge(TurnSignals("what time is it", instant=True), CONFIG)
     assert judgement.call is TurnCall.COMPLETE and judgement.wait_ms == 150
+
+
+def test_a_greeting_or_thanks_waits_out_a_comma_s_pause():
+    """"Thanks, what is ten times four?": what follows the pause is the same turn."""
+    for language, silence_alone in (("en", False), ("ko", True)):
+        judgement = judge(TurnSignals("thank you", instant=True, social=True), CONFIG, silence_alone=silence_alone,
+                          language=language)
+        assert judgement.call is TurnCall.COMPLETE and judgement.wait_ms == CONFIG.phrase_ms == 300
 
 
 def test_words_the_model_cannot_read_are_decided_by_the_silence_alone():

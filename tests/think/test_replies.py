@@ -473,3 +473,9 @@ def test_words_after_an_opening_instant_reply_phrase_are_answered_as_if_said_alo
     assert [(r.source, r.reply) for r in recorder.results[:3]] == [
         ("skill", "7 times 8 is 56."), ("skill", "9 plus 1 is 10."), ("cache", "You're welcome!")]
     assert llm.calls == said[3:]  # the model gets every word
+
+
+def test_greetings_thanks_and_yes_are_social_requests_and_actions_are_not(user_dirs):
+    replies = loaded(FakeTts())
+    assert all(replies.lookup(said).social for said in ("thank you", "hello", "okay", "good morning", "감사합니다"))
+    assert not any(replies.lookup(said).social for said in ("what time is it", "stop", "say that again"))

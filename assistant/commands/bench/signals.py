@@ -51,6 +51,8 @@ class PauseRecord:
     """The recognizer's probability of the last word."""
     least_word_p: float | None = None
     """...and of its least sure word (docs/tuning.md, "Misheard words")."""
+    social: bool = False
+    """The words are a greeting, thanks, yes or no of the instant-reply table."""
 
 
 def replay(takes: list[TurnTake], models: LoadedModels, config: Config, replies: Replies | None) -> list[PauseRecord]:
@@ -81,8 +83,9 @@ def _replay_take(take: TurnTake, models: LoadedModels, config: Config, replies: 
             elif event.type is VadEventType.EARLY_SILENCE:
                 text, last_word_p, decoding = models.stt.transcribe_decoding(np.concatenate(speech))
                 probability = models.llm.end_of_turn(words_for_model(text)) if text else None
-                instant = bool(replies and text and replies.lookup(text) is not None)
-                pending = dict(start=event.at, text=text, p=probability, instant=instant,
+                hit = replies.lookup(text) if replies and text else None
+                pending = dict(start=event.at, text=text, p=probability, instant=hit is not None,
+                               social=bool(hit and hit.social),
                                punctuated=models.stt.punctuates, last_word_p=last_word_p,
                                least_word_p=decoding.least_word_p if decoding else None)
             elif event.type is VadEventType.SPEECH_RESUMED and pending:
@@ -100,7 +103,7 @@ def _record(take: TurnTake, pause: dict[str, Any], silence_s: float, final: bool
     thinking = take.kind != "monologue" and any(a - 0.3 <= start <= b for a, b in take.pauses)
     return PauseRecord(take.name, take.kind, round(start, 3), final, take.trailing and final, round(silence_s * 1000, 1),
                        thinking and not final, pause["text"], pause["p"], pause["instant"], pause["punctuated"],
-                       pause["last_word_p"], pause["least_word_p"])
+                       pause["last_word_p"], pause["least_word_p"], pause["social"])
 
 
 def guard_of(config: Config) -> MisheardGuard:
@@ -122,7 +125,7 @@ def signals_of(record: PauseRecord, model: bool = True, misheard: MisheardGuard 
     """The signals the pipeline would have had at the pause (``misheard``: the guard that
     tells words likely misheard, as the responder's does)."""
     return TurnSignals(record.transcript, record.end_of_turn if model else None, record.instant,
-                       punctuated=record.punctuated, last_word_p=record.last_word_p,
+                       social=record.social, punctuated=record.punctuated, last_word_p=record.last_word_p,
                        misheard=misheard is not None and misheard.unsure(record.least_word_p))
 
 
