@@ -97,7 +97,8 @@ class Answering:
         (``answer``) the reply to it starts before the endpoint. The responder then adds
         what it knows of the words (an instant phrase, the model's end-of-turn probability)."""
         book, links = self.book, self._links
-        if self.overlaps.holds(turn_id):  # its words end it as any turn's do; none is answered before it is settled
+        if self.overlaps.holds(turn_id) and not self.overlaps.settle_at_pause(turn_id, text):
+            # its words end it as any turn's do; none is answered before it is settled
             if text:
                 book.result(turn_id).transcript = text
             links.note_words(WordsAtPause(turn_id, pause, TurnSignals(text, awaiting_model=False)))

@@ -54,6 +54,16 @@ class Overlaps(Linked):
             if turn_id in self._overlaps and book.state.overlap == turn_id and pause():
                 book.bus.set_state(State.HEARING, turn_id)
 
+    def settle_at_pause(self, turn_id: int, text: str) -> bool:
+        """Words at a pause of the speech over the reply: where they already take the floor to be
+        answered (a question, not a backchannel nor the reply's echo), settle the overlap now, so
+        that the model reads them for the turn's end and its reply is begun as any turn's; else it
+        is settled at the endpoint, on all its words. True when it took the floor."""
+        overlap = self._overlaps.get(turn_id)
+        if overlap is None or not text.strip() or self._links.overlap_action(overlap, text) is not Action.STOP:
+            return False
+        return self.settle(turn_id, text)
+
     def settle(self, turn_id: int, text: str) -> bool:
         """Decide what the speech over the reply does to it, from its transcript ``text``.
         True when the overlap took the floor to be answered: its transcript is then to be

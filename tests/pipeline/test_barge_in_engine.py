@@ -89,6 +89,25 @@ def test_a_question_over_the_reply_stops_it_and_is_answered(run):
     assert out.flushes >= 1
 
 
+def test_a_question_over_the_reply_is_read_by_the_model_for_its_end(run):
+    """Words over the reply that take the floor are settled at their first pause: the model reads
+    them for the turn's end, as any turn's, instead of the silence deciding alone."""
+    engine, rec, out, llm = run("What about Paris?")
+    rec.wait_turns(2, timeout=15)
+    answer = rec.results[1]
+    assert answer.timeline.counts["barge_in"] is True
+    assert "What about Paris" in llm.weighed
+    assert answer.timeline.counts["turn_reason"].startswith("end of sentence")
+
+
+def test_a_backchannel_is_not_read_for_its_end(run):
+    engine, rec, out, llm = run("Mm-hmm.")
+    rec.wait_turns(1, timeout=15)
+    assert wait_until(lambda: not engine.busy, 10)
+    assert not any("Mm" in words for words in llm.weighed)  # left to the endpoint, on all its words
+    assert rec.results[0].timeline.counts["barge_in_resumed"] == 1
+
+
 def test_a_backchannel_lets_the_reply_resume_and_finish(run):
     engine, rec, out, llm = run("Mm-hmm.")
     rec.wait_turns(1, timeout=15)
