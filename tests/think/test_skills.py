@@ -45,6 +45,12 @@ def answer(skills: Skills, text: str) -> tuple[str, str] | None:
     ("Set a timer for one and a half minutes.", "set a timer for 1.5 minutes"),
     ("twenty-two divided by seven", "22 divided by 7"),
     ("Set an alarm for 7:30 a.m.", "set an alarm for 7:30 am"),
+    ("What is 15% of 200 and 40?", "what is 15 percent of 240"),  # Whisper's "two hundred and forty"
+    ("What is 2000 and 24 minus 1990?", "what is 2024 minus 1990"),
+    ("What is the sum of 100 and 50?", "what is the sum of 100 and 50"),
+    ("Is 7 between 300 and 20?", "is 7 between 300 and 20"),
+    ("What is 250 and 40?", "what is 250 and 40"),
+    ("What is 200 and 140?", "what is 200 and 140"),
 ])
 def test_spoken_numbers_become_digits(said, normalized):
     assert normalize(said) == normalized

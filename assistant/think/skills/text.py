@@ -60,9 +60,23 @@ def normalize(text: str) -> str:
     words = [w for w in text.split() if w not in _FILLERS]
     text = alpha2digit(" ".join(words), "en")
     text = " ".join(_SMALL.get(w, w) for w in text.split())
+    text = _SAID_AS_ONE.sub(_as_one_number, text)
     text = re.sub(rf"\b({NUMBER}) and a half\b", lambda m: _plain(float(m[1]) + 0.5), text)
     text = re.sub(r"\b(?:a |one )?half (?:an?|of an?) (?!\d)", "0.5 ", text)  # not "half of a 100"
     return text
+
+
+_SAID_AS_ONE = re.compile(r"(?<!sum of )(?<!product of )(?<!between )(?<![\d.])\b(\d+) and (\d{1,3})\b(?![.:]\d)")
+"""Whisper writes "two hundred and forty" as "200 and 40": a number that ends in hundreds or thousands
+and a smaller one after "and" are one number, as English says them; "the sum of 100 and 50", "between
+100 and 50" are two."""
+
+
+def _as_one_number(match: re.Match) -> str:
+    big, small = int(match[1]), int(match[2])
+    if big and (big % 1000 == 0 and small < 1000 or big % 100 == 0 and small < 100):
+        return str(big + small)
+    return match[0]
 
 
 def _plain(value: float) -> str:
