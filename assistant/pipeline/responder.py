@@ -50,6 +50,26 @@ FIRST_CHUNK_WAIT_S = 1.0
 
 _CLAUSE_END = re.compile(r"[,.!?;]\s+(?=\S)")
 
+NAME = "assistant"
+"""What people call this product when they speak to it ("Assistant, what time is it?")."""
+
+
+def names_for(wake_phrase: str) -> frozenset[str]:
+    """What a user may address the assistant by before a request: its name, and the wake phrase
+    (without its first word too: "hey assistant", "assistant"), in :func:`plain` form."""
+    names = {NAME, f"hey {NAME}"}
+    phrase = plain(wake_phrase)
+    if phrase:
+        names.add(phrase)
+        if " " in phrase:
+            names.add(phrase.split(" ", 1)[1])
+    return frozenset(names)
+
+
+def plain(text: str) -> str:
+    """Lower case words, nothing else."""
+    return " ".join(re.findall(r"\w+", text.casefold()))
+
 
 def first_clause(text: str) -> tuple[str, str] | None:
     """``text`` cut after its first clause, as the recognizer punctuated it ("Hello," and
@@ -91,6 +111,7 @@ class ResponderStage(Stage):
         self.synthesis = synthesis
         self.playback = playback
         self.last_reply = ""
+        self._names = names_for(config.wake.phrase)
         self._parked: tuple[UserText, InstantReply | SkillReply] | None = None
         self._answered: tuple[int, int] | None = None
 
@@ -154,11 +175,12 @@ class ResponderStage(Stage):
     def at_once(self, text: str) -> InstantReply | SkillReply | None:
         """The skill or the instant reply that answers ``text`` without the model, or None.
         What follows an opening that is itself an instant-reply phrase ("Hello, what time is
-        it?", "Okay, thanks, set a timer...") is answered as if it had been said alone."""
+        it?", "Okay, thanks, set a timer...") or the assistant's name (:func:`names_for`: "Hey,
+        assistant, what time is it?") is answered as if it had been said alone."""
         hit = self._without_model(text)
-        while hit is None and self.replies and (split := first_clause(text)) is not None:
+        while hit is None and (split := first_clause(text)) is not None:
             opening, text = split
-            if self.replies.lookup(opening) is None:
+            if plain(opening) not in self._names and (not self.replies or self.replies.lookup(opening) is None):
                 break
             hit = self._without_model(text)
         return hit

@@ -184,6 +184,13 @@ def test_several_timers_by_name_asked_about_and_cancelled(skills):
     assert run(skills, "How long is left on the timer?") == "There is no timer running."
 
 
+def test_words_before_a_timer_request_are_not_its_name(skills):
+    assert run(skills, "Mike, set a timer for ten minutes.") == "Timer set for 10 minutes."
+    assert run(skills, "Hey Mike, start a timer for 5 minutes.") == "Timer set for 5 minutes."
+    assert run(skills, "Set a timer called make dinner for 5 minutes.") == "Make dinner timer set for 5 minutes."
+    assert [t.label for t in skills.timers.active()] == ["5 minute timer", "make dinner timer", "10 minute timer"]
+
+
 def test_alarms_ring_at_the_next_such_time(skills):
     later = SkillContext(now=datetime(2099, 3, 5, 15, 7).astimezone())  # the alarms must not ring during the test
     assert run(skills, "Set an alarm for 7:30 am.", later) == "Alarm set for 7:30 AM tomorrow."

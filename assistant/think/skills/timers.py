@@ -38,6 +38,9 @@ _ANY_NAME = r"[a-z0-9.]+(?: [a-z0-9.]+){0,3}?"
 _SET = r"(?:(?:can you |could you |please )?(?:set|start|create|make|add|put on|begin|give me|i need|i want) )?"
 _ARTICLE = r"(?:(?:a|an|the|my|your|our|another|one more) )?"
 _OWNER = r"(?:the |my |your |our |a )?"
+_REQUEST = re.compile(r"\b(?:set|start|create|make|add|put on|begin|give me|i need|i want) ")
+"""A request's verb (:data:`_SET`) inside what would be a timer's name: the words before it are not the
+request's ("Mike, set a timer...", its comma dropped)."""
 
 _SET_TIMER = (
     re.compile(rf"^{_SET}{_ARTICLE}(?:(?P<duration>{_DURATION}) )?(?:(?P<name>{_NAME}) )?timer"
@@ -131,6 +134,9 @@ class TimerSkill:
         if command is None:
             return None
         found = command.groupdict()
+        if found.get("name") and not _REQUEST.match(said) and (verb := _REQUEST.search(found["name"] + " ")):
+            start = command.start("name") + verb.start()
+            return self._set_timer(said[start:], context) if start > 0 else None
         durations = [d for d in (found.get("duration"), found.get("duration2")) if d]
         names = [n for n in (found.get("name"), found.get("name2")) if n and not _function_words(n)]
         if len(durations) != 1 or len(names) > 1 or any(_is_length(n) for n in names):
