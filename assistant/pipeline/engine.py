@@ -74,8 +74,6 @@ class Engine:
         self.wake = WakeListening(config.wake, turns, self.bus, letters=jamo, chime=self.playback.chime,
                                   scorer=phrase_scorer(stt, config.wake))
         """Hands-free answers only after the wake phrase, when one is set (docs/wake.md)."""
-        self.wake_training = start_phrase_model(self.wake, config.wake, tts)
-        """The phrase's own model being trained (``wake.by = model``, the first time a phrase is chosen)."""
         self.startup = StartupSound(config.echo, self.echo, self.playback)
         """The sound the canceller learns the room from where nothing of it is kept yet."""
         self.synthesis = SynthesisStage(turns, tts, self.playback)
@@ -106,6 +104,9 @@ class Engine:
         self.stages: list[Stage] = [self.hearing, self.transcription, *reply_stages]
         for stage in self.stages:
             stage.start()
+        self.wake_training = start_phrase_model(self.wake, config.wake, tts, busy=lambda: self.busy)
+        """The phrase's own model being trained (``wake.by = model``, the first time a phrase is chosen),
+        waiting while someone is heard or answered."""
         if skills is not None:
             skills.subscribe(self.announce)
 

@@ -70,6 +70,55 @@ def test_a_training_stops_at_its_next_clip_once_the_process_exits():
     assert said == []  # nothing said (nor looked at) once the exit began
 
 
+def test_a_training_waits_while_someone_is_heard_or_answered_and_goes_on_after():
+    import threading
+
+    import numpy as np
+
+    busy, said, done = threading.Event(), [], threading.Event()
+    busy.set()
+
+    def say(text: str) -> np.ndarray:
+        said.append(text)
+        raise wake_training.TrainingStopped  # one step is enough to see that it went on
+
+    def train() -> None:
+        try:
+            wake_training.training_looks("hey orange lamp", [say], [], embedder=None)
+        except wake_training.TrainingStopped:
+            done.set()
+
+    give_back = wake_training.wait_while(busy.is_set)
+    try:
+        thread = threading.Thread(target=train, daemon=True)
+        thread.start()
+        assert not done.wait(0.3) and said == []  # nothing said while a turn is on
+        busy.clear()
+        assert done.wait(10) and said  # then the training goes on
+    finally:
+        give_back()
+    assert busy.is_set not in wake_training._WAIT_WHILE
+
+
+def test_the_training_thread_runs_at_the_lowest_priority():
+    import os
+    import threading
+
+    from assistant.pipeline.wake_start import lowest_priority
+
+    seen = []
+
+    def probe() -> None:
+        lowest_priority()
+        seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+
+    thread = threading.Thread(target=probe)
+    thread.start()
+    thread.join()
+    assert seen == [19]
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) != 19  # the caller's own is left alone
+
+
 @pytest.mark.slow
 def test_a_run_that_ends_while_the_phrase_trains_exits_cleanly(tmp_path, jfk_wav):
     """A short run with a phrase not trained yet ends before its model is done: the process exits
