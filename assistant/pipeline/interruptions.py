@@ -23,11 +23,13 @@ class Interruptions(Linked):
             self.drop(turn, close=False)
         book.close(turn)
 
-    def drop(self, turn: int, close: bool = True) -> None:
+    def drop(self, turn: int, close: bool = True, hearing: bool = True) -> None:
         """Flush every stage of ``turn``, hush the output and mark the turn interrupted
-        (the state has already moved on); ``close``: close the turn now."""
+        (the state has already moved on); ``close``: close the turn now. ``hearing=False``
+        leaves the transcription stage alone: what it holds is the words of the turn that
+        interrupts (speech over the reply), not the interrupted turn's."""
         links = self._links
-        for stage in links.turn_stages:
+        for stage in links.turn_stages if hearing else links.reply_stages:
             stage.flush()
         links.hush()
         self.book.result(turn).interrupted = True

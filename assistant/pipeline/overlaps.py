@@ -78,7 +78,7 @@ class Overlaps(Linked):
             if action in (Action.STOP, Action.HUSH):
                 interrupted = state.take_floor(turn_id)
                 if interrupted is not None:
-                    self.interruptions.drop(interrupted)
+                    self.interruptions.drop(interrupted, hearing=False)  # the overlap's words are being heard
                 if not state.is_current(turn_id):
                     return False
                 book.timeline(turn_id).set("barge_in", True)
