@@ -222,6 +222,7 @@ class EchoFilter:
             loud = self._last_loud == self._position + self.block
             raw = self._delayed(mic)
             cancel = self.canceller is not None and self._position + self.block - self._last_loud <= self.tail_samples
+            cancel = cancel and not self.readiness.without_echo  # no echo path: it takes a voice for echo
             ran = ran or cancel
             clean = self.canceller.cancel(mic, reference) if cancel else raw
             # what the canceller kept, of the same samples: its output lags the input as ``raw`` does

@@ -216,6 +216,21 @@ def test_a_remembered_room_brings_its_delay_and_a_room_that_changed_drops_it(tmp
     assert not echo.filter.readiness.ready and echo.filter.shift == 0
 
 
+def test_no_echo_path_leaves_the_voice_as_it_is_while_the_reply_plays(tmp_path):
+    """With no echo path the canceller is not run: it took a voice with no echo in it for echo
+    (a question over a WAV run's reply, kept 7 dB quieter, was read as a repetition loop)."""
+    echo = fresh(tmp_path, None)
+    far = speechlike(2.0, seed=7)
+    echo.played.start(0.0)
+    echo.played.add(far, RATE, 0.0)
+    voice = speechlike(2.0, seed=8)
+    out = run(echo.filter, voice)
+    assert all(c.kept_db == 0.0 for c in out)
+    heard, lag = np.concatenate([c.pcm for c in out]), echo.filter.lag_samples
+    assert np.allclose(heard[lag:], voice[: heard.size - lag])  # the samples themselves (as late as the canceller's)
+    echo.close()
+
+
 def test_no_echo_path_is_ready_at_once_even_with_the_user_talking_over_the_first_reply(tmp_path):
     """A WAV file in or out cannot hear the speaker: nothing to learn. A person talking from
     the first reply's start kept the microphone loud, so the canceller never measured the
