@@ -162,7 +162,7 @@ def meaningful_words(transcript: str, config: BargeInConfig) -> list[str]:
     said = " ".join(words(transcript))
     for phrase in sorted(config.backchannels, key=len, reverse=True):
         said = re.sub(rf"\b{re.escape(phrase)}\b", " ", said)
-    return said.split()
+    return words(said)  # not split(): "uh-uh" less "uh" leaves a lone "-", no word
 
 
 def starts_with_stop(transcript: str, is_stop: Callable[[str], bool], longest: int = 4) -> bool:

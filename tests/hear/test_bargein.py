@@ -150,6 +150,8 @@ def test_half_duplex_only_stop_takes_the_floor():
 def test_meaningful_words_drop_backchannels_but_keep_the_rest():
     assert meaningful_words("Yeah, okay, tell me more", CFG) == ["tell", "me", "more"]
     assert meaningful_words("I see.", CFG) == []
+    assert meaningful_words("Uh-uh", CFG) == []  # "uh" twice: no "-" left over as a word
+    assert meaningful_words("Mm-mm, okay.", CFG) == []
 
 
 def cleaned(*, audible=True, kept=0.0, converged=True):
