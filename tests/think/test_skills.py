@@ -49,6 +49,7 @@ def answer(skills: Skills, text: str) -> tuple[str, str] | None:
     ("What is 2000 and 24 minus 1990?", "what is 2024 minus 1990"),
     ("What is the sum of 100 and 50?", "what is the sum of 100 and 50"),
     ("Is 7 between 300 and 20?", "is 7 between 300 and 20"),
+    ("Add 100 and 50.", "add 100 and 50"),
     ("What is 250 and 40?", "what is 250 and 40"),
     ("What is 200 and 140?", "what is 200 and 140"),
 ])

@@ -66,10 +66,11 @@ def normalize(text: str) -> str:
     return text
 
 
-_SAID_AS_ONE = re.compile(r"(?<!sum of )(?<!product of )(?<!between )(?<![\d.])\b(\d+) and (\d{1,3})\b(?![.:]\d)")
+_SAID_AS_ONE = re.compile(r"(?<!sum of )(?<!product of )(?<!between )(?<!add )(?<!multiply )(?<![\d.])"
+                          r"\b(\d+) and (\d{1,3})\b(?![.:]\d)")
 """Whisper writes "two hundred and forty" as "200 and 40": a number that ends in hundreds or thousands
 and a smaller one after "and" are one number, as English says them; "the sum of 100 and 50", "between
-100 and 50" are two."""
+100 and 50", "add 100 and 50" are two."""
 
 
 def _as_one_number(match: re.Match) -> str:
