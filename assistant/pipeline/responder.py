@@ -12,6 +12,7 @@ from assistant.speak.chunker import Chunker, first_sentence_end
 from assistant.config import Config
 from assistant.events import TurnSignals
 from assistant.hear.end_of_turn import words_for_model
+from assistant.hear.wake import plain_letters
 from assistant.events import (
     Announcement,
     Commit,
@@ -56,19 +57,11 @@ NAME = "assistant"
 
 def names_for(wake_phrase: str) -> frozenset[str]:
     """What a user may address the assistant by before a request: its name, and the wake phrase
-    (without its first word too: "hey assistant", "assistant"), in :func:`plain` form."""
-    names = {NAME, f"hey {NAME}"}
-    phrase = plain(wake_phrase)
-    if phrase:
-        names.add(phrase)
-        if " " in phrase:
-            names.add(phrase.split(" ", 1)[1])
-    return frozenset(names)
-
-
-def plain(text: str) -> str:
-    """Lower case words, nothing else."""
-    return " ".join(re.findall(r"\w+", text.casefold()))
+    (without its first word too: "hey assistant", "assistant"), as :func:`plain_letters` writes them."""
+    said = [NAME, f"hey {NAME}"]
+    words = wake_phrase.split(maxsplit=1)
+    said += [wake_phrase, *words[1:]]
+    return frozenset(filter(None, map(plain_letters, said)))
 
 
 def first_clause(text: str) -> tuple[str, str] | None:
@@ -180,7 +173,7 @@ class ResponderStage(Stage):
         hit = self._without_model(text)
         while hit is None and (split := first_clause(text)) is not None:
             opening, text = split
-            if plain(opening) not in self._names and (not self.replies or self.replies.lookup(opening) is None):
+            if plain_letters(opening) not in self._names and (not self.replies or self.replies.lookup(opening) is None):
                 break
             hit = self._without_model(text)
         return hit
