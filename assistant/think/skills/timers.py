@@ -35,11 +35,12 @@ _UNIT = r"(?:hours?|hrs?|minutes?|mins?|seconds?|secs?)"
 _DURATION = rf"{_COUNT} {_UNIT}(?: and a half)?(?:(?: and)? {_COUNT} {_UNIT})?"
 _NAME = r"[a-z]+(?: [a-z]+){0,2}?"
 _ANY_NAME = r"[a-z0-9.]+(?: [a-z0-9.]+){0,3}?"
-_SET = r"(?:(?:can you |could you |please )?(?:set|start|create|make|add|put on|begin|give me|i need|i want) )?"
+_VERB = r"(?:set|start|create|make|add|put on|begin|give me|i need|i want)"
+_SET = rf"(?:(?:can you |could you |please )?{_VERB} )?"
 _ARTICLE = r"(?:(?:a|an|the|my|your|our|another|one more) )?"
 _OWNER = r"(?:the |my |your |our |a )?"
-_REQUEST = re.compile(r"\b(?:set|start|create|make|add|put on|begin|give me|i need|i want) ")
-"""A request's verb (:data:`_SET`) inside what would be a timer's name: the words before it are not the
+_REQUEST = re.compile(rf"\b{_VERB} ")
+"""A request's verb (:data:`_VERB`) inside what would be a timer's name: the words before it are not the
 request's ("Mike, set a timer...", its comma dropped)."""
 
 _SET_TIMER = (
