@@ -62,18 +62,18 @@ class Overlaps(Linked):
         overlap = self._overlaps.get(turn_id)
         if overlap is None or not text.strip() or self._links.overlap_action(overlap, text) is not Action.STOP:
             return False
-        return self.settle(turn_id, text)
+        return self.settle(turn_id, text, Action.STOP)
 
-    def settle(self, turn_id: int, text: str) -> bool:
-        """Decide what the speech over the reply does to it, from its transcript ``text``.
-        True when the overlap took the floor to be answered: its transcript is then to be
-        answered as any turn's; False when there is nothing more to do."""
+    def settle(self, turn_id: int, text: str, action: Action | None = None) -> bool:
+        """Decide what the speech over the reply does to it, from its transcript ``text`` (``action``:
+        already decided from it). True when the overlap took the floor to be answered: its transcript
+        is then to be answered as any turn's; False when there is nothing more to do."""
         book, state = self.book, self.book.state
         with book.lock:
             overlap = self._overlaps.pop(turn_id, None)
             if overlap is None:
                 return False
-            action = self._links.overlap_action(overlap, text)
+            action = action or self._links.overlap_action(overlap, text)
             reply_turn = state.turn if state.overlap == turn_id else None
             if action in (Action.STOP, Action.HUSH):
                 interrupted = state.take_floor(turn_id)
