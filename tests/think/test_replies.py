@@ -67,6 +67,10 @@ def test_normalize(said, normalized):
 
 # ------------------------------------------------------------------ matching
 
+ABOUT_ME = ("I'm a voice assistant on this computer. I can tell you the time and date, set timers and alarms, "
+            "do sums and conversions, and answer short questions.")
+ABOUT_ME_KO = "저는 이 컴퓨터의 음성 비서예요. 시간과 날짜, 타이머와 알람, 계산과 단위 변환을 도와드리고, 짧은 질문에 답해요."
+
 
 @pytest.mark.parametrize(
     "said, text, action",
@@ -95,6 +99,10 @@ def test_normalize(said, normalized):
         ("안녕!", "안녕하세요! 무엇을 도와드릴까요?", None),
         ("지금 몇 시예요?", "지금은 {ko_time}이에요.", None),
         ("다시 말해 줘", "아직 아무 말도 하지 않았어요.", "repeat"),
+        ("What can you do?", ABOUT_ME, None),
+        ("Who are you?", ABOUT_ME, None),
+        ("what's your name", ABOUT_ME, None),
+        ("뭘 할 수 있어요?", ABOUT_ME_KO, None),
     ],
 )
 def test_matches_despite_stt_noise(matcher, said, text, action):
@@ -122,6 +130,10 @@ def test_matches_despite_stt_noise(matcher, said, text, action):
         "hi can you tell me a story about dragons",
         "hello, what's the capital of France?",
         "how old are you",
+        "what can i do",
+        "what can we do about the noise",
+        "what are you doing",
+        "what did you do",
         "yes or no",
         "now",
         "know",

@@ -28,10 +28,11 @@ from assistant.think.skills.text import one_word_off
 
 log = logging.getLogger(__name__)
 
-SKILLS = ("actions", "timers", "clock", "arithmetic", "units")
+SKILLS = ("actions", "timers", "clock", "arithmetic", "units", "spelling")
 """Modules of this package, in the order they are asked."""
-ACTIONS = frozenset({"actions"})
-"""Skills taken only as said: an action (stop, louder) is never guessed from misheard words."""
+AS_SAID = frozenset({"actions", "spelling"})
+"""Skills taken only as said: an action (stop, louder) is never guessed from misheard words, nor
+the word to spell (a function word misheard is another word)."""
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,7 @@ class Skills:
             timers_path = Path(config.timers_file).expanduser()
         self.setup = SkillSetup(config, output_rate, self._announce, replies or RepliesConfig(), timers_path=timers_path)
         self.skills: list[Skill] = [_create(name, self.setup) for name in SKILLS if name not in config.disabled]
-        self._guessable = [s for s in self.skills if s.name not in ACTIONS]
+        self._guessable = [s for s in self.skills if s.name not in AS_SAID]
         """The skills a misheard reading may reach (:meth:`match`)."""
 
     def get(self, name: str) -> Skill | None:
