@@ -22,6 +22,7 @@ from assistant.timeline import Mark, Timeline
 from assistant.speak.tts import Tts
 from assistant.hear.vad import Vad
 from assistant.pipeline.bus import EventBus
+from assistant.pipeline.clock_ahead import start_clock_ahead
 from assistant.pipeline.conductor import Conductor
 from assistant.pipeline.links import Links
 from assistant.pipeline.listen import ListenStage
@@ -107,6 +108,9 @@ class Engine:
         self.wake_training = start_phrase_model(self.wake, config.wake, tts, busy=lambda: self.busy)
         """The phrase's own model being trained (``wake.by = model``, the first time a phrase is chosen),
         waiting while someone is heard or answered."""
+        self.clock_ahead = start_clock_ahead(skills, replies, tts, busy=lambda: self.busy,
+                                             korean=config.stt.language == "ko")
+        """The clock's answers at this minute and the next, their audio ready (None: spoken live)."""
         if skills is not None:
             skills.subscribe(self.announce)
 
@@ -223,6 +227,8 @@ class Engine:
         with self._announcing:
             if self._retry is not None:
                 self._retry.cancel()
+        if self.clock_ahead is not None:
+            self.clock_ahead.stop()
         self.stop_listening()
         self.interrupt()
         for stage in self.stages:

@@ -1,6 +1,7 @@
 """Replies with audio ready: the instant replies' fixed texts synthesized once, kept on disk
 per voice, and handed out at the output rate (the phrase table itself is
-:mod:`assistant.think.replies`)."""
+:mod:`assistant.think.replies`); and the answers of the passing minute (the time, the date),
+synthesized ahead and kept in memory while they are true."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import io
 import logging
 import threading
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -69,6 +71,8 @@ class ReadyAudio:
         self._output_rate = output_rate
         self._cache = cache
         self._audio: dict[str, np.ndarray] = {}
+        self._passing: dict[str, np.ndarray] = {}
+        """The passing minute's answers (:meth:`render_passing`), at the output rate."""
         self._lock = threading.Lock()
         self._ready = threading.Event()
         self.synthesized: list[str] = []
@@ -77,7 +81,34 @@ class ReadyAudio:
     def audio(self, text: str) -> np.ndarray | None:
         """Audio of ``text`` at the output rate, once it is ready."""
         with self._lock:
-            return self._audio.get(text)
+            found = self._audio.get(text)
+            return found if found is not None else self._passing.get(text)
+
+    def render_passing(self, texts: list[str], before_each: Callable[[], bool] = lambda: True) -> int:
+        """Synthesize the texts that are true for a while only (the time said to the minute), here,
+        in memory; the passing texts no longer among ``texts`` are forgotten. ``before_each`` is
+        called before each synthesis (it may wait); False stops. Returns how many were synthesized
+        (the others were ready). A text the voice cannot say is left to live speech."""
+        with self._lock:
+            self._passing = {text: pcm for text, pcm in self._passing.items() if text in texts}
+            missing = [text for text in dict.fromkeys(texts) if text not in self._passing and text not in self._audio]
+        made = 0
+        for text in missing:
+            if not before_each():
+                break
+            try:
+                pieces = list(self._tts.synthesize(text))
+            except Exception as exc:  # noqa: BLE001 - the answer is still spoken live
+                log.warning("cannot synthesize %r ahead: %s", text, exc)
+                continue
+            if not pieces:
+                continue
+            audio = resample(np.concatenate(pieces).astype(np.float32), self._tts.rate, self._output_rate)
+            audio.flags.writeable = False
+            with self._lock:
+                self._passing[text] = audio
+            made += 1
+        return made
 
     def prerender(self, texts: list[str], background: bool) -> None:
         missing = []

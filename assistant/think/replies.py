@@ -14,7 +14,7 @@ hit plays at once and the next start reads it back instead of synthesizing again
 Piper renders on a background thread (its session may be shared with the TTS worker);
 the system voice (pyttsx3, not thread-safe) renders at load, before the engine starts.
 Until a phrase's audio is ready, its reply comes without audio and is spoken live.
-Replies with the time or date are always spoken live; ``stop`` says nothing.
+The time and date are spoken live unless rendered ahead (``render_passing``); ``stop`` says nothing.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 import numpy as np
 from rapidfuzz import fuzz, process
@@ -57,8 +57,7 @@ CLOCK_FIELDS = ("time", "date", "weekday", "hour", "minute", "ko_time", "ko_date
 """Placeholders a reply text may use; such replies are filled in when said."""
 
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-           "October", "November", "December")
+_MONTHS = "January February March April May June July August September October November December".split()
 _WHOLE_CONTRACTIONS = {
     "can't": "can not", "cannot": "can not", "won't": "will not", "let's": "let us", "i'm": "i am",
 }
@@ -326,6 +325,8 @@ class ReplyAudio(Protocol):
 
     def prerender(self, texts: list[str], background: bool) -> None: ...
 
+    def render_passing(self, texts: list[str], before_each: Callable[[], bool] = ...) -> int: ...
+
     def wait_ready(self, timeout: float | None = None) -> bool: ...
 
 
@@ -347,9 +348,8 @@ class InstantReplies:
         entry = self.matcher.match(transcript)
         if entry is None:
             return None
-        if entry.dynamic:
-            return InstantReply(fill(entry.text, datetime.now()), entry.action)
-        return InstantReply(entry.text, entry.action, self.audio(entry.text), social=entry.action is None)
+        text = fill(entry.text, datetime.now()) if entry.dynamic else entry.text  # the minute's may be ready too
+        return InstantReply(text, entry.action, self.audio(text), social=entry.action is None and not entry.dynamic)
 
     def filler(self, transcript: str, model: Path | None = None) -> InstantReply | None:
         cfg = self.config
@@ -369,14 +369,17 @@ class InstantReplies:
         """Read the cached audio of every fixed reply and synthesize what is missing,
         on a background thread or right here."""
         texts = self.table.static_texts() + ([self.table.filler] if self.config.filler and self.table.filler else [])
-        texts.append(CANNOT_ANSWER)  # Korean the model cannot answer: said as soon as the turn is over
-        texts.append(DID_NOT_CATCH)  # words the recognizer was unsure of: likewise
-        texts += NOT_HEARD.values()  # speech read as nothing, in the other languages
+        # said as soon as the turn is over: Korean the model cannot answer, words the recognizer was unsure
+        texts += [CANNOT_ANSWER, DID_NOT_CATCH, *NOT_HEARD.values()]  # of, speech read as nothing
         self._audio.prerender(list(dict.fromkeys(texts)), background)
 
     def wait_ready(self, timeout: float | None = None) -> bool:
         """Block until :meth:`prerender` is done; False on timeout."""
         return self._audio.wait_ready(timeout)
+
+    def render_passing(self, texts: list[str], before_each: Callable[[], bool] = lambda: True) -> int:
+        """Synthesize ahead, in memory, answers true for a while only (the time, the date)."""
+        return self._audio.render_passing(texts, before_each)
 
 
 def _size_mb(path: Path | None) -> float:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 import logging
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Callable, Protocol
@@ -136,7 +136,7 @@ class Skills:
         word misheard ("what time of it"): taken when every such reading gives the same reply
         (:func:`~assistant.think.skills.text.one_word_off`; never an action: "stop" must be said)."""
         context = context or SkillContext()
-        reply = self._first(text, context, self.skills)
+        reply = self._with_audio(self._first(text, context, self.skills))
         if reply is not None or has_hangul(text):
             return reply
         replies = {}
@@ -150,7 +150,26 @@ class Skills:
             return None
         variant, reply = next(iter(replies.values()))
         log.info("%r taken as %r (a function word misheard)", text, variant)
-        return reply
+        return self._with_audio(reply)
+
+    def _with_audio(self, reply: SkillReply | None) -> SkillReply | None:
+        """``reply`` with its words' audio where it is ready (a fixed reply's, or the passing
+        minute's answer rendered ahead: :meth:`passing_answers`)."""
+        if reply is None or reply.audio is not None or not reply.text or reply.action == "repeat":
+            return reply
+        audio = self.setup.reply_audio(reply.text)
+        return reply if audio is None else replace(reply, audio=audio)
+
+    def passing_answers(self, moment: datetime, korean: bool = False) -> list[str]:
+        """What the skills would answer at ``moment`` to the questions whose answers change with the
+        clock (the time, the date: :data:`~assistant.think.skills.clock.ASKED_MOST`), to synthesize
+        ahead; Korean ones too where ``korean``."""
+        from assistant.think.skills.clock import ASKED_MOST
+
+        context = SkillContext(now=moment)
+        asked = ASKED_MOST["en"] + (ASKED_MOST["ko"] if korean else ())
+        answers = (self._first(question, context, self.skills) for question in asked)
+        return list(dict.fromkeys(reply.text for reply in answers if reply is not None and reply.text))
 
     @staticmethod
     def _first(text: str, context: SkillContext, skills: list[Skill]) -> SkillReply | None:

@@ -39,6 +39,12 @@ _QUESTIONS = (  # "DAY" stands for today, tomorrow or yesterday
     ("month", re.compile(r"^(?:what month is it(?: now)?|what is the (?:current )?month)$")),
 )
 _OFFSETS = {"today": 0, "tomorrow": 1, "yesterday": -1, None: 0}
+ASKED_MOST = {
+    "en": ("what time is it", "what is the date today", "what day of the week is it"),
+    "ko": ("지금 몇 시야", "오늘 며칠이야", "오늘 무슨 요일이야"),
+}
+"""The clock's questions asked most, per language: their answers at the coming minute are synthesized
+ahead (:meth:`~assistant.think.skills.Skills.passing_answers`), so the answer plays at once."""
 
 
 def system_locale() -> str:
