@@ -72,8 +72,8 @@ class TurnSignals:
     instant: bool = False
     """The words are a phrase of the instant-reply table (or a skill's request)."""
     social: bool = False
-    """...a greeting, thanks, yes or no: people go on from one after a comma's pause
-    ("Thanks, what is ten times four?"), so it ends the turn after ``turn.phrase_ms``."""
+    """...a greeting, thanks, yes or no, or "stop" with no reply to stop: people go on from one after
+    a comma's pause ("Thanks, what is ten times four?"), so it ends the turn after ``turn.phrase_ms``."""
     awaiting_model: bool = False
     """The model's probability is on its way: the words alone do not decide yet."""
     punctuated: bool = False

@@ -51,6 +51,11 @@ FIRST_CHUNK_WAIT_S = 1.0
 
 _CLAUSE_END = re.compile(r"[,.!?;]\s+(?=\S)")
 
+OPENING_WORDS = 4
+"""The most words an opening with no comma after it may have ("thank you very much")."""
+OPENINGS = 4
+"""The most openings set aside before a request ("Okay, thanks, hey assistant, what time is it?")."""
+
 NAME = "assistant"
 """What people call this product when they speak to it ("Assistant, what time is it?")."""
 
@@ -170,13 +175,28 @@ class ResponderStage(Stage):
         What follows an opening that is itself an instant-reply phrase ("Hello, what time is
         it?", "Okay, thanks, set a timer...") or the assistant's name (:func:`names_for`: "Hey,
         assistant, what time is it?") is answered as if it had been said alone."""
+        return self._after_openings(text, OPENINGS)
+
+    def _after_openings(self, text: str, openings: int) -> InstantReply | SkillReply | None:
         hit = self._without_model(text)
-        while hit is None and (split := first_clause(text)) is not None:
-            opening, text = split
-            if plain_letters(opening) not in self._names and (not self.replies or self.replies.lookup(opening) is None):
-                break
-            hit = self._without_model(text)
-        return hit
+        if hit is not None or openings == 0:
+            return hit
+        split = first_clause(text)
+        for opening, rest in [split] if split else self._opening_words(text):
+            if self._is_opening(opening) and (hit := self._after_openings(rest, openings - 1)) is not None:
+                return hit
+        return None
+
+    def _is_opening(self, words: str) -> bool:
+        """``words`` are the assistant's name or an instant-reply phrase (a greeting, thanks, stop)."""
+        return plain_letters(words) in self._names or (self.replies is not None and self.replies.lookup(words) is not None)
+
+    @staticmethod
+    def _opening_words(text: str) -> list[tuple[str, str]]:
+        """Where the recognizer left out the comma ("Never mind what is seven times eight"): the
+        first one to :data:`OPENING_WORDS` words, each with what follows them."""
+        words = text.split()
+        return [(" ".join(words[:n]), " ".join(words[n:])) for n in range(1, min(OPENING_WORDS, len(words) - 1) + 1)]
 
     def _without_model(self, text: str) -> InstantReply | SkillReply | None:
         hit = self.skills.match(text) if self.skills else None
@@ -197,7 +217,9 @@ class ResponderStage(Stage):
                 timeline.set("end_of_turn_p", probability)
                 timeline.set("prompt_eval_ms", (time.perf_counter() - started) * 1000.0)  # counted in the TTFT
         misheard = self.misheard is not None and self.misheard.unsure(message.least_word_p)
-        social = isinstance(hit, InstantReply) and hit.social
+        # "stop", "wait", "never mind" with no reply to stop: what follows a comma's pause is the request
+        nothing_to_stop = getattr(hit, "action", None) == "stop" and not self.playback.replying
+        social = isinstance(hit, InstantReply) and hit.social or nothing_to_stop
         self.answering.more_about_words(message, TurnSignals(message.text, end_of_turn=probability, instant=instant,
                                                              social=social, last_word_p=message.last_word_p,
                                                              misheard=misheard))

@@ -475,7 +475,10 @@ def test_words_after_an_opening_instant_reply_phrase_are_answered_as_if_said_alo
     said = ["Hello, what is seven times eight?", "Okay, thank you, what is nine plus one?",
             "Hi there. Thanks!", "Thank you, what is the capital of France?",
             "Hey, assistant, what is two plus two?", "Assistant, what is three plus three?",
-            "Paris, what is seven times eight?"]  # not an instant-reply phrase nor a name first: the model's
+            "Paris, what is seven times eight?",  # not an instant-reply phrase nor a name first: the model's
+            # the recognizer left the comma out: the opening's words are found all the same
+            "Never mind what is seven times eight", "Thank you very much what is two plus two",
+            "Stop the car what is two plus two"]  # "stop" then no request a skill takes: the model's
     try:
         for turns, text in enumerate(said, 1):
             engine.submit_text(text)
@@ -487,7 +490,9 @@ def test_words_after_an_opening_instant_reply_phrase_are_answered_as_if_said_alo
         ("skill", "7 times 8 is 56."), ("skill", "9 plus 1 is 10."), ("cache", "You're welcome!")]
     assert [(r.source, r.reply) for r in recorder.results[4:6]] == [
         ("skill", "2 plus 2 is 4."), ("skill", "3 plus 3 is 6.")]  # the assistant's name set aside too
-    assert llm.calls == [said[3], said[6]]  # the model gets every word
+    assert [(r.source, r.reply) for r in recorder.results[7:9]] == [
+        ("skill", "7 times 8 is 56."), ("skill", "2 plus 2 is 4.")]
+    assert llm.calls == [said[3], said[6], said[9]]  # the model gets every word
 
 
 def test_greetings_thanks_and_yes_are_social_requests_and_actions_are_not(user_dirs):
