@@ -16,6 +16,7 @@ from typing import Callable
 
 from assistant.think.replies import InstantReplies, fill
 from assistant.think.skills import Skills
+from assistant.think.skills.clock import ASKED_MOST
 from assistant.writing import has_hangul
 
 log = logging.getLogger(__name__)
@@ -29,7 +30,8 @@ POLL_S = 0.25
 def passing_texts(moment: datetime, skills: Skills | None, replies: InstantReplies | None, korean: bool) -> list[str]:
     """What the assistant would say at ``moment`` to the clock's questions: the skills' answers and
     the instant-reply table's time and date texts (Korean ones only where ``korean``)."""
-    texts = skills.passing_answers(moment, korean) if skills is not None else []
+    questions = ASKED_MOST["en"] + (ASKED_MOST["ko"] if korean else ())
+    texts = skills.passing_answers(moment, questions) if skills is not None else []
     if replies is not None:
         texts += [fill(entry.text, moment) for entry in replies.table.entries
                   if entry.dynamic and entry.action is None and (korean or not has_hangul(entry.text))]

@@ -160,15 +160,11 @@ class Skills:
         audio = self.setup.reply_audio(reply.text)
         return reply if audio is None else replace(reply, audio=audio)
 
-    def passing_answers(self, moment: datetime, korean: bool = False) -> list[str]:
-        """What the skills would answer at ``moment`` to the questions whose answers change with the
-        clock (the time, the date: :data:`~assistant.think.skills.clock.ASKED_MOST`), to synthesize
-        ahead; Korean ones too where ``korean``."""
-        from assistant.think.skills.clock import ASKED_MOST
-
+    def passing_answers(self, moment: datetime, questions: tuple[str, ...]) -> list[str]:
+        """What the skills would answer at ``moment`` to ``questions`` (the clock's, whose answers
+        change with it: :data:`~assistant.think.skills.clock.ASKED_MOST`), to synthesize ahead."""
         context = SkillContext(now=moment)
-        asked = ASKED_MOST["en"] + (ASKED_MOST["ko"] if korean else ())
-        answers = (self._first(question, context, self.skills) for question in asked)
+        answers = (self._first(question, context, self.skills) for question in questions)
         return list(dict.fromkeys(reply.text for reply in answers if reply is not None and reply.text))
 
     @staticmethod
