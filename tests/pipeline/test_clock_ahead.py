@@ -134,3 +134,27 @@ def test_the_time_asked_plays_the_audio_rendered_ahead(engines, speak, capsys, t
     assert [(t["source"], t["skill"]) for t in turns] == [("skill", "clock")], turns
     assert turns[0]["reply"].startswith("It's ")
     assert turns[0]["latency_ms"]["tts_first_chunk"] == 0, turns[0]["latency_ms"]  # nothing synthesized for it
+
+
+def test_the_engine_renders_ahead_and_its_close_ends_the_thread(user_dirs, skills):
+    """A kiosk builds an engine per visitor: each engine's renderer goes with it."""
+    from assistant.config import Config
+    from assistant.pipeline import Engine
+
+    from fakes import FakeLlm, FakeStt, FakeVad, RecordingSink
+
+    tts = ConcurrentTts()
+    replies = replies_with(tts)
+    skills.use_reply_audio(replies.audio)
+    for _ in range(2):
+        engine = Engine(Config(), stt=FakeStt(), llm=FakeLlm(), tts=tts, vad=FakeVad(), output=RecordingSink(OUTPUT_RATE),
+                        replies=replies, skills=skills)
+        thread = engine.clock_ahead._thread
+        for _ in range(100):
+            if skills.match("What time is it?").audio is not None:
+                break
+            threading.Event().wait(0.05)
+        engine.close()
+        assert not thread.is_alive()
+    assert skills.match("What time is it?").audio is not None
+    assert not [t for t in threading.enumerate() if t.name == "clock-ahead"]
