@@ -28,11 +28,12 @@ from assistant.think.skills.text import one_word_off
 
 log = logging.getLogger(__name__)
 
-SKILLS = ("actions", "timers", "clock", "arithmetic", "units", "spelling")
+SKILLS = ("actions", "timers", "clock", "arithmetic", "units", "spelling", "live")
 """Modules of this package, in the order they are asked."""
-AS_SAID = frozenset({"actions", "spelling"})
+AS_SAID = frozenset({"actions", "spelling", "live"})
 """Skills taken only as said: an action (stop, louder) is never guessed from misheard words, nor
-the word to spell (a function word misheard is another word)."""
+the word to spell (a function word misheard is another word), nor a question about the weather ("is
+it cold on Mars" is no "in Mars")."""
 
 
 @dataclass(frozen=True)

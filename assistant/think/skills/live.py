@@ -1,0 +1,71 @@
+"""What only the internet knows, said plainly: the weather, the news. The assistant works offline, so
+"Will it rain today?" must not be answered by a language model's guess (SmolLM2-135M: "No, it won't.",
+and a forecast for Italy to "What's the weather like tomorrow?"); it says it cannot check.
+
+Guard (taken only as said, never from a misheard function word guessed: "is it cold on Mars" is no
+"in Mars"): the whole utterance must ask for the weather or the news of now (today, tomorrow, this week, a
+place, or no time at all: "what's the weather like"); how weather works ("why does it rain", "what is
+the weather like in Paris in summer", "what causes snow") stays the model's. Korean too: "오늘 날씨
+어때?", "내일 비 와?", "오늘 뉴스 알려 줘".
+"""
+
+from __future__ import annotations
+
+import re
+
+from assistant.think.skills import SkillContext, SkillReply, SkillSetup
+from assistant.think.skills.korean_pattern import Form, first
+from assistant.think.skills.text import normalize
+from assistant.writing import has_hangul
+
+NAME = "live"
+ANSWERS = {
+    "weather": "Sorry, I can't check the weather: I work offline, with no internet connection.",
+    "news": "Sorry, I can't read the news: I work offline, with no internet connection.",
+}
+KOREAN_ANSWERS = {
+    "weather": "죄송해요, 저는 인터넷 없이 작동해서 날씨를 확인할 수 없어요.",
+    "news": "죄송해요, 저는 인터넷 없이 작동해서 뉴스를 볼 수 없어요.",
+}
+
+_TIME = (r"(?:today|tonight|tomorrow|now|right now|outside|out there|at the moment|currently|later|this "
+         r"(?:morning|afternoon|evening|week|weekend)|next week|on the weekend|for (?:today|tomorrow|the weekend|"
+         r"this week|the week))")
+_WHEN = rf"(?: {_TIME})"
+_PLACE = r"(?: (?:here|in (?!the )[a-z]+(?: [a-z]+)?))"
+"""A town or a country ("in Paris", "in New York"); "in the desert", "in summer" are not where one is."""
+_WHERE_WHEN = rf"(?:{_PLACE}?{_WHEN}?|{_WHEN}{_PLACE})"
+_WEATHER = r"(?:rain|snow|be (?:sunny|cold|hot|warm|windy|cloudy|rainy|nice|stormy)|storm)"
+_FORMS = (
+    ("weather", re.compile(rf"^(?:(?:(?:what|how) is |what will be |(?:can you |could you )?tell me )?the )?"
+                           rf"(?:weather(?: forecast)?|forecast)(?: like| going to be(?: like)?)?{_WHERE_WHEN}$")),
+    ("weather", re.compile(rf"^(?:will|is) it (?:going to )?{_WEATHER}{_WHERE_WHEN}$")),
+    ("weather", re.compile(rf"^is it (?:raining|snowing|sunny|cold|hot|warm|windy)(?:{_WHEN}|{_PLACE})?$")),
+    ("weather", re.compile(rf"^(?:do|will|should) i need an umbrella{_WHEN}?$")),
+    ("weather", re.compile(rf"^(?:how (?:hot|cold|warm) is it|what is the temperature){_WHEN}?$")),
+    ("news", re.compile(r"^(?:what is |what are |(?:can you |could you )?(?:tell|give|read) me )?(?:the )?"
+                        r"(?:latest |today )?(?:news|headlines)(?: today| for today| this morning)?$")),
+    ("news", re.compile(r"^what is (?:in the news|happening in the world)(?: today| right now)?$")),
+)
+_KOREAN = [(kind, Form(spec, {})) for kind, spec in (
+    ("weather", "[오늘|내일|지금|이번_주|주말] 날씨 [@TOPIC|좀] [어때|어때요|어떻습니까|어떄|어떨까|어떨까요|어떻게_돼|"
+                "좋아|좋아요|알려_줘|알려_주세요|말해_줘|말해_주세요]"),
+    ("weather", "[오늘|내일|지금|이번_주|주말] 비|눈 [가|이] [와|와요|올까|올까요|오나요|온대|오니]"),
+    ("news", "[오늘] 뉴스 [좀] [알려_줘|알려_주세요|말해_줘|말해_주세요|뭐야|뭐예요|읽어_줘|읽어_주세요]"),
+)]
+
+
+class Live:
+    name = NAME
+
+    def match(self, text: str, context: SkillContext) -> SkillReply | None:  # noqa: ARG002 - the skills' signature
+        if has_hangul(text):
+            hit = first(_KOREAN, text)
+            return SkillReply(NAME, KOREAN_ANSWERS[hit[0]]) if hit is not None else None
+        said = normalize(text)
+        kind = next((kind for kind, form in _FORMS if form.match(said)), None)
+        return SkillReply(NAME, ANSWERS[kind]) if kind is not None else None
+
+
+def create(setup: SkillSetup) -> Live:  # noqa: ARG001 - every skill gets the setup
+    return Live()

@@ -1,0 +1,65 @@
+"""What only the internet knows (the weather, the news): said plainly, in English and Korean, never the
+model's guess; how weather works, and look-alikes, stay the model's."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from assistant.config import SkillsConfig
+from assistant.think.skills import Skills
+from assistant.think.skills.live import ANSWERS, KOREAN_ANSWERS
+
+
+@pytest.fixture(scope="module")
+def skills():
+    loaded = Skills(SkillsConfig(locale="en_US"))
+    yield loaded
+    loaded.close()
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("What's the weather like tomorrow?", "weather"), ("Will it rain today?", "weather"), ("What's the weather?", "weather"),
+    ("What is the weather like in Paris?", "weather"), ("What's the weather going to be like this weekend?", "weather"),
+    ("Is it going to snow tomorrow?", "weather"), ("Is it raining outside?", "weather"),
+    ("Do I need an umbrella today?", "weather"), ("How cold is it outside?", "weather"),
+    ("Tell me the weather forecast for tomorrow.", "weather"), ("Will it be sunny tomorrow in Seoul?", "weather"),
+    ("What's the news?", "news"), ("What are the latest headlines?", "news"), ("What's in the news today?", "news"),
+])
+def test_the_weather_and_the_news_are_said_to_be_out_of_reach(skills, question, kind):
+    found = skills.match(question)
+    assert found is not None and (found.skill, found.text) == ("live", ANSWERS[kind])
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("오늘 날씨 어때?", "weather"), ("내일 날씨 어때요", "weather"), ("내일 비 와?", "weather"),
+    ("날씨 좀 알려 주세요", "weather"), ("오늘 뉴스 알려 줘", "news"),
+])
+def test_in_korean_too(skills, question, kind):
+    found = skills.match(question)
+    assert found is not None and (found.skill, found.text) == ("live", KOREAN_ANSWERS[kind])
+
+
+@pytest.mark.parametrize("question", [
+    "Why does it rain?", "What is the weather like in Paris in summer?", "What causes snow?", "What is weather?",
+    "How does a weather forecast work?", "Is it going to be a long day?", "What is the news about Mars?",
+    "Is it cold on Mars?",              # a function word misheard is never guessed into "in Mars"
+    "How hot is it in the desert?", "What is the temperature of the sun?", "Tell me a story about rain.",
+    "Will it work?", "Is it raining cats and dogs?", "비가 왜 와요?", "날씨가 좋으면 산책 갈까?",
+])
+def test_how_weather_works_and_look_alikes_stay_the_model_s(skills, question):
+    found = skills.match(question)
+    assert found is None or found.skill != "live", found
+
+
+@pytest.mark.slow
+def test_a_spoken_weather_question_gets_the_plain_answer_not_a_forecast(speak, tmp_path, capsys):
+    """chat --input: Piper asks "Will it rain tomorrow?"; the skill answers (the model said "No, it won't.")."""
+    from assistant.commands.cli import main
+
+    capsys.readouterr()
+    assert main(["chat", "--input", str(speak("Will it rain tomorrow?")), "--output", str(tmp_path / "a.wav"),
+                 "--json"]) == 0
+    turns = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    assert [(t["source"], t["skill"], t["reply"]) for t in turns] == [("skill", "live", ANSWERS["weather"])], turns
