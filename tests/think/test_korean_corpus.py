@@ -30,8 +30,9 @@ FLOORS = {  # (half, recognizer): (found at least, wrong answers at most), as me
 """Whisper base with a beam of 5 and the second look (``assistant/hear/second_look.py``);
 before both (greedy, no look) it was 14 found with 4 wrong on the tune half, 5 with 0 on
 the held-out half."""
-FIRST_READING = {"tune": (18, 2), "heldout": (9, 1)}
-"""Whisper base's first reading alone (a beam of 5, no second look)."""
+FIRST_READING = {"tune": (18, 2), "heldout": (10, 1)}
+"""Whisper base's first reading alone (a beam of 5, no second look). Held out 9 until the weather
+skill: "내일 비가 와요" read "네, 이 비가 와요." is the weather's now, as the sentence asks."""
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +48,7 @@ def test_the_halves_share_no_sentence_and_no_voice():
     assert not {v.label for v in voices["tune"]} & {v.label for v in voices["heldout"]}
     for half in corpus.HALVES:  # every skill, the table and the model, in both halves
         kinds = {s.answer for s in sentences if s.half == half}
-        assert kinds == {"reply", "actions", "clock", "timers", "arithmetic", "units", "llm"}
+        assert kinds - {"live"} == {"reply", "actions", "clock", "timers", "arithmetic", "units", "llm"}
         for engine in ("whisper", "vosk"):
             heard = corpus.read_heard(half, engine)
             assert {(v, t) for v, t, _h in heard} == {(v.label, s.text) for v in voices[half]
