@@ -50,11 +50,12 @@ from assistant.hear import korean_grammar
 from assistant.writing import SYLLABLE, SYLLABLES, final_consonant_index
 
 CANNOT_END = {
-    "en": frozenset("a an the and or but nor um uh er erm hmm ah my your his her their our".split()),
+    "en": frozenset("a an the and or but nor um uh er erm hmm ah my your their our".split()),
 }
 """Per language, last words after which no sentence is over in any reading: articles,
 conjunctions, fillers, possessive determiners. Prepositions, auxiliaries and pronouns are
-not here: English strands them in complete questions ("What is it for?", "Can you?")."""
+not here: English strands them in complete questions ("What is it for?", "Can you?"); nor
+"his" and "her", which end sentences as pronouns ("It's his.", "Tell her.")."""
 FINAL_ENDINGS = {
     "ko": frozenset("요다죠니냐래라야줘"),
 }

@@ -50,7 +50,7 @@ def first_decision(detector: TurnDetector, seconds: float):
 
 
 @pytest.mark.parametrize("text", ["What is the", "I want the, um", "Tell me a joke and", "Remind me to...",
-                                  "Can you tell me,"])
+                                  "Can you tell me,", "What is your"])
 def test_words_that_cannot_end_wait_the_longest_while_the_model_is_not_sure(text):
     judgement = judge(TurnSignals(text, end_of_turn=0.1), CONFIG)
     assert judgement.call is TurnCall.UNFINISHED and judgement.wait_ms == 2000
@@ -64,7 +64,7 @@ def test_a_confident_model_outweighs_the_word_rules():
 
 
 @pytest.mark.parametrize("text", ["What is it for?", "Which one is it?", "What are you thinking of?", "Can you?",
-                                  "Where are you from?"])
+                                  "Where are you from?", "Can you call her?", "Is this book his?"])
 def test_questions_that_end_on_a_preposition_or_an_auxiliary_are_judged_by_the_model(text):
     assert judge(TurnSignals(text, end_of_turn=0.8), CONFIG).wait_ms == 150
     assert 150 < judge(TurnSignals(text, end_of_turn=0.01), CONFIG).wait_ms < 2000
