@@ -147,5 +147,7 @@ def test_the_korean_voice_s_reply_sounds_at_once():
     pcm = np.concatenate(list(tts.synthesize("죄송해요, 지금 모델은 한국어를 못 해요.")))
     assert first_audible_s(pcm, tts.rate) >= 0.035
     assert first_audible_s(without_lead_in(pcm, tts.rate), tts.rate) <= 0.011
-    said = np.concatenate(list(tts.synthesize("안녕하세요.")))  # a vowel sounds from the first sample
-    assert first_audible_s(said, tts.rate) == 0.0 and without_lead_in(said, tts.rate).size == said.size
+    said = np.concatenate(list(tts.synthesize("안녕하세요.")))  # a vowel sounds from the first samples
+    # (in its first 5 ms window: eSpeak NG's state from earlier texts moves its first window's level across
+    # the threshold), and nothing of it is taken for a lead-in
+    assert first_audible_s(said, tts.rate) <= 0.005 and without_lead_in(said, tts.rate).size == said.size
