@@ -7,16 +7,8 @@ import json
 
 import pytest
 
-from assistant.config import SkillsConfig
-from assistant.think.skills import Skills
 from assistant.think.skills.live import ANSWERS, KOREAN_ANSWERS
 
-
-@pytest.fixture(scope="module")
-def skills():
-    loaded = Skills(SkillsConfig(locale="en_US"))
-    yield loaded
-    loaded.close()
 
 
 @pytest.mark.parametrize("question, kind", [
@@ -27,8 +19,8 @@ def skills():
     ("Tell me the weather forecast for tomorrow.", "weather"), ("Will it be sunny tomorrow in Seoul?", "weather"),
     ("What's the news?", "news"), ("What are the latest headlines?", "news"), ("What's in the news today?", "news"),
 ])
-def test_the_weather_and_the_news_are_said_to_be_out_of_reach(skills, question, kind):
-    found = skills.match(question)
+def test_the_weather_and_the_news_are_said_to_be_out_of_reach(english_skills, question, kind):
+    found = english_skills.match(question)
     assert found is not None and (found.skill, found.text) == ("live", ANSWERS[kind])
 
 
@@ -36,8 +28,8 @@ def test_the_weather_and_the_news_are_said_to_be_out_of_reach(skills, question, 
     ("오늘 날씨 어때?", "weather"), ("내일 날씨 어때요", "weather"), ("내일 비 와?", "weather"),
     ("날씨 좀 알려 주세요", "weather"), ("오늘 뉴스 알려 줘", "news"),
 ])
-def test_in_korean_too(skills, question, kind):
-    found = skills.match(question)
+def test_in_korean_too(english_skills, question, kind):
+    found = english_skills.match(question)
     assert found is not None and (found.skill, found.text) == ("live", KOREAN_ANSWERS[kind])
 
 
@@ -48,8 +40,8 @@ def test_in_korean_too(skills, question, kind):
     "How hot is it in the desert?", "What is the temperature of the sun?", "Tell me a story about rain.",
     "Will it work?", "Is it raining cats and dogs?", "비가 왜 와요?", "날씨가 좋으면 산책 갈까?",
 ])
-def test_how_weather_works_and_look_alikes_stay_the_model_s(skills, question):
-    found = skills.match(question)
+def test_how_weather_works_and_look_alikes_stay_the_model_s(english_skills, question):
+    found = english_skills.match(question)
     assert found is None or found.skill != "live", found
 
 

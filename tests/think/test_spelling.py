@@ -7,15 +7,7 @@ import json
 
 import pytest
 
-from assistant.config import SkillsConfig
-from assistant.think.skills import Skills
 
-
-@pytest.fixture(scope="module")
-def skills():
-    loaded = Skills(SkillsConfig(locale="en_US"))
-    yield loaded
-    loaded.close()
 
 
 @pytest.mark.parametrize("question, reply", [
@@ -29,8 +21,8 @@ def skills():
     ("How to spell O'Brien?", "O'Brien is spelled O, B, R, I, E, N."),
     ("Um, how do you spell New York?", "New York is spelled N, E, W. Y, O, R, K."),
 ])
-def test_a_word_is_spelled_letter_by_letter(skills, question, reply):
-    found = skills.match(question)
+def test_a_word_is_spelled_letter_by_letter(english_skills, question, reply):
+    found = english_skills.match(question)
     assert found is not None and (found.skill, found.text) == ("spelling", reply)
 
 
@@ -45,16 +37,16 @@ def test_a_word_is_spelled_letter_by_letter(skills, question, reply):
     "How do you stand? Yes, it's a reason",
     "Tell me how to spell words better in my essays.",
 ])
-def test_what_is_no_word_to_spell_is_left_to_the_others(skills, question):
-    found = skills.match(question)
+def test_what_is_no_word_to_spell_is_left_to_the_others(english_skills, question):
+    found = english_skills.match(question)
     assert found is None or found.skill != "spelling", found
 
 
-def test_a_misheard_function_word_is_not_guessed_into_a_word_to_spell(skills):
+def test_a_misheard_function_word_is_not_guessed_into_a_word_to_spell(english_skills):
     """Misheard readings may reach a skill with one function word changed ("what time of it");
     spelling is taken only as said: "how do you spell the" is not "how do you spell as"."""
-    assert skills.match("How do you spell the") is None
-    assert skills.match("What time of it").skill == "clock"  # the guess still works where it should
+    assert english_skills.match("How do you spell the") is None
+    assert english_skills.match("What time of it").skill == "clock"  # the guess still works where it should
 
 
 @pytest.mark.slow

@@ -1,0 +1,16 @@
+"""Shared by the skills' tests: the skills as the desktop loads them, in an English locale."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.config import SkillsConfig
+from assistant.think.skills import Skills
+
+
+@pytest.fixture(scope="module")
+def english_skills():
+    """The skills (timers in memory), ``en_US``; modules that need a timers file make their own."""
+    loaded = Skills(SkillsConfig(locale="en_US"))
+    yield loaded
+    loaded.close()
