@@ -3,7 +3,7 @@
 answered, so the answer plays at once instead of after the voice's first chunk (about 80-150 ms
 on two cores). One short text a minute: the other answers were rendered the minute before.
 
-Only where the voice may synthesize beside the reply's worker (Piper: ``tts.concurrent``); the
+Only where the voices may synthesize beside the reply's worker (``tts.concurrent``: Piper, eSpeak NG); the
 answers are kept in memory, the ones no longer true forgotten.
 """
 
@@ -63,8 +63,7 @@ class ClockAhead:
         """Render this minute's and the next one's answers (forgetting older ones); how many were new."""
         now = self._now()
         this_minute = now.replace(second=0, microsecond=0)
-        texts = self._texts(this_minute) + self._texts(this_minute + timedelta(minutes=1))
-        return self._render(list(dict.fromkeys(texts)), self._idle)
+        return self._render(self._texts(this_minute) + self._texts(this_minute + timedelta(minutes=1)), self._idle)
 
     def _idle(self) -> bool:
         """Wait while someone is heard or answered (a synthesis beside the turn would slow it);

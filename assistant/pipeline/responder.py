@@ -218,7 +218,7 @@ class ResponderStage(Stage):
                 timeline.set("prompt_eval_ms", (time.perf_counter() - started) * 1000.0)  # counted in the TTFT
         misheard = self.misheard is not None and self.misheard.unsure(message.least_word_p)
         # "stop", "wait", "never mind" with no reply to stop: what follows a comma's pause is the request
-        nothing_to_stop = getattr(hit, "action", None) == "stop" and not self.playback.replying
+        nothing_to_stop = hit is not None and hit.action == "stop" and not self.playback.replying
         social = isinstance(hit, InstantReply) and hit.social or nothing_to_stop
         self.answering.more_about_words(message, TurnSignals(message.text, end_of_turn=probability, instant=instant,
                                                              social=social, last_word_p=message.last_word_p,

@@ -96,18 +96,10 @@ class ReadyAudio:
         for text in missing:
             if not before_each():
                 break
-            try:
-                pieces = list(self._tts.synthesize(text))
-            except Exception as exc:  # noqa: BLE001 - the answer is still spoken live
-                log.warning("cannot synthesize %r ahead: %s", text, exc)
-                continue
-            if not pieces:
-                continue
-            audio = resample(np.concatenate(pieces).astype(np.float32), self._tts.rate, self._output_rate)
-            audio.flags.writeable = False
-            with self._lock:
-                self._passing[text] = audio
-            made += 1
+            pcm = self._said(text, "synthesize ahead")  # None or silent: the answer is still spoken live
+            if pcm is not None and pcm.size:
+                self._publish(text, pcm, passing=True)
+                made += 1
         return made
 
     def prerender(self, texts: list[str], background: bool) -> None:
@@ -132,13 +124,10 @@ class ReadyAudio:
     def _synthesize(self, texts: list[str]) -> None:
         try:
             for text in texts:
-                try:
-                    pieces = list(self._tts.synthesize(text))
-                except Exception as exc:  # noqa: BLE001 - the reply is still spoken live, or shown
-                    log.warning("cannot prerender the reply %r: %s", text, exc)
+                pcm = self._said(text, "prerender the reply")  # None: the reply is still spoken live, or shown
+                if pcm is None:
                     continue
                 self.synthesized.append(text)
-                pcm = np.concatenate(pieces).astype(np.float32) if pieces else np.zeros(0, np.float32)
                 if pcm.size == 0:
                     log.info("the voice has no audio for the reply %r", text)
                     continue
@@ -147,11 +136,23 @@ class ReadyAudio:
         finally:
             self._ready.set()
 
-    def _publish(self, text: str, pcm: np.ndarray) -> None:
+    def _said(self, text: str, doing: str) -> np.ndarray | None:
+        """The voice's audio of ``text`` (mono float32 at its rate; empty where it has none), or None
+        where the voice failed (logged: it could not ``doing``)."""
+        try:
+            pieces = list(self._tts.synthesize(text))
+        except Exception as exc:  # noqa: BLE001 - the caller leaves the text to live speech
+            log.warning("cannot %s %r: %s", doing, text, exc)
+            return None
+        return np.concatenate(pieces).astype(np.float32) if pieces else np.zeros(0, np.float32)
+
+    def _publish(self, text: str, pcm: np.ndarray, passing: bool = False) -> None:
+        """``pcm`` at the output rate, read-only, among the fixed replies' audio or (``passing``) the
+        passing minute's."""
         audio = resample(pcm, self._tts.rate, self._output_rate)
         audio.flags.writeable = False
         with self._lock:
-            self._audio[text] = audio
+            (self._passing if passing else self._audio)[text] = audio
 
 
 
