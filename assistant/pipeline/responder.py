@@ -32,6 +32,7 @@ from assistant.think.hedge import Hedging, hedge_words
 from assistant.think.korean_guard import KoreanGuard, Notice
 from assistant.think.misheard import MisheardGuard
 from assistant.think.replies import InstantReply, Replies
+from assistant.think.requests import plain_forms
 from assistant.think.skills import SkillReply, Skills
 from assistant.timeline import Mark
 from assistant.speak.voices import voices_for
@@ -199,10 +200,13 @@ class ResponderStage(Stage):
         return [(" ".join(words[:n]), " ".join(words[n:])) for n in range(1, min(OPENING_WORDS, len(words) - 1) + 1)]
 
     def _without_model(self, text: str) -> InstantReply | SkillReply | None:
-        hit = self.skills.match(text) if self.skills else None
-        if hit is None and self.replies:
-            hit = self.replies.lookup(text)
-        return hit
+        for said in [text, *plain_forms(text)]:  # then a request in a frame: "could you tell me what time it is"
+            hit = self.skills.match(said) if self.skills else None
+            if hit is None and self.replies:
+                hit = self.replies.lookup(said)
+            if hit is not None:
+                return hit
+        return None
 
     def _weigh(self, message: UserText, hit: InstantReply | SkillReply | None) -> None:
         """Tell the turn detector what is known of the words at a pause: an instant-reply

@@ -30,6 +30,8 @@ from assistant import resources
 
 log = logging.getLogger(__name__)
 
+REMINDER = "reminder to "
+"""How a reminder's timer is named: "reminder to call your mom" (its label as it is)."""
 POLL_S = 0.5
 """Longest the ringing thread sleeps between looks at the clock (a wall-clock change is
 noticed within this)."""
@@ -50,6 +52,8 @@ class Timer:
     @property
     def label(self) -> str:
         """How it is called on screen and in speech: "pasta timer", "alarm"."""
+        if self.name.startswith(REMINDER):
+            return self.name
         return f"{self.name} {self.kind}" if self.name else self.kind
 
     def left_s(self, now: float) -> float:

@@ -25,7 +25,7 @@ from assistant.writing import has_hangul
 from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_timers
 from assistant.think.skills.clock import resolve_locale
 from assistant.think.skills.text import FUNCTION_WORDS, NUMBER, normalize, spoken_number
-from assistant.think.skills.timer_store import Timer, Timers, chime, soonest
+from assistant.think.skills.timer_store import REMINDER, Timer, Timers, chime, soonest
 
 NAME = "timers"
 
@@ -52,6 +52,14 @@ _SET_TIMER = (
 _TIMER_HEARD_AS_TIME = re.compile(rf"^{_SET}(?:at |up |up a |a |an )?time (?:for|of) (?P<duration>{_DURATION})$")
 """A timer request whose "a timer" the recognizer heard as "at time" or "up time" (its r lost): "set at time for
 10 minutes". A time set for a length is a timer; "set a time for the meeting" has no length and is not one."""
+_REMIND = re.compile(rf"^remind me (?:in (?P<duration>{_DURATION})|at (?P<clock>\d{{1,2}}(?:[:. -]?[0-5]\d)?"
+                     rf"(?: ?(?:am|pm|oclock))?))$")
+"""A reminder with nothing to remind of is a timer ("remind me in 10 minutes") or an alarm ("remind me at 7")."""
+_REMIND_TO = (re.compile(rf"^remind me to (?P<task>[a-z]+(?: [a-z]+){{0,5}}?) in (?P<duration>{_DURATION})$"),
+              re.compile(rf"^in (?P<duration>{_DURATION}) remind me to (?P<task>[a-z]+(?: [a-z]+){{0,5}})$"))
+"""A reminder of something after a while: a timer named by it, said when it runs out ("This is your reminder
+to call your mom.")."""
+_YOURS = {"me": "you", "my": "your", "i": "you", "myself": "yourself", "mine": "yours", "am": "are"}
 _CLOCK = r"(?P<hour>\d{1,2})(?:[:. -]?(?P<minute>[0-5]\d))?(?: ?(?P<half>am|pm|oclock|in the morning|in the evening|at night|in the afternoon))?"
 _SET_ALARM = (
     re.compile(rf"^{_SET}{_ARTICLE}alarm (?:for|at) (?P<clock>{_CLOCK})(?: (?P<day>tomorrow|today))?"
@@ -60,19 +68,20 @@ _SET_ALARM = (
 )
 _CANCEL = re.compile(
     rf"^(?:please )?(?:cancel|stop|delete|remove|clear|turn off|switch off|dismiss|end|kill) "
-    rf"(?P<all>all (?:the |my |of the |of my )?|every )?{_OWNER}(?:(?P<name>{_ANY_NAME}) )?(?P<kind>timers?|alarms?)"
-    rf"(?: (?:for|called|named) {_OWNER}(?P<name2>{_ANY_NAME}))?$"
+    rf"(?P<all>all (?:the |my |of the |of my )?|every )?{_OWNER}(?:(?P<name>{_ANY_NAME}) )?"
+    rf"(?P<kind>timers?|alarms?|reminders?)"
+    rf"(?: (?:for|called|named|to) {_OWNER}(?P<name2>{_ANY_NAME}))?$"
 )
 _ASK_LEFT = (
     re.compile(rf"^how (?:much time|long|much longer|many minutes) (?:is |are )?(?:there )?(?:left |remaining )?"
-               rf"(?:on|for|in|until) {_OWNER}(?:(?P<name>{_ANY_NAME}) )?(?P<kind>timer|alarm)(?: goes off| rings)?$"),
+               rf"(?:on|for|in|until) {_OWNER}(?:(?P<name>{_ANY_NAME}) )?(?P<kind>timer|alarm|reminder)(?: goes off| rings)?$"),
     # A misheard "how long" ("how on is left on the pasta timer"): "left" and the timer decide.
     re.compile(rf"^how [a-z]+(?: [a-z]+)? (?:is |are )?(?:there )?(?:left|remaining) "
-               rf"(?:on|for|in) {_OWNER}(?:(?P<name>{_ANY_NAME}) )?(?P<kind>timer|alarm)$"),
-    re.compile(rf"^how long until {_OWNER}(?:(?P<name>{_ANY_NAME}) )?(?P<kind>timer|alarm)(?: goes off| rings)?$"),
-    re.compile(r"^(?:what|which) (?P<kind>timers|alarms) (?:do i have|are (?:running|set|there|on))(?: now)?$"),
-    re.compile(r"^(?:list|show)(?: me)? (?:my |the |all )?(?:running )?(?P<kind>timers|alarms)$"),
-    re.compile(r"^(?:is there|are there|do i have) (?:a |an |any )?(?P<kind>timers?|alarms?)(?: running| set| on)?$"),
+               rf"(?:on|for|in) {_OWNER}(?:(?P<name>{_ANY_NAME}) )?(?P<kind>timer|alarm|reminder)$"),
+    re.compile(rf"^how long until {_OWNER}(?:(?P<name>{_ANY_NAME}) )?(?P<kind>timer|alarm|reminder)(?: goes off| rings)?$"),
+    re.compile(r"^(?:what|which) (?P<kind>timers|alarms|reminders) (?:do i have|are (?:running|set|there|on))(?: now)?$"),
+    re.compile(r"^(?:list|show)(?: me)? (?:my |the |all )?(?:running )?(?P<kind>timers|alarms|reminders)$"),
+    re.compile(r"^(?:is there|are there|do i have) (?:a |an |any )?(?P<kind>timers?|alarms?|reminders?)(?: running| set| on)?$"),
 )
 _ASK_BARE = re.compile(r"^how (?:much time|long|much longer) (?:is |are )?(?:there )?(?:left|remaining)(?: now)?$")
 
@@ -120,9 +129,12 @@ class TimerSkill:
         said = normalize(text)
         if (heard := _TIMER_HEARD_AS_TIME.match(said)) is not None:
             said = f"set a timer for {heard['duration']}"
-        if "timer" not in said and "alarm" not in said and "wake me" not in said and not _ASK_BARE.match(said):
+        if (reminder := _REMIND.match(said)) is not None:
+            duration, clock = reminder["duration"], reminder["clock"]
+            said = f"set a timer for {duration}" if duration else f"set an alarm for {clock}"
+        if not any(word in said for word in ("timer", "alarm", "wake me", "remind")) and not _ASK_BARE.match(said):
             return None
-        for handle in (self._set_timer, self._set_alarm, self._cancel, self._ask):
+        for handle in (self._remind, self._set_timer, self._set_alarm, self._cancel, self._ask):
             reply = handle(said, context)
             if reply is not None:
                 return reply
@@ -155,6 +167,21 @@ class TimerSkill:
         label = f"{_capital(name)} timer" if names else "Timer"
         return SkillReply(NAME, f"{label} {verb} {spoken_duration(seconds)}.", effect=start)
 
+    def _remind(self, said: str, context: SkillContext) -> SkillReply | None:  # noqa: ARG002 - same form
+        command = next((m for p in _REMIND_TO if (m := p.match(said))), None)
+        if command is None:
+            return None
+        seconds = duration_s(command["duration"])
+        if seconds <= 0 or seconds > 24 * 3600:
+            return SkillReply(NAME, "A reminder can be from one second to 24 hours away.")
+        task = _yours(command["task"])
+        clock = self.timers.clock
+
+        def start() -> None:
+            self.timers.add(f"{REMINDER}{task}", "timer", clock() + seconds, seconds)
+
+        return SkillReply(NAME, f"Okay, I'll remind you to {task} in {spoken_duration(seconds)}.", effect=start)
+
     def _set_alarm(self, said: str, context: SkillContext) -> SkillReply | None:
         command = next((m for p in _SET_ALARM if (m := p.match(said))), None)
         if command is None:
@@ -178,6 +205,8 @@ class TimerSkill:
             return None
         kind = command["kind"].rstrip("s")
         name = command["name"] or command["name2"]
+        if name and kind == "reminder":
+            name = _yours(name)
         every = bool(command["all"]) or command["kind"].endswith("s")
         chosen = self._choose(name, kind)
         if not chosen:
@@ -207,7 +236,8 @@ class TimerSkill:
         return next((t for t in self.timers.active() if t.kind == kind and t.name == name), None)
 
     def _choose(self, name: str | None, kind: str) -> list[Timer]:
-        timers = [t for t in self.timers.active() if t.kind == kind]
+        reminder = kind == "reminder"
+        timers = [t for t in self.timers.active() if (t.name.startswith(REMINDER) if reminder else t.kind == kind)]
         if name:
             exact = [t for t in timers if t.name == name]
             return exact or [t for t in timers if name in t.name or t.name in name and t.name]
@@ -231,7 +261,7 @@ class TimerSkill:
             now = self.clock_time(datetime.now().astimezone())
             text = f"It's {now}. Your {timer.label} is ringing." if timer.name else f"It's {now}. This is your alarm."
         else:
-            text = f"Your {timer.label} is done."
+            text = f"This is your {timer.label}." if timer.name.startswith(REMINDER) else f"Your {timer.label} is done."
         self._setup.announce(SkillReply(NAME, text, sound=chime(self._setup.output_rate)))
 
 
@@ -244,6 +274,11 @@ def _listing(timers: list[Timer], skill: TimerSkill, sentence: bool = False) -> 
              for t in timers]
     listed = ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
     return f"You have {listed}." if sentence else listed
+
+
+def _yours(words: str) -> str:
+    """What the user said of themselves, said back to them: "call my mom" -> "call your mom"."""
+    return " ".join(_YOURS.get(word, word) for word in words.split())
 
 
 def _capital(text: str) -> str:

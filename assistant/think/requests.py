@@ -1,0 +1,84 @@
+"""A request said politely, or as a question inside a question, in its plain form.
+
+"Can you make it louder?", "Could you tell me what time it is?", "Do you know what day it is?" and
+"Turn it up a bit." are the plain "make it louder", "what time is it", "what day is it" and "turn it
+up" in a frame: a modal before "you", a question asked inside "do you know" or "tell me" in the word
+order of a statement, a softener after it. The skills and the instant-reply table list the plain
+forms, each its own way; :func:`plain_forms` gives the forms a frame leaves, for the responder to try
+after the words as they were said. They are for matching only: the model always reads what was said.
+
+English only, and closed classes of words only (modals, the verbs of asking, "be" and the auxiliaries,
+softeners), never a sentence's content words: a frame stripped leaves words that must still be one of
+a skill's or the table's requests, whole, as before.
+"""
+
+from __future__ import annotations
+
+import re
+
+from assistant.writing import has_hangul
+
+OPENERS = ("can you", "could you", "would you", "will you", "can't you", "would you please",
+           "i want you to", "i would like you to", "i'd like you to", "i need you to", "go ahead and", "just")
+"""Said before a request and changing nothing in it ("could you set a timer..."), longest first where one
+begins another."""
+ASKING = ("do you know", "do you happen to know", "can you tell me", "could you tell me", "would you tell me",
+          "will you tell me", "tell me", "i want to know", "i would like to know", "i'd like to know",
+          "i wonder", "i was wondering", "any idea")
+"""Verbs of asking before a question put as a statement ("do you know what time it is")."""
+QUESTION_WORDS = frozenset({"what", "which", "who", "whose", "where", "when", "how", "why"})
+MOVED = frozenset({"is", "are", "was", "were", "will", "would", "can", "could", "should", "does", "do", "did", "has",
+                   "have"})
+"""The verbs a direct question puts before its subject ("what time it is" -> "what time is it")."""
+SOFTENERS = ("a little bit", "a little", "a bit", "a tad", "slightly", "for me", "for a moment", "for a second",
+             "for a minute", "for a bit")
+"""Said after a request (or a comparative: "a bit quieter") and changing nothing in it."""
+MOST_WORDS = 16
+"""Longer utterances are the model's whatever their frame."""
+
+
+def _words(text: str) -> list[str]:
+    text = text.casefold().replace("\u2019", "'")
+    return re.sub(r"[^\w\s']", " ", re.sub(r"\bplease\b", " ", text)).split()
+
+
+def _without(words: list[str], phrases: tuple[str, ...], at_start: bool) -> list[str] | None:
+    """``words`` without one of ``phrases`` at their start (or end), or None."""
+    for phrase in phrases:
+        said = phrase.split()
+        if len(words) > len(said) and (words[: len(said)] if at_start else words[-len(said):]) == said:
+            return words[len(said):] if at_start else words[: -len(said)]
+    return None
+
+
+def _direct(clause: list[str]) -> list[list[str]]:
+    """A question put as a statement, as questions ("what time it is" -> "what time is it"; "if it will
+    rain" -> "will it rain"): its verb moved before each place the subject may start."""
+    if clause[0] in ("if", "whether"):
+        return [[clause[j]] + clause[1:j] + clause[j + 1:] for j in range(2, len(clause)) if clause[j] in MOVED][:1]
+    return [clause[:k] + [clause[j]] + clause[k:j] + clause[j + 1:]
+            for j in range(2, len(clause)) if clause[j] in MOVED for k in range(1, j)]
+
+
+def plain_forms(text: str) -> list[str]:
+    """The plain requests ``text`` may be in a frame, most likely first; [] where it has no frame."""
+    words = _words(text)
+    if not words or len(words) > MOST_WORDS or has_hangul(text):
+        return []
+    forms: list[list[str]] = []
+    while (rest := _without(words, OPENERS, at_start=True)) is not None:
+        words = rest
+        forms.append(words)
+    asked = _without(words, ASKING, at_start=True)
+    if asked is not None and (asked[0] in QUESTION_WORDS or asked[0] in ("if", "whether")):
+        forms += [asked] + _direct(asked)
+    for form in list(forms) + [words]:
+        softened = form
+        while (rest := _without(softened, SOFTENERS, at_start=False)) is not None:
+            softened = rest
+        while (rest := _without(softened, SOFTENERS, at_start=True)) is not None:
+            softened = rest
+        if softened != form:
+            forms.append(softened)
+    plain = " ".join(_words(text))
+    return [said for said in dict.fromkeys(" ".join(form) for form in forms) if said and said != plain]

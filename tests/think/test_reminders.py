@@ -1,0 +1,58 @@
+"""Reminders: "remind me to call my mom in ten minutes" is a timer named by what to be reminded of, said
+back in the user's own terms when it runs out; "remind me in ten minutes" and "remind me at 7" are a
+timer and an alarm."""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+
+import pytest
+
+from assistant.config import SkillsConfig
+from assistant.think.skills import SkillContext, SkillReply, Skills
+
+NOW = SkillContext(now=datetime(2024, 3, 5, 15, 7).astimezone())
+
+
+@pytest.fixture
+def skills(tmp_path):
+    loaded = Skills(SkillsConfig(locale="en_US", timers_file=str(tmp_path / "timers.json")))
+    yield loaded
+    loaded.close()
+
+
+def say(skills: Skills, text: str) -> str | None:
+    reply = skills.match(text, NOW)
+    if reply is not None and reply.effect is not None:
+        reply.effect()
+    return None if reply is None else reply.text
+
+
+def test_a_reminder_is_set_listed_and_cancelled(skills):
+    assert say(skills, "Remind me to call my mom in ten minutes.") == "Okay, I'll remind you to call your mom in 10 minutes."
+    assert say(skills, "In five minutes, remind me to check the oven.") == (
+        "Okay, I'll remind you to check the oven in 5 minutes.")
+    assert [t.label for t in skills.timers.active()] == ["reminder to check the oven", "reminder to call your mom"]
+    assert say(skills, "What reminders do I have?").startswith("You have the reminder to check the oven with 5 minutes")
+    assert say(skills, "Cancel the reminder to call my mom.") == "Reminder to call your mom cancelled."
+    assert [t.label for t in skills.timers.active()] == ["reminder to check the oven"]
+    assert say(skills, "What timers do I have?") == "The reminder to check the oven has 5 minutes left."  # a timer too
+
+
+def test_a_reminder_with_nothing_to_remind_of_is_a_timer_or_an_alarm(skills):
+    assert say(skills, "Remind me in two minutes.") == "Timer set for 2 minutes."
+    assert say(skills, "Remind me at seven thirty pm.") == "Alarm set for 7:30 PM today."
+    assert say(skills, "Remind me to call mom.") is None  # no time: the model's (it cannot remind, it says so)
+    assert say(skills, "Remind me what a timer is.") is None
+
+
+def test_a_reminder_is_said_when_it_runs_out(skills):
+    heard: list[SkillReply] = []
+    skills.subscribe(heard.append)
+    say(skills, "remind me to stretch in one second")
+    deadline = time.time() + 5
+    while not heard and time.time() < deadline:
+        time.sleep(0.05)
+    assert [(r.skill, r.text) for r in heard] == [("timers", "This is your reminder to stretch.")]
+    assert heard[0].sound is not None

@@ -1,0 +1,85 @@
+"""A request in a frame ("Could you tell me what time it is?", "Turn it down a little.") is answered as
+its plain form is: the frames a request is said in, and the look-alikes that stay the model's."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from assistant.config import SkillsConfig
+from assistant.think.replies import Matcher, default_table
+from assistant.think.requests import plain_forms
+from assistant.think.skills import SkillContext, Skills
+
+NOW = SkillContext(now=datetime(2024, 3, 5, 15, 7).astimezone())
+
+
+@pytest.fixture(scope="module")
+def skills(tmp_path_factory):
+    loaded = Skills(SkillsConfig(locale="en_US", timers_file=str(tmp_path_factory.mktemp("t") / "timers.json")))
+    yield loaded
+    loaded.close()
+
+
+def answer(skills: Skills, text: str) -> str | None:
+    """What the responder answers without the model: the words as said, then their plain forms."""
+    matcher = Matcher(default_table(), 88.0)
+    for said in [text, *plain_forms(text)]:
+        if (reply := skills.match(said, NOW)) is not None:
+            return f"{reply.skill}: {reply.action or reply.text}"
+        if (entry := matcher.match(said)) is not None:
+            return f"reply: {entry.action or entry.text}"
+    return None
+
+
+@pytest.mark.parametrize("text, forms", [
+    ("Can you make it louder?", ["make it louder"]),
+    ("Could you please turn it down?", ["turn it down"]),
+    ("I want you to turn it up.", ["turn it up"]),
+    ("Do you know what time it is?", ["what time it is", "what is time it", "what time is it"]),
+    ("Can you tell me what nine plus seven is?",
+     ["tell me what nine plus seven is", "what nine plus seven is", "what is nine plus seven",
+      "what nine is plus seven", "what nine plus is seven"]),
+    ("Could you tell me if it will rain today?", ["tell me if it will rain today", "if it will rain today",
+                                                  "will it rain today"]),
+    ("Turn it down a little bit.", ["turn it down"]),
+    ("A bit quieter, please.", ["quieter"]),
+    ("Can you tell me a joke?", ["tell me a joke"]),   # no question inside: "a joke" is no form
+    ("What time is it?", []),
+    ("Can you", []),                                  # a frame with nothing in it
+    ("지금 몇 시야?", []),
+])
+def test_the_forms_a_frame_leaves(text, forms):
+    assert plain_forms(text) == forms
+
+
+@pytest.mark.parametrize("text, reply", [
+    ("Can you make it louder?", "actions: louder"),
+    ("Could you turn it down?", "actions: quieter"),
+    ("Could you speak up?", "actions: louder"),
+    ("Can you say that again?", "actions: repeat"),
+    ("A bit quieter.", "actions: quieter"),
+    ("Turn it down a little.", "actions: quieter"),
+    ("Can you please stop?", "actions: stop"),
+    ("Do you know what time it is?", "clock: It's 3:07 PM."),
+    ("Can you tell me what day it is?", "clock: Today is Tuesday, March 5, 2024."),
+    ("Can you tell me what nine plus seven is?", "arithmetic: 9 plus 7 is 16."),
+    ("Would you set a timer for ten minutes?", "timers: Timer set for 10 minutes."),
+    ("Could you tell me if it is going to snow tomorrow?",
+     "live: Sorry, I can't check the weather: I work offline, with no internet connection."),
+    ("Good afternoon.", "reply: Good afternoon!"),
+    ("Shh.", "actions: stop"),
+])
+def test_a_request_in_a_frame_is_answered_as_its_plain_form(skills, text, reply):
+    assert answer(skills, text) == reply
+
+
+@pytest.mark.parametrize("text", [
+    "Can you tell me a joke?", "Do you know who wrote Hamlet?", "Could you tell me why the sky is blue?",
+    "Would you like to play a game?", "Can you help me with my homework?", "Do you know where Paris is?",
+    "Can you tell me what the capital of France is?", "Could you explain what a timer is?",
+    "Do you know what time zone London is in?", "Can you turn into a robot?",
+])
+def test_questions_in_a_frame_that_no_skill_takes_stay_the_models(skills, text):
+    assert answer(skills, text) is None
