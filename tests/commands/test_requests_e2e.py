@@ -1,5 +1,5 @@
-"""A request in a frame, spoken end to end: "Could you tell me what nine plus seven is?" is answered by
-the skill, as "What is nine plus seven?" is (it went to the model before), and as one turn."""
+"""A request in a frame, spoken end to end: "Could you tell me what ten times three is?" is answered by
+the skill, as "What is ten times three?" is (it went to the model before), and as one turn."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ pytestmark = [pytest.mark.slow,
 
 
 def test_a_question_inside_a_question_is_the_skills(tmp_path):
-    audio, _, _ = join_parts([espeak_speaker("en-us+f3", 165, 50)("Could you tell me what nine plus seven is?")], [])
+    audio, _, _ = join_parts([espeak_speaker("en-gb+m3", 175, 50)("Could you tell me what ten times three is?")], [])
     question = tmp_path / "framed.wav"
     sf.write(question, audio, 16000)
     code, turns, err = chat("--input", question, "--output", tmp_path / "answer.wav", "--json")
     assert code == 0, err
-    assert [(t["source"], t["reply"]) for t in turns] == [("skill", "9 plus 7 is 16.")], turns
+    assert [(t["source"], t["reply"]) for t in turns] == [("skill", "10 times 3 is 30.")], turns
