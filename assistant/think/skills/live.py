@@ -43,7 +43,7 @@ _FORMS = (
     ("weather", re.compile(rf"^is it (?:raining|snowing|sunny|cold|hot|warm|windy)(?:{_WHEN}|{_PLACE})?$")),
     ("weather", re.compile(rf"^(?:do|will|should) i need an umbrella{_WHEN}?$")),
     ("weather", re.compile(rf"^(?:how (?:hot|cold|warm) is it|what is the temperature){_WHEN}?$")),
-    ("news", re.compile(r"^(?:what is |what are |(?:can you |could you )?(?:tell|give|read) me )?(?:the )?"
+    ("news", re.compile(r"^(?:what is |what are |(?:can you |could you )?(?:(?:tell|give|read) me|check) )?(?:the )?"
                         r"(?:latest |today )?(?:news|headlines)(?: today| for today| this morning)?$")),
     ("news", re.compile(r"^what is (?:in the news|happening in the world)(?: today| right now)?$")),
 )
