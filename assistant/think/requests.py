@@ -7,15 +7,18 @@ order of a statement, a softener after it. The skills and the instant-reply tabl
 forms, each its own way; :func:`plain_forms` gives the forms a frame leaves, for the responder to try
 after the words as they were said. They are for matching only: the model always reads what was said.
 
-English only, and closed classes of words only (modals, the verbs of asking, "be" and the auxiliaries,
+In English, closed classes of words only (modals, the verbs of asking, "be" and the auxiliaries,
 softeners), never a sentence's content words: a frame stripped leaves words that must still be one of
-a skill's or the table's requests, whole, as before.
+a skill's or the table's requests, whole, as before. In Korean, the endings that make a request polite or
+a question indirect: "몇 시인지 알려 줄래요?" is "몇 시야?", "조용히 해 줄래?" is "조용히 해 줘", "조금 더 크게" is "더
+크게".
 """
 
 from __future__ import annotations
 
 import re
 
+from assistant.think.hangul import final_consonant
 from assistant.writing import has_hangul
 
 OPENERS = ("can you", "could you", "would you", "will you", "can't you", "would you please",
@@ -33,6 +36,12 @@ MOVED = frozenset({"is", "are", "was", "were", "will", "would", "can", "could", 
 SOFTENERS = ("a little bit", "a little", "a bit", "a tad", "slightly", "for me", "for a moment", "for a second",
              "for a minute", "for a bit")
 """Said after a request (or a comparative: "a bit quieter") and changing nothing in it."""
+KOREAN_TELL = re.compile(r"(?P<what>\S+?)(?:이)?인지 (?:좀 )?(?:알려|말해) ?(?:줘|주세요|줄래요?|주실래요|주시겠어요|줄 수 있어요|"
+                         r"주실 수 있어요|줄 수 있나요)$")
+"""An indirect question ("지금 몇 시인지 알려 줄래요"): the question put plainly ("지금 몇 시야")."""
+KOREAN_ASK = re.compile(r"[가-힣] (?:줄래요?|주실래요|주시겠어요|줄 수 있어요|주실 수 있어요|줄 수 있나요)$")
+"""A request asked as a question ("조용히 해 줄래?"): asked plainly ("조용히 해 줘")."""
+KOREAN_SOFTENERS = ("조금 ", "좀 ", "약간 ")
 MOST_WORDS = 16
 """Longer utterances are the model's whatever their frame."""
 
@@ -62,8 +71,10 @@ def _direct(clause: list[str]) -> list[list[str]]:
 
 def plain_forms(text: str) -> list[str]:
     """The plain requests ``text`` may be in a frame, most likely first; [] where it has no frame."""
+    if has_hangul(text):
+        return _korean_forms(text)
     words = _words(text)
-    if not words or len(words) > MOST_WORDS or has_hangul(text):
+    if not words or len(words) > MOST_WORDS:
         return []
     forms: list[list[str]] = []
     while (rest := _without(words, OPENERS, at_start=True)) is not None:
@@ -82,3 +93,17 @@ def plain_forms(text: str) -> list[str]:
             forms.append(softened)
     plain = " ".join(_words(text))
     return [said for said in dict.fromkeys(" ".join(form) for form in forms) if said and said != plain]
+
+
+def _korean_forms(text: str) -> list[str]:
+    said = " ".join(re.sub(r"[^\w\s]", " ", text).split())
+    forms = []
+    if (told := KOREAN_TELL.search(said)) is not None:
+        what = told["what"]
+        forms.append(said[: told.start()] + what + ("이야" if final_consonant(what) else "야"))
+    if (asked := KOREAN_ASK.search(said)) is not None:
+        forms.append(said[: asked.start() + 1] + " 줘")
+    for softener in KOREAN_SOFTENERS:
+        if said.startswith(softener) and len(said) > len(softener):
+            forms.append(said[len(softener):])
+    return list(dict.fromkeys(form for form in forms if form != said))

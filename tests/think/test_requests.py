@@ -49,6 +49,10 @@ def answer(skills: Skills, text: str) -> str | None:
     ("What time is it?", []),
     ("Can you", []),                                  # a frame with nothing in it
     ("지금 몇 시야?", []),
+    ("지금 몇 시인지 알려 줄래요?", ["지금 몇 시야", "지금 몇 시인지 알려 줘"]),
+    ("오늘 며칠인지 알려 줘", ["오늘 며칠이야"]),
+    ("조용히 해 줄래?", ["조용히 해 줘"]),
+    ("조금 더 크게", ["더 크게"]),
 ])
 def test_the_forms_a_frame_leaves(text, forms):
     assert plain_forms(text) == forms
@@ -70,6 +74,11 @@ def test_the_forms_a_frame_leaves(text, forms):
      "live: Sorry, I can't check the weather: I work offline, with no internet connection."),
     ("Good afternoon.", "reply: Good afternoon!"),
     ("Shh.", "actions: stop"),
+    ("지금 몇 시인지 알려 줄래요?", "clock: 지금은 오후 세 시 칠 분이에요."),
+    ("오늘 며칠인지 알려 줘", "clock: 오늘은 삼월 오일 화요일이에요."),
+    ("십 분 타이머 맞춰 줄 수 있어요?", "timers: 십 분 타이머를 맞췄어요."),
+    ("조용히 해 줄래?", "actions: stop"),
+    ("조금 더 크게", "actions: louder"),
 ])
 def test_a_request_in_a_frame_is_answered_as_its_plain_form(skills, text, reply):
     assert answer(skills, text) == reply
@@ -80,6 +89,7 @@ def test_a_request_in_a_frame_is_answered_as_its_plain_form(skills, text, reply)
     "Would you like to play a game?", "Can you help me with my homework?", "Do you know where Paris is?",
     "Can you tell me what the capital of France is?", "Could you explain what a timer is?",
     "Do you know what time zone London is in?", "Can you turn into a robot?",
+    "서울이 어디인지 알려 줘", "재미있는 이야기 해 줄래?", "김치 만드는 법 알려 줘",
 ])
 def test_questions_in_a_frame_that_no_skill_takes_stay_the_models(skills, text):
     assert answer(skills, text) is None
