@@ -16,6 +16,7 @@ from assistant.think.hangul import jamo
 from assistant.think.korean_guard import KoreanGuard
 from assistant.think.misheard import MisheardGuard
 from assistant.think.replies import Replies
+from assistant.think.requests import plain_forms
 from assistant.think.skills import SkillReply, Skills
 from assistant.hear.stt import Stt
 from assistant.timeline import Mark, Timeline
@@ -132,11 +133,11 @@ class Engine:
         return self.responder.at_once(text) is not None
 
     def _is_stop(self, text: str) -> bool:
-        """``text`` is the instant "stop" phrase ("stop", "wait", "hold on", …)."""
+        """``text`` is the instant "stop" phrase ("stop", "wait", "hold on", …), also in a frame."""
         if self.replies is None:
             return words(text) == ["stop"]
-        hit = self.replies.lookup(text)
-        return hit is not None and hit.action == "stop"
+        hits = (self.replies.lookup(said) for said in [text, *plain_forms(text)])  # "could you please stop"
+        return any(hit is not None and hit.action == "stop" for hit in hits)
 
     # ------------------------------------------------------------ for the front ends
 

@@ -172,3 +172,16 @@ def test_half_duplex_hears_a_sentence_that_begins_with_wait_and_answers_it(run):
     cut, asked = rec.results[0], rec.results[1]
     assert cut.interrupted and asked.transcript == "Wait, what about Paris?" and asked.reply
     assert llm.calls == ["tell me a long story", "Wait, what about Paris?"]
+
+
+def test_half_duplex_hears_stop_asked_politely(run):
+    """"Could you please stop?" is the stop phrase in a frame: it stops the reply with no canceller too."""
+    from assistant.config import RepliesConfig
+    from assistant.pipeline.session import load_replies
+
+    replies = load_replies(RepliesConfig(), FakeTts(), RATE, background=False)
+    engine, rec, out, llm = run("Could you please stop?", full_duplex=False, replies=replies)
+    rec.wait_turns(2, timeout=15)
+    cut, stop = rec.results[0], rec.results[1]
+    assert cut.interrupted and stop.transcript == "Could you please stop?" and not stop.reply
+    assert llm.calls == ["tell me a long story"]
