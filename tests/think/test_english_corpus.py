@@ -13,14 +13,16 @@ from tools import heard_corpus as corpus
 
 CORPUS = corpus.CORPORA["english"]
 FLOORS = {  # (half, recognizer): (found at least, wrong answers at most), as measured
-    ("tune", "whisper"): (243, 8), ("heldout", "whisper"): (67, 2),
-    ("tune", "typed"): (35, 0), ("heldout", "typed"): (23, 0),
+    ("tune", "whisper"): (263, 8), ("heldout", "whisper"): (67, 2),
+    ("tune", "typed"): (36, 0), ("heldout", "typed"): (23, 0),
 }
 """Before the two forms, the reading of misheard function words and the names made of them:
 182 found with 8 wrong on the tune half, 59 with 2 on the held-out half (the skills alone: 115
 and 26; docs/skills.md). The wrong answers are numbers Whisper misheard, which the reply
 repeats ("722 divided by 8"). The eighth on the tune half: "What day is it today?" heard "What's your
-name?", which the instant reply that says what the assistant is answers as heard."""
+name?", which the instant reply that says what the assistant is answers as heard. The tune half's
+"What time is it in Tokyo?" is the world clock's (it was a look-alike left to the model): 243 -> 263 found
+with it (10 of them) and the requests in a frame."""
 
 
 @pytest.fixture(scope="module")

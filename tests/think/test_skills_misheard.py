@@ -33,7 +33,7 @@ def test_a_request_with_one_function_word_misheard_is_answered(skills, heard, re
 
 @pytest.mark.parametrize("heard", [
     "What size is it?",                 # a content word differs: not the time
-    "What time is it in Tokyo?",        # more words than any form
+    "What time is it in Atlantis?",     # a place the world clock does not know
     "What is it for?",
     "What time is the game?",
     "What is the date of Easter?",

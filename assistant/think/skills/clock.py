@@ -1,8 +1,8 @@
 """The time, the date and the day of the week, in the user's locale (babel).
 
 Guard: only the whole question counts ("what time is it", "what's today's date", "what
-day is it tomorrow"); "what time does the shop open", "what time is it in Tokyo" or
-"what day is Christmas" go to the LLM.
+day is it tomorrow"); "what time does the shop open" or "what day is Christmas" go to the LLM.
+The time in another place ("what time is it in Tokyo") is :mod:`world_clock`'s.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from babel import Locale, UnknownLocaleError, default_locale
 from babel.dates import format_date, format_time
 
 from assistant.writing import has_hangul
-from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_clock
+from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_clock, world_clock
 from assistant.think.skills.text import normalize
 
 log = logging.getLogger(__name__)
@@ -69,8 +69,11 @@ class Clock:
 
     def match(self, text: str, context: SkillContext) -> SkillReply | None:
         if has_hangul(text):
-            return korean_clock.match(NAME, text, context)
+            elsewhere = world_clock.korean(text, context.now)
+            return SkillReply(NAME, elsewhere) if elsewhere else korean_clock.match(NAME, text, context)
         said = normalize(text)
+        if (elsewhere := world_clock.english(said, context.now, self.locale)) is not None:
+            return SkillReply(NAME, elsewhere)
         days = _DAY_WORD.findall(said)
         if len(days) > 1:
             return None

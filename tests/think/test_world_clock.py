@@ -1,0 +1,46 @@
+"""The time in another place, from the zone database: English and Korean, cities and countries, a country
+of several zones asked which city, and places not known left to the model."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from assistant.think.skills import SkillContext
+
+NOW = SkillContext(now=datetime(2024, 3, 5, 15, 7, tzinfo=timezone.utc))  # a Tuesday, before any DST change
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("What time is it in Tokyo?", "In Tokyo, it's 12:07 AM on Wednesday."),
+    ("What's the time in London right now?", "In London, it's 3:07 PM."),
+    ("Time in New York.", "In New York, it's 10:07 AM."),
+    ("What time is it in Japan?", "In Japan, it's 12:07 AM on Wednesday."),
+    ("What time is it in Beijing?", "In Beijing, it's 11:07 PM."),
+    ("Can you tell me the time in Los Angeles?", "In Los Angeles, it's 7:07 AM."),
+    ("What time is it in the UK?", "In the UK, it's 3:07 PM."),
+    ("What time is it in the United States?", "The United States has several time zones. Which city?"),
+])
+def test_the_time_elsewhere(english_skills, question, answer):
+    reply = english_skills.match(question, NOW)
+    assert (reply.skill, reply.text) == ("clock", answer)
+
+
+@pytest.mark.parametrize("question", ["What time is it in Atlantis?", "What time is it in the morning?",
+                                      "What time is it in your opinion?", "What time does it open in Paris?"])
+def test_a_place_not_known_is_the_models(english_skills, question):
+    assert english_skills.match(question, NOW) is None
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("도쿄는 지금 몇 시야?", "도쿄는 지금 수요일 오전 열두 시 칠 분이에요."),
+    ("뉴욕 시간 알려 줘", "뉴욕은 지금 오전 열 시 칠 분이에요."),
+    ("런던은 지금 몇 시예요?", "런던은 지금 오후 세 시 칠 분이에요."),
+    ("미국은 지금 몇 시야?", "미국은 시간대가 여러 개예요. 어느 도시요?"),
+    ("지금 몇 시야?", None),  # here: the Korean clock's
+])
+def test_the_time_elsewhere_in_korean(english_skills, question, answer):
+    from assistant.think.skills import world_clock
+
+    assert world_clock.korean(question, NOW.now) == answer
