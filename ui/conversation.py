@@ -48,7 +48,8 @@ def _row(widget: QWidget, right: bool) -> QHBoxLayout:
 SKILL_NAMES = {"clock": QT_TRANSLATE_NOOP("TurnView", "clock"), "timers": QT_TRANSLATE_NOOP("TurnView", "timers"),
                "arithmetic": QT_TRANSLATE_NOOP("TurnView", "arithmetic"), "units": QT_TRANSLATE_NOOP("TurnView", "units"),
                "actions": QT_TRANSLATE_NOOP("TurnView", "actions"), "spelling": QT_TRANSLATE_NOOP("TurnView", "spelling"),
-               "live": QT_TRANSLATE_NOOP("TurnView", "weather and news")}
+               "live": QT_TRANSLATE_NOOP("TurnView", "weather and news"),
+               "calendar": QT_TRANSLATE_NOOP("TurnView", "calendar"), "chance": QT_TRANSLATE_NOOP("TurnView", "chance")}
 """The skills' names as the note under a reply shows them (marked for translation)."""
 
 

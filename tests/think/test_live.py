@@ -1,4 +1,4 @@
-"""What only the internet knows (the weather, the news): said plainly, in English and Korean, never the
+"""What only the internet knows (the weather, the news, exchange rates): said plainly, in English and Korean, never the
 model's guess; how weather works, and look-alikes, stay the model's."""
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from assistant.think.skills.live import ANSWERS, KOREAN_ANSWERS
     ("Do I need an umbrella today?", "weather"), ("How cold is it outside?", "weather"),
     ("Tell me the weather forecast for tomorrow.", "weather"), ("Will it be sunny tomorrow in Seoul?", "weather"),
     ("What's the news?", "news"), ("What are the latest headlines?", "news"), ("What's in the news today?", "news"),
+    ("Convert ten dollars to euros.", "money"), ("How much is a dollar in yen?", "money"),
+    ("What's the exchange rate for euros?", "money"), ("Convert 20 pounds to dollars.", "money"),
 ])
 def test_the_weather_and_the_news_are_said_to_be_out_of_reach(english_skills, question, kind):
     found = english_skills.match(question)
@@ -26,7 +28,8 @@ def test_the_weather_and_the_news_are_said_to_be_out_of_reach(english_skills, qu
 
 @pytest.mark.parametrize("question, kind", [
     ("오늘 날씨 어때?", "weather"), ("내일 날씨 어때요", "weather"), ("내일 비 와?", "weather"),
-    ("날씨 좀 알려 주세요", "weather"), ("오늘 뉴스 알려 줘", "news"),
+    ("날씨 좀 알려 주세요", "weather"), ("오늘 뉴스 알려 줘", "news"), ("달러 환율 알려 줘", "money"),
+    ("100달러는 몇 원이야?", "money"),
 ])
 def test_in_korean_too(english_skills, question, kind):
     found = english_skills.match(question)
@@ -39,6 +42,7 @@ def test_in_korean_too(english_skills, question, kind):
     "Is it cold on Mars?",              # a function word misheard is never guessed into "in Mars"
     "How hot is it in the desert?", "What is the temperature of the sun?", "Tell me a story about rain.",
     "Will it work?", "Is it raining cats and dogs?", "비가 왜 와요?", "날씨가 좋으면 산책 갈까?",
+    "What is an exchange rate?", "How much is a pound of butter?", "환율이 뭐야?",
 ])
 def test_how_weather_works_and_look_alikes_stay_the_model_s(english_skills, question):
     found = english_skills.match(question)

@@ -117,9 +117,9 @@ def test_fixed_counts(skills, question, reply):
     "Is it twice as good?", "half of 84 people", "What is half?", "What is a quarter?", "a quarter past 3",
     "What is double?", "Triple the recipe.", "Double the recipe for 4 people.",
     "What is 15 percent off?", "Is 15 percent off a good deal?", "200 with free shipping",
-    "How many people live in Paris?", "How many days until Christmas?", "How many calories are in an egg?",
+    "How many people live in Paris?", "How many days until my birthday?", "How many calories are in an egg?",
     "How many calories in a dozen eggs?", "How many sides does a circle have?", "How many days in a row?",
-    "How many sides to every story?", "How many players are on a team?", "How many days are left in the year?",
+    "How many sides to every story?", "How many players are on a team?", "How many days are left in the school year?",
     "How many legs does a spider have?", "How many weeks pregnant am I?",
 ])
 def test_look_alikes_go_to_the_llm(skills, question):

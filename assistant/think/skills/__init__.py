@@ -28,12 +28,12 @@ from assistant.think.skills.text import one_word_off
 
 log = logging.getLogger(__name__)
 
-SKILLS = ("actions", "timers", "clock", "arithmetic", "units", "spelling", "live")
+SKILLS = ("actions", "timers", "clock", "calendar", "arithmetic", "units", "spelling", "live", "chance")
 """Modules of this package, in the order they are asked."""
-AS_SAID = frozenset({"actions", "spelling", "live"})
+AS_SAID = frozenset({"actions", "spelling", "live", "calendar", "chance"})
 """Skills taken only as said: an action (stop, louder) is never guessed from misheard words, nor
 the word to spell (a function word misheard is another word), nor a question about the weather ("is
-it cold on Mars" is no "in Mars")."""
+it cold on Mars" is no "in Mars"), nor a day counted or a coin flipped."""
 
 
 @dataclass(frozen=True)

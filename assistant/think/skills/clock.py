@@ -1,7 +1,7 @@
 """The time, the date and the day of the week, in the user's locale (babel).
 
 Guard: only the whole question counts ("what time is it", "what's today's date", "what
-day is it tomorrow"); "what time does the shop open" or "what day is Christmas" go to the LLM.
+day is it tomorrow"); "what time does the shop open" goes to the LLM, "what day is Christmas" to the calendar.
 The time in another place ("what time is it in Tokyo") is :mod:`world_clock`'s.
 """
 

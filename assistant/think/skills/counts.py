@@ -5,8 +5,8 @@ does a hexagon have", "how many days are in this month".
 
 Guard: the whole utterance is "how many X (are there) in a Y", "how many X does a Y
 have" or "how many X has a Y (got)", and the pair is in the tables below; anything else
-("how many people live in Paris", "how many days until Christmas") is left to the units
-skill and then the LLM.
+("how many people live in Paris", "how many days until Christmas") is left to the units,
+calendar skills and then the LLM.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What only the internet knows, said plainly: the weather, the news. The assistant works offline, so
+"""What only the internet knows, said plainly: the weather, the news, exchange rates. The assistant works offline, so
 "Will it rain today?" must not be answered by a language model's guess (SmolLM2-135M: "No, it won't.",
 and a forecast for Italy to "What's the weather like tomorrow?"); it says it cannot check.
 
@@ -22,10 +22,12 @@ NAME = "live"
 ANSWERS = {
     "weather": "Sorry, I can't check the weather: I work offline, with no internet connection.",
     "news": "Sorry, I can't read the news: I work offline, with no internet connection.",
+    "money": "Sorry, I can't check exchange rates: I work offline, with no internet connection.",
 }
 KOREAN_ANSWERS = {
     "weather": "죄송해요, 저는 인터넷 없이 작동해서 날씨를 확인할 수 없어요.",
     "news": "죄송해요, 저는 인터넷 없이 작동해서 뉴스를 볼 수 없어요.",
+    "money": "죄송해요, 저는 인터넷 없이 작동해서 환율을 확인할 수 없어요.",
 }
 
 _TIME = (r"(?:today|tonight|tomorrow|now|right now|outside|out there|at the moment|currently|later|this "
@@ -47,6 +49,20 @@ _FORMS = (
                         r"(?:latest |today )?(?:news|headlines)(?: today| for today| this morning)?$")),
     ("news", re.compile(r"^what is (?:in the news|happening in the world)(?: today| right now)?$")),
 )
+_MONEY = r"(?:dollars?|euros?|yen|won|yuan|pesos?|rupees?|francs?|bitcoins?|canadian dollars?|us dollars?)"
+_AMOUNT = r"(?:(?:\d+(?:\.\d+)?|a|an|1) )?"
+_CURRENCY = (
+    re.compile(rf"^(?:convert|change|exchange) {_AMOUNT}(?:{_MONEY}|pounds?) (?:to|into|in) {_MONEY}$"),
+    re.compile(rf"^(?:convert|change|exchange) {_AMOUNT}{_MONEY} (?:to|into|in) (?:{_MONEY}|pounds?)$"),
+    re.compile(rf"^how (?:much|many {_MONEY}) (?:is|are) {_AMOUNT}(?:{_MONEY}|pounds?)(?: worth)?(?: in {_MONEY})?$"),
+    re.compile(rf"^what is the (?:current |latest )?exchange rate(?: (?:for|of|between|from|to) {_MONEY}| today)*"
+               rf"(?: (?:and|to) (?:{_MONEY}|pounds?))?$"),
+)
+"""Money from one currency into another: rates change by the minute, so they are not guessed ("Ten dollars is
+EUR 1.05"); a pound alone is a weight (the units' "convert 10 pounds to kilograms")."""
+_KOREAN_MONEY = re.compile(r"^(?:오늘 |지금 )?(?:(?:\S+) )?(?:환율|(?:\S*)(?:달러|유로|엔|위안|파운드) ?(?:은|는|이면|면)? ?(?:한국 ?)?(?:돈으로 )?"
+                           r"몇 ?원)(?: ?(?:이|은|좀))? ?(?:얼마야|얼마예요|얼마에요|얼마|어때|어때요|알려 ?줘|알려 ?주세요|"
+                           r"어떻게 ?돼|어떻게 ?돼요|이야|이에요|인가요|예요)?$")
 _KOREAN = [(kind, Form(spec, {})) for kind, spec in (
     ("weather", "[오늘|내일|지금|이번_주|주말] 날씨 [@TOPIC|좀] [어때|어때요|어떻습니까|어떄|어떨까|어떨까요|어떻게_돼|"
                 "좋아|좋아요|알려_줘|알려_주세요|말해_줘|말해_주세요]"),
@@ -61,9 +77,13 @@ class Live:
     def match(self, text: str, context: SkillContext) -> SkillReply | None:  # noqa: ARG002 - the skills' signature
         if has_hangul(text):
             hit = first(_KOREAN, text)
+            if hit is None and _KOREAN_MONEY.match(" ".join(re.sub(r"[^\w\s]", " ", text).split())):
+                hit = ("money", None)
             return SkillReply(NAME, KOREAN_ANSWERS[hit[0]]) if hit is not None else None
         said = normalize(text)
         kind = next((kind for kind, form in _FORMS if form.match(said)), None)
+        if kind is None and any(form.match(said) for form in _CURRENCY):
+            kind = "money"
         return SkillReply(NAME, ANSWERS[kind]) if kind is not None else None
 
 

@@ -1,0 +1,171 @@
+"""Days and dates worked out from today: "how many days until Christmas", "what day is Christmas this
+year", "when is Easter", "how many days are left in the year", "what's the date in ten days", "what's the
+date next Friday", "is it a leap year"; "크리스마스까지 며칠 남았어?", "크리스마스는 무슨 요일이야?", "올해는 윤년이야?".
+
+The small model counted them wrong ("It's 20 days until Christmas." on December 6) or not at all ("Is
+it a leap year?" "No, it's not." in 2024). Holidays on a fixed day, Easter (dateutil) and Thanksgiving
+(the fourth Thursday of November); the Korean holidays of the solar calendar. Holidays of the lunar
+calendar (설날, 추석) and days of one's own ("my birthday") are the model's.
+
+Guard: the whole utterance must be one of these forms, with a holiday that is listed.
+"""
+
+from __future__ import annotations
+
+import calendar as month_calendar
+import re
+from datetime import date, timedelta
+
+from babel.dates import format_date
+from dateutil.easter import easter
+
+from assistant.think.korean import WEEKDAYS, date_words
+from assistant.think.skills import SkillContext, SkillReply, SkillSetup
+from assistant.think.skills.clock import resolve_locale
+from assistant.think.skills.korean_numbers import copula, say, topic
+from assistant.think.skills.text import normalize
+from assistant.writing import has_hangul
+
+NAME = "calendar"
+
+
+def _fixed(month: int, day: int):
+    return lambda year: date(year, month, day)
+
+
+def _thanksgiving(year: int) -> date:
+    first = date(year, 11, 1)
+    return first + timedelta(days=(3 - first.weekday()) % 7 + 21)
+
+
+HOLIDAYS = {  # English name as normalized -> (name as said, the day in a year)
+    "christmas": ("Christmas", _fixed(12, 25)), "christmas day": ("Christmas Day", _fixed(12, 25)),
+    "christmas eve": ("Christmas Eve", _fixed(12, 24)), "new year": ("New Year's Day", _fixed(1, 1)),
+    "new years": ("New Year's Day", _fixed(1, 1)), "new year day": ("New Year's Day", _fixed(1, 1)),
+    "new years day": ("New Year's Day", _fixed(1, 1)), "the new year": ("New Year's Day", _fixed(1, 1)),
+    "new year eve": ("New Year's Eve", _fixed(12, 31)), "new years eve": ("New Year's Eve", _fixed(12, 31)),
+    "halloween": ("Halloween", _fixed(10, 31)), "valentine day": ("Valentine's Day", _fixed(2, 14)),
+    "valentines day": ("Valentine's Day", _fixed(2, 14)), "valentines": ("Valentine's Day", _fixed(2, 14)),
+    "easter": ("Easter", easter), "easter sunday": ("Easter", easter), "thanksgiving": ("Thanksgiving", _thanksgiving),
+    "the 4th of july": ("the Fourth of July", _fixed(7, 4)), "4th of july": ("the Fourth of July", _fixed(7, 4)),
+    "st patrick day": ("St. Patrick's Day", _fixed(3, 17)), "saint patrick day": ("St. Patrick's Day", _fixed(3, 17)),
+}
+KOREAN_HOLIDAYS = {
+    "크리스마스": _fixed(12, 25), "성탄절": _fixed(12, 25), "크리스마스이브": _fixed(12, 24), "새해": _fixed(1, 1),
+    "신정": _fixed(1, 1), "할로윈": _fixed(10, 31), "핼러윈": _fixed(10, 31), "밸런타인데이": _fixed(2, 14),
+    "발렌타인데이": _fixed(2, 14), "삼일절": _fixed(3, 1), "어린이날": _fixed(5, 5), "어버이날": _fixed(5, 8),
+    "현충일": _fixed(6, 6), "광복절": _fixed(8, 15), "개천절": _fixed(10, 3), "한글날": _fixed(10, 9),
+    "부활절": easter,
+}
+_EVENT = r"(?P<event>[a-z0-9 ]+?)"
+_YEAR = r"(?: this year| next year)?"
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_FORMS = (
+    ("until", re.compile(rf"^how (?:many|much) (?P<unit>days|weeks|sleeps|time)(?: is it| are there| are| do we have)?"
+                         rf"(?: left)? (?:until|till|til|to|before) {_EVENT}{_YEAR}$")),
+    ("until", re.compile(rf"^how long (?:is it )?(?:until|till|til|to|before) {_EVENT}{_YEAR}$")),
+    ("when", re.compile(rf"^(?:what day(?: of the week)?|which day|what date) (?:is|will be|does) {_EVENT}"
+                        rf"(?: fall| fall on| be| on)?{_YEAR}$")),
+    ("when", re.compile(rf"^when is {_EVENT}{_YEAR}$")),
+    ("year_left", re.compile(r"^how many days (?:are )?(?:left|remaining|remain) (?:in|of) (?:the|this) year$")),
+    ("leap", re.compile(r"^is (?:it|this|this year|(?P<year>\d{4})) a leap year$")),
+    ("in_days", re.compile(r"^what (?:is the date|date is it|day is it|day will it be|will the date be|date will it be) "
+                           r"in (?P<count>\d+) (?P<unit>days?|weeks?)$")),
+    ("next_day", re.compile(rf"^what (?:is the date|date is|day is|is the date of) (?P<which>next|this|on) "
+                            rf"(?P<weekday>{'|'.join(_WEEKDAYS)})$")),
+)
+_KOREAN_NAMES = "|".join(sorted(KOREAN_HOLIDAYS, key=len, reverse=True))
+_KOREAN_FORMS = (
+    ("until", re.compile(rf"^(?:(?:올해|이번) )?(?P<event>{_KOREAN_NAMES}) ?까지 (?:며칠|몇 ?일|얼마나) ?(?:남았|남은|남았어|남았어요|"
+                         rf"남았나요|남았지|남았니|남았습니까|있어|있어요|이야|예요|야)?(?:\S*)$")),
+    ("when", re.compile(rf"^(?:(?:올해|이번|내년) )?(?P<event>{_KOREAN_NAMES}) ?(?:은|는|이|가)? (?:무슨|몇) ?요일(?:\S*)$")),
+    ("when", re.compile(rf"^(?:(?:올해|이번|내년) )?(?P<event>{_KOREAN_NAMES}) ?(?:은|는|이|가)? (?:언제|며칠)(?:\S*)$")),
+    ("leap", re.compile(r"^(?:올해|금년) ?(?:은|는)? 윤년(?:\S*)$")),
+)
+
+
+class Calendar:
+    name = NAME
+
+    def __init__(self, setup: SkillSetup):
+        self.locale = resolve_locale(setup.config.locale)
+
+    def match(self, text: str, context: SkillContext) -> SkillReply | None:
+        today = context.now.date()
+        if has_hangul(text):
+            said = " ".join(re.sub(r"[^\w\s]", " ", text).split())
+            hit = next(((kind, m) for kind, form in _KOREAN_FORMS if (m := form.match(said))), None)
+            answer = _korean(hit[0], hit[1], today) if hit else None
+        else:
+            said = normalize(text)
+            hit = next(((kind, m) for kind, form in _FORMS if (m := form.match(said))), None)
+            answer = self._english(hit[0], hit[1], today) if hit else None
+        return SkillReply(NAME, answer) if answer else None
+
+    def _english(self, kind: str, found: re.Match, today: date) -> str | None:
+        if kind == "year_left":
+            left = (date(today.year, 12, 31) - today).days
+            return f"There {'is' if left == 1 else 'are'} {left} day{'' if left == 1 else 's'} left in the year."
+        if kind == "leap":
+            year = int(found["year"] or today.year)
+            if month_calendar.isleap(year):
+                return f"Yes, {year} is a leap year."
+            following = next(y for y in range(year + 1, year + 9) if month_calendar.isleap(y))
+            return f"No, {year} is not a leap year. The next one is {following}."
+        if kind == "in_days":
+            days = int(found["count"]) * (7 if found["unit"].startswith("week") else 1)
+            return f"In {found['count']} {found['unit']}, it will be {self._day(today + timedelta(days=days))}."
+        if kind == "next_day":
+            ahead = (_WEEKDAYS.index(found["weekday"]) - today.weekday()) % 7 or 7
+            return f"{found['which'].capitalize() if found['which'] != 'on' else 'This'} {found['weekday'].capitalize()} is " \
+                   f"{format_date(today + timedelta(days=ahead), format='MMMM d', locale=self.locale)}."
+        holiday = HOLIDAYS.get(found["event"].strip())
+        if holiday is None:
+            return None
+        name, day_in = holiday
+        when = _next(day_in, today, next_year=found[0].endswith("next year"))
+        days = (when - today).days
+        if kind == "when":
+            return f"{_capital(name)} is on {self._day(when)}." if days else f"{_capital(name)} is today!"
+        if days == 0:
+            return f"It's {name} today!"
+        if days == 1:
+            return f"{_capital(name)} is tomorrow!"
+        if found.groupdict().get("unit") == "weeks":
+            weeks, rest = divmod(days, 7)
+            extra = f" and {rest} day{'' if rest == 1 else 's'}" if rest else ""
+            return f"{_capital(name)} is {weeks} week{'' if weeks == 1 else 's'}{extra} away."
+        return f"There are {days} days until {name}."
+
+    def _day(self, when: date) -> str:
+        return format_date(when, format="EEEE, MMMM d", locale=self.locale)
+
+
+def _next(day_in, today: date, next_year: bool = False) -> date:
+    """The holiday's next day, today included (next year's where asked)."""
+    when = day_in(today.year + (1 if next_year else 0))
+    return when if when >= today else day_in(today.year + 1)
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _korean(kind: str, found: re.Match, today: date) -> str | None:
+    if kind == "leap":
+        answer = "네, 올해는 윤년이에요." if month_calendar.isleap(today.year) else "아니요, 올해는 윤년이 아니에요."
+        return answer
+    event = found["event"]
+    when = _next(KOREAN_HOLIDAYS[event], today)
+    days = (when - today).days
+    if kind == "when":
+        return f"{topic(event)} {copula(date_words(when))}." if days else f"오늘이 {copula(event)}!"
+    if days == 0:
+        return f"오늘이 {copula(event)}!"
+    if days == 1:
+        return f"{topic(event)} 내일이에요!"
+    return f"{event}까지 {say(days)} 일 남았어요."
+
+
+def create(setup: SkillSetup) -> Calendar:
+    return Calendar(setup)

@@ -1,0 +1,85 @@
+"""Chance, really drawn: "flip a coin", "heads or tails", "roll a die", "roll two dice", "pick a number
+between 1 and 10"; "동전 던져 줘", "주사위 굴려 줘", "1부터 10까지 숫자 하나 골라 줘".
+
+A language model does not draw (SmolLM2-135M answered "Flip a coin." with "That's a classic."); the
+skill draws from the system's randomness. Guard: the whole utterance must be one of these forms.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from assistant.think.skills import SkillContext, SkillReply, SkillSetup
+from assistant.think.skills.korean_numbers import copula, parse, say, subject
+from assistant.think.skills.text import normalize
+from assistant.writing import has_hangul
+
+NAME = "chance"
+MOST_DICE = 10
+MOST_NUMBER = 1_000_000
+
+_FORMS = (
+    ("coin", re.compile(r"^(?:(?:flip|toss) (?:a|the|1) coin|heads or tails|coin (?:flip|toss))(?: for me)?$")),
+    ("dice", re.compile(r"^(?:roll|throw|toss) (?:(?P<count>\d+|a|the|a pair of) )?(?:6 sided )?(?:die|dice|dices)"
+                        r"(?: for me)?$")),
+    ("number", re.compile(r"^(?:pick|choose|give me|tell me|say|think of|generate) (?:me )?(?:a|1) (?:random )?number"
+                          r"(?: between| from) (?P<low>-?\d+) (?:and|to) (?P<high>-?\d+)$")),
+    ("number", re.compile(r"^(?:a )?random number (?:between|from) (?P<low>-?\d+) (?:and|to) (?P<high>-?\d+)$")),
+)
+_KOREAN_FORMS = (
+    ("coin", re.compile(r"^(?:동전|코인) ?(?:을|좀|하나)? ?(?:던져|던저|던지기|튕겨|굴려)(?: ?(?:줘|줄래|줄래요|주세요|봐))?$")),
+    ("dice", re.compile(r"^(?:주사위) ?(?:를|좀|하나)? ?(?:굴려|던져|던저|굴리기)(?: ?(?:줘|줄래|줄래요|주세요|봐))?$")),
+    ("number", re.compile(r"^(?P<low>\S+?)(?:부터|에서) (?P<high>\S+?) ?(?:까지|사이|사이에서|사이의)? (?:숫자|수) ?(?:를|좀)? ?(?:하나|한 개)? ?"
+                          r"(?:골라|뽑아|말해|정해)(?: ?(?:줘|줄래|줄래요|주세요|봐))?$")),
+)
+
+
+class Chance:
+    name = NAME
+
+    def __init__(self, draw: random.Random | None = None):
+        self.draw = draw or random.SystemRandom()
+
+    def match(self, text: str, context: SkillContext) -> SkillReply | None:  # noqa: ARG002 - the skills' signature
+        korean = has_hangul(text)
+        said = " ".join(re.sub(r"[^\w\s]", " ", text).split()) if korean else normalize(text)
+        hit = next(((kind, m) for kind, form in (_KOREAN_FORMS if korean else _FORMS) if (m := form.match(said))), None)
+        if hit is None:
+            return None
+        answer = (self._korean if korean else self._english)(*hit)
+        return SkillReply(NAME, answer) if answer else None
+
+    def _english(self, kind: str, found: re.Match) -> str | None:
+        if kind == "coin":
+            return f"{self.draw.choice(('Heads', 'Tails'))}."
+        if kind == "dice":
+            count = found["count"]
+            dice = 2 if count == "a pair of" else 1 if count in (None, "a", "the") else int(count)
+            if not 1 <= dice <= MOST_DICE:
+                return None
+            rolled = [self.draw.randint(1, 6) for _ in range(dice)]
+            if dice == 1:
+                return f"You rolled a {rolled[0]}."
+            return f"You rolled {', '.join(map(str, rolled[:-1]))} and {rolled[-1]}: {sum(rolled)} in all."
+        low, high = sorted((int(found["low"]), int(found["high"])))
+        if high - low > MOST_NUMBER or low == high:
+            return None
+        return f"I picked {self.draw.randint(low, high)}."
+
+    def _korean(self, kind: str, found: re.Match) -> str | None:
+        if kind == "coin":
+            return f"{self.draw.choice(('앞면', '뒷면'))}이에요."
+        if kind == "dice":
+            return f"{subject(say(self.draw.randint(1, 6)))} 나왔어요."
+        low, high = (parse(found["low"]), parse(found["high"]))
+        if low is None or high is None or low != int(low) or high != int(high):
+            return None
+        low, high = sorted((int(low), int(high)))
+        if high - low > MOST_NUMBER or low == high:
+            return None
+        return f"{copula(say(self.draw.randint(low, high)))}."
+
+
+def create(setup: SkillSetup) -> Chance:  # noqa: ARG001 - every skill gets the setup
+    return Chance()
