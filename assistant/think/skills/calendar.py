@@ -3,7 +3,7 @@ year", "when is Easter", "how many days are left in the year", "what's the date 
 date next Friday", "is it a leap year"; "크리스마스까지 며칠 남았어?", "크리스마스는 무슨 요일이야?", "올해는 윤년이야?".
 
 The small model counted them wrong ("It's 20 days until Christmas." on December 6) or not at all ("Is
-it a leap year?" "No, it's not." in 2024). Holidays on a fixed day, Easter (dateutil) and Thanksgiving
+it a leap year?" "No, it's not.", without the date, by chance right in 2026). Holidays on a fixed day, Easter (dateutil) and Thanksgiving
 (the fourth Thursday of November); the Korean holidays of the solar calendar. Holidays of the lunar
 calendar (설날, 추석) and days of one's own ("my birthday") are the model's.
 
