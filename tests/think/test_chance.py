@@ -3,6 +3,7 @@ range and every outcome reached; look-alikes left to the model."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -15,7 +16,8 @@ NOW = SkillContext()
 
 @pytest.fixture
 def chance():
-    return Chance(random.Random(7))
+    """Each ask later than the one before by more than a draw is held (a new request each time)."""
+    return Chance(random.Random(7), clock=itertools.count(step=10).__next__)
 
 
 def outcomes(chance: Chance, question: str, times: int = 200) -> set[str]:
@@ -47,3 +49,25 @@ def test_a_number_in_the_range_asked(chance):
                                       "Roll the window down.", "Pick a number between 5 and 5."])
 def test_look_alikes_are_the_models(chance, question):
     assert chance.match(question, NOW) is None
+
+
+def test_one_request_one_draw():
+    """The words read at a pause and again at the endpoint, or guessed several ways, get the same draw."""
+    now = [0.0]
+    chance = Chance(random.Random(3), clock=lambda: now[0])
+    rolls = set()
+    for _ in range(50):
+        first = chance.match("Roll a die.", NOW).text
+        now[0] += 1.0
+        assert chance.match("Roll the die.", NOW).text == first
+        now[0] += 1.0
+        assert chance.match("roll 1 die", NOW).text == first
+        now[0] += 10.0
+        rolls.add(first)
+    assert len(rolls) == 6  # asked again later: drawn again
+
+
+def test_a_draw_with_a_misheard_article_is_guessed(english_skills):
+    """ "Flip at coin." (eSpeak NG en-gb+m3's "Flip a coin." as Whisper read it) has one meaning however its
+    "at" is read back: a coin."""
+    assert english_skills.match("Flip at coin.", NOW).text in ("Heads.", "Tails.")

@@ -30,10 +30,10 @@ log = logging.getLogger(__name__)
 
 SKILLS = ("actions", "timers", "clock", "calendar", "arithmetic", "units", "spelling", "live", "chance")
 """Modules of this package, in the order they are asked."""
-AS_SAID = frozenset({"actions", "spelling", "live", "chance"})
+AS_SAID = frozenset({"actions", "spelling", "live"})
 """Skills taken only as said: an action (stop, louder) is never guessed from misheard words, nor
 the word to spell (a function word misheard is another word), nor a question about the weather ("is
-it cold on Mars" is no "in Mars"), nor a draw (readings that draw differently would disagree)."""
+it cold on Mars" is no "in Mars")."""
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 
 from assistant.think.skills import SkillContext, SkillReply, SkillSetup
 from assistant.think.skills.korean_numbers import copula, parse, say, subject
@@ -18,6 +19,9 @@ from assistant.writing import has_hangul
 NAME = "chance"
 MOST_DICE = 10
 MOST_NUMBER = 1_000_000
+HOLD_S = 3.0
+"""One request, one draw: asked again within this (the words read at a pause and again at the endpoint, or
+with a misheard function word guessed in several ways), the same request gets the same answer."""
 
 _FORMS = (
     ("coin", re.compile(r"^(?:(?:flip|toss) (?:a|the|1) coin|heads or tails|coin (?:flip|toss))(?: for me)?$")),
@@ -38,8 +42,10 @@ _KOREAN_FORMS = (
 class Chance:
     name = NAME
 
-    def __init__(self, draw: random.Random | None = None):
+    def __init__(self, draw: random.Random | None = None, clock=time.monotonic):
         self.draw = draw or random.SystemRandom()
+        self.clock = clock
+        self._drawn: dict[tuple, tuple[float, str | None]] = {}
 
     def match(self, text: str, context: SkillContext) -> SkillReply | None:  # noqa: ARG002 - the skills' signature
         korean = has_hangul(text)
@@ -47,15 +53,20 @@ class Chance:
         hit = next(((kind, m) for kind, form in (_KOREAN_FORMS if korean else _FORMS) if (m := form.match(said))), None)
         if hit is None:
             return None
-        answer = (self._korean if korean else self._english)(*hit)
+        request = (korean, hit[0], *_asked(hit[1]))
+        held = self._drawn.get(request)
+        if held is not None and self.clock() - held[0] < HOLD_S:
+            answer = held[1]
+        else:
+            answer = (self._korean if korean else self._english)(*hit)
+        self._drawn = {request: (self.clock(), answer)}
         return SkillReply(NAME, answer) if answer else None
 
     def _english(self, kind: str, found: re.Match) -> str | None:
         if kind == "coin":
             return f"{self.draw.choice(('Heads', 'Tails'))}."
         if kind == "dice":
-            count = found["count"]
-            dice = 2 if count == "a pair of" else 1 if count in (None, "a", "the") else int(count)
+            dice = _asked(found)[0]
             if not 1 <= dice <= MOST_DICE:
                 return None
             rolled = [self.draw.randint(1, 6) for _ in range(dice)]
@@ -79,6 +90,15 @@ class Chance:
         if high - low > MOST_NUMBER or low == high:
             return None
         return f"{copula(say(self.draw.randint(low, high)))}."
+
+
+def _asked(found: re.Match) -> tuple:
+    """What a request asks for, however it was worded: how many dice ("a", "the", "1" are one), or the range."""
+    named = found.groupdict()
+    if "count" in named:
+        count = named["count"]
+        return (2 if count == "a pair of" else 1 if count in (None, "a", "the") else int(count),)
+    return tuple(named.get(key) for key in ("low", "high"))
 
 
 def create(setup: SkillSetup) -> Chance:  # noqa: ARG001 - every skill gets the setup
