@@ -4,7 +4,6 @@ cut into speakable chunks)."""
 from __future__ import annotations
 
 import logging
-import re
 import threading
 import time
 
@@ -12,7 +11,6 @@ from assistant.speak.chunker import Chunker, first_sentence_end
 from assistant.config import Config
 from assistant.events import TurnSignals
 from assistant.hear.end_of_turn import words_for_model
-from assistant.hear.wake import plain_letters
 from assistant.events import (
     Announcement,
     Commit,
@@ -32,11 +30,11 @@ from assistant.think.hedge import Hedging, hedge_words
 from assistant.think.korean_guard import KoreanGuard, Notice
 from assistant.think.misheard import MisheardGuard
 from assistant.think.replies import InstantReply, Replies
-from assistant.think.requests import plain_forms
 from assistant.think.skills import SkillReply, Skills
 from assistant.timeline import Mark
 from assistant.speak.voices import voices_for
 from assistant.pipeline.answering import Answering
+from assistant.pipeline.at_once import AtOnce
 from assistant.pipeline.output import PlaybackStage
 from assistant.pipeline.stage import Stage
 from assistant.pipeline.turn_book import TurnBook
@@ -49,32 +47,6 @@ many audio frames waiting (it is keeping up with the speech)."""
 
 FIRST_CHUNK_WAIT_S = 1.0
 """Longest the LLM pauses for the first chunk's synthesis (a slow system voice)."""
-
-_CLAUSE_END = re.compile(r"[,.!?;]\s+(?=\S)")
-
-OPENING_WORDS = 4
-"""The most words an opening with no comma after it may have ("thank you very much")."""
-OPENINGS = 4
-"""The most openings set aside before a request ("Okay, thanks, hey assistant, what time is it?")."""
-
-NAME = "assistant"
-"""What people call this product when they speak to it ("Assistant, what time is it?")."""
-
-
-def names_for(wake_phrase: str) -> frozenset[str]:
-    """What a user may address the assistant by before a request: its name, and the wake phrase
-    (without its first word too: "hey assistant", "assistant"), as :func:`plain_letters` writes them."""
-    said = [NAME, f"hey {NAME}"]
-    words = wake_phrase.split(maxsplit=1)
-    said += [wake_phrase, *words[1:]]
-    return frozenset(filter(None, map(plain_letters, said)))
-
-
-def first_clause(text: str) -> tuple[str, str] | None:
-    """``text`` cut after its first clause, as the recognizer punctuated it ("Hello," and
-    "what time is it?"); None when it has one clause only."""
-    end = _CLAUSE_END.search(text)
-    return (text[: end.start()], text[end.end() :]) if end else None
 
 
 def says_ahead(hit: InstantReply | SkillReply | Notice) -> bool:
@@ -110,7 +82,7 @@ class ResponderStage(Stage):
         self.synthesis = synthesis
         self.playback = playback
         self.last_reply = ""
-        self._names = names_for(config.wake.phrase)
+        self.answers_at_once = AtOnce(skills, replies, config.wake.phrase)
         self._parked: tuple[UserText, InstantReply | SkillReply] | None = None
         self._answered: tuple[int, int] | None = None
 
@@ -141,7 +113,7 @@ class ResponderStage(Stage):
             return
         if message.least_word_p is not None:
             self.turns.timeline(message.turn_id).set("least_word_p", round(message.least_word_p, 3))
-        hit = self.at_once(message.text)
+        hit = self.at_once(message.text, message.turn_id)
         if message.pause is not None:
             self._weigh(message, hit)
         if hit is None:
@@ -171,42 +143,9 @@ class ResponderStage(Stage):
             return
         self._instant(message, hit)
 
-    def at_once(self, text: str) -> InstantReply | SkillReply | None:
-        """The skill or the instant reply that answers ``text`` without the model, or None.
-        What follows an opening that is itself an instant-reply phrase ("Hello, what time is
-        it?", "Okay, thanks, set a timer...") or the assistant's name (:func:`names_for`: "Hey,
-        assistant, what time is it?") is answered as if it had been said alone."""
-        return self._after_openings(text, OPENINGS)
-
-    def _after_openings(self, text: str, openings: int) -> InstantReply | SkillReply | None:
-        hit = self._without_model(text)
-        if hit is not None or openings == 0:
-            return hit
-        split = first_clause(text)
-        for opening, rest in [split] if split else self._opening_words(text):
-            if self._is_opening(opening) and (hit := self._after_openings(rest, openings - 1)) is not None:
-                return hit
-        return None
-
-    def _is_opening(self, words: str) -> bool:
-        """``words`` are the assistant's name or an instant-reply phrase (a greeting, thanks, stop)."""
-        return plain_letters(words) in self._names or (self.replies is not None and self.replies.lookup(words) is not None)
-
-    @staticmethod
-    def _opening_words(text: str) -> list[tuple[str, str]]:
-        """Where the recognizer left out the comma ("Never mind what is seven times eight"): the
-        first one to :data:`OPENING_WORDS` words, each with what follows them."""
-        words = text.split()
-        return [(" ".join(words[:n]), " ".join(words[n:])) for n in range(1, min(OPENING_WORDS, len(words) - 1) + 1)]
-
-    def _without_model(self, text: str) -> InstantReply | SkillReply | None:
-        for said in [text, *plain_forms(text)]:  # then a request in a frame: "could you tell me what time it is"
-            hit = self.skills.match(said) if self.skills else None
-            if hit is None and self.replies:
-                hit = self.replies.lookup(said)
-            if hit is not None:
-                return hit
-        return None
+    def at_once(self, text: str, turn: int | None = None) -> InstantReply | SkillReply | None:
+        """The skill or the instant reply that answers ``text`` without the model (:class:`AtOnce`)."""
+        return self.answers_at_once.find(text, turn)
 
     def _weigh(self, message: UserText, hit: InstantReply | SkillReply | None) -> None:
         """Tell the turn detector what is known of the words at a pause: an instant-reply

@@ -107,3 +107,67 @@ def _korean_forms(text: str) -> list[str]:
         if said.startswith(softener) and len(said) > len(softener):
             forms.append(said[len(softener):])
     return list(dict.fromkeys(form for form in forms if form != said))
+
+
+FOLLOW_UP = re.compile(r"^(?:and|what about|how about|and what about|and how about|ok and|okay and|then|and then)"
+                       r" (?P<rest>.+)$")
+"""A request that goes on from the last one, naming only what changes: "and in London", "what about
+Halloween", "how about 20 percent"."""
+KOREAN_FOLLOW_UP = re.compile(r"^(?:그럼 |그러면 |그리고 )?(?P<rest>\S+?)(?:은|는|도)(?:요)?$")
+"""The same in Korean: what changes and a topic particle ("런던은?", "그럼 할로윈은요?")."""
+KOREAN_PARTICLES = ("에서는", "까지", "에서", "은", "는", "이", "가", "을", "를", "의", "에", "도")
+MOST_CHANGED = 4
+
+
+def follow_ups(text: str, before: str) -> list[str]:
+    """``before`` (the request answered last) with the part ``text`` names in place of its own, most
+    likely first ("and in London" after "what time is it in Tokyo": "what time is it in london"); []
+    where ``text`` is no follow-up. Only for matching: a skill must take one whole, as it is."""
+    if has_hangul(text):
+        return _korean_follow_ups(text, before) if has_hangul(before) else []
+    asked = FOLLOW_UP.match(" ".join(_words(text)))
+    said = _words(before)
+    if asked is None or not said or has_hangul(before):
+        return []
+    new = asked["rest"].split()
+    if len(new) > MOST_CHANGED:
+        return []
+    ranked: list[tuple[tuple[int, int], list[str]]] = []
+    for i in range(len(said)):
+        for j in range(i + 1, min(len(said), i + MOST_CHANGED) + 1):
+            if i == 0 and j == len(said):
+                continue                                  # nothing of the request left: not a follow-up
+            if said[i] == new[0]:
+                rank = 0 if j - i == len(new) else 1      # "in tokyo" -> "in london"
+            elif said[j - 1] == new[-1]:
+                rank = 2                                  # "15 percent" -> "20 percent"
+            elif j == len(said):
+                rank = 3                                  # the request's end: "christmas" -> "halloween"
+            else:
+                continue
+            ranked.append(((rank, abs(j - i - len(new))), said[:i] + new + said[j:]))
+    ranked.sort(key=lambda item: item[0])
+    return list(dict.fromkeys(" ".join(words) for _, words in ranked))
+
+
+def _korean_follow_ups(text: str, before: str) -> list[str]:
+    asked = KOREAN_FOLLOW_UP.match(" ".join(re.sub(r"[^\w\s]", " ", text).split()))
+    if asked is None:
+        return []
+    words = re.sub(r"[^\w\s]", " ", before).split()
+    forms = []
+    for index, word in enumerate(words):
+        particle = next((p for p in KOREAN_PARTICLES if word.endswith(p) and len(word) > len(p)), None)
+        if particle is not None:
+            changed = asked["rest"] + _particle_after(asked["rest"], particle)
+            forms.append(" ".join(words[:index] + [changed] + words[index + 1:]))
+    return forms
+
+
+def _particle_after(word: str, particle: str) -> str:
+    """``particle`` in the form that follows ``word`` (은/는, 이/가, 을/를 by its last sound)."""
+    pairs = {"은": ("은", "는"), "는": ("은", "는"), "이": ("이", "가"), "가": ("이", "가"), "을": ("을", "를"), "를": ("을", "를")}
+    if particle not in pairs:
+        return particle
+    closed, open_ = pairs[particle]
+    return closed if final_consonant(word) else open_

@@ -9,7 +9,7 @@ import pytest
 
 from assistant.config import SkillsConfig
 from assistant.think.replies import Matcher, default_table
-from assistant.think.requests import plain_forms
+from assistant.think.requests import follow_ups, plain_forms
 from assistant.think.skills import SkillContext, Skills
 
 NOW = SkillContext(now=datetime(2024, 3, 5, 15, 7).astimezone())
@@ -93,3 +93,30 @@ def test_a_request_in_a_frame_is_answered_as_its_plain_form(skills, text, reply)
 ])
 def test_questions_in_a_frame_that_no_skill_takes_stay_the_models(skills, text):
     assert answer(skills, text) is None
+
+
+@pytest.mark.parametrize("text, before, first", [
+    ("And in London?", "What time is it in Tokyo?", "what time is it in london"),
+    ("What about Halloween?", "How many days until Christmas?", "how many days until halloween"),
+    ("How about 20 percent?", "What's 15 percent of 80?", "what's 20 percent of 80"),
+    ("What about tomorrow?", "Will it rain today?", "will it rain tomorrow"),
+    ("런던은?", "도쿄는 지금 몇 시야?", "런던은 지금 몇 시야"),
+    ("그럼 할로윈은요?", "크리스마스까지 며칠 남았어?", "할로윈까지 며칠 남았어"),
+])
+def test_a_follow_up_names_what_changes(text, before, first):
+    assert follow_ups(text, before)[0] == first
+
+
+@pytest.mark.parametrize("text, before", [
+    ("Tell me a joke.", "What time is it in Tokyo?"),          # no follow-up
+    ("And?", "What time is it in Tokyo?"),                     # nothing named
+    ("런던은?", "What time is it in Tokyo?"),                   # another language
+    ("And in a little town near the sea by the old mill?", "What time is it in Tokyo?"),  # too long
+])
+def test_what_is_no_follow_up(text, before):
+    assert follow_ups(text, before) == []
+
+
+def test_a_follow_up_is_answered_only_where_a_skill_takes_it_whole(skills):
+    forms = follow_ups("What about my birthday?", "How many days until Christmas?")
+    assert forms and all(skills.match(form, NOW) is None for form in forms)

@@ -381,3 +381,18 @@ def test_repeat_after_a_skill_says_its_answer_again(engine_with_skills):
     engine.submit_text("Say that again.")
     turns.wait(2)
     assert [(r.skill, r.reply) for r in turns.results] == [("arithmetic", "6 times 7 is 42."), ("actions", "6 times 7 is 42.")]
+
+
+def test_a_follow_up_goes_on_from_the_request_a_skill_answered(engine_with_skills):
+    """ "And in London?" after "What time is it in Tokyo?" is the clock's; after a turn of the model's
+    the same words are the model's (nothing of the skill's request carries over)."""
+    engine, turns, sink, llm, tts = engine_with_skills()
+    for said in ("What time is it in Tokyo?", "And in London?", "What about Halloween?",
+                 "How many days until Christmas?", "What about Halloween?"):
+        engine.submit_text(said)
+        turns.wait(len(llm.calls) + sum(r.source == "skill" for r in turns.results) + 1)
+    tokyo, london, model, christmas, halloween = turns.results
+    assert (tokyo.skill, london.skill) == ("clock", "clock") and london.reply.startswith("In London, it's ")
+    assert model.source == "llm" and llm.calls[-1] == "What about Halloween?"  # follows the clock's: no day
+    assert (christmas.skill, halloween.skill) == ("calendar", "calendar")
+    assert halloween.reply.startswith("There are ") and halloween.reply.endswith(" days until Halloween.")

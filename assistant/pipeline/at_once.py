@@ -1,0 +1,100 @@
+"""What is answered without the model: a skill's or the instant-reply table's, also after an opening
+("Hello, what time is it?"), in a frame ("Could you tell me what time it is?") or as a follow-up to the
+request a skill answered last ("What time is it in Tokyo?" ... "And in London?")."""
+
+from __future__ import annotations
+
+import re
+
+from assistant.hear.wake import plain_letters
+from assistant.think.replies import InstantReply, Replies
+from assistant.think.requests import follow_ups, plain_forms
+from assistant.think.skills import SkillReply, Skills
+
+_CLAUSE_END = re.compile(r"[,.!?;]\s+(?=\S)")
+
+OPENING_WORDS = 4
+"""The most words an opening with no comma after it may have ("thank you very much")."""
+OPENINGS = 4
+"""The most openings set aside before a request ("Okay, thanks, hey assistant, what time is it?")."""
+
+NAME = "assistant"
+"""What people call this product when they speak to it ("Assistant, what time is it?")."""
+
+
+def names_for(wake_phrase: str) -> frozenset[str]:
+    """What a user may address the assistant by before a request: its name, and the wake phrase
+    (without its first word too: "hey assistant", "assistant"), as :func:`plain_letters` writes them."""
+    said = [NAME, f"hey {NAME}"]
+    words = wake_phrase.split(maxsplit=1)
+    said += [wake_phrase, *words[1:]]
+    return frozenset(filter(None, map(plain_letters, said)))
+
+
+def first_clause(text: str) -> tuple[str, str] | None:
+    """``text`` cut after its first clause, as the recognizer punctuated it ("Hello," and
+    "what time is it?"); None when it has one clause only."""
+    end = _CLAUSE_END.search(text)
+    return (text[: end.start()], text[end.end() :]) if end else None
+
+
+class AtOnce:
+    """Finds the answer without the model, and remembers the request a skill took in each turn (the one
+    a follow-up of the next turn goes on from)."""
+
+    def __init__(self, skills: Skills | None, replies: Replies | None, wake_phrase: str = ""):
+        self.skills = skills
+        self.replies = replies
+        self._names = names_for(wake_phrase)
+        self._turn: int | None = None
+        self._this_turn = ""
+        """What a skill took in the turn being answered ('' where it was not a skill's)."""
+        self._before = ""
+        """What a skill took in the turn before it: a follow-up's request."""
+
+    def find(self, text: str, turn: int | None = None) -> InstantReply | SkillReply | None:
+        """The skill or the instant reply that answers ``text`` without the model, or None. What follows
+        an opening that is itself an instant-reply phrase ("Okay, thanks, set a timer...") or the
+        assistant's name (:func:`names_for`) is answered as if said alone. ``turn``: the words are that
+        turn's (they may follow up the turn before; None: only asking)."""
+        if turn is not None and turn != self._turn:
+            self._before, self._this_turn, self._turn = self._this_turn, "", turn
+        hit, took = self._after_openings(text, OPENINGS), text
+        if hit is None and self._before and self.skills and turn is not None:
+            for form in follow_ups(text, self._before):  # "and in London?" after "what time is it in Tokyo?"
+                if (hit := self.skills.match(form)) is not None:
+                    took = form
+                    break
+        if turn is not None:
+            self._this_turn = took if isinstance(hit, SkillReply) else ""
+        return hit
+
+    def _after_openings(self, text: str, openings: int) -> InstantReply | SkillReply | None:
+        hit = self._without_model(text)
+        if hit is not None or openings == 0:
+            return hit
+        split = first_clause(text)
+        for opening, rest in [split] if split else self._opening_words(text):
+            if self._is_opening(opening) and (hit := self._after_openings(rest, openings - 1)) is not None:
+                return hit
+        return None
+
+    def _is_opening(self, words: str) -> bool:
+        """``words`` are the assistant's name or an instant-reply phrase (a greeting, thanks, stop)."""
+        return plain_letters(words) in self._names or (self.replies is not None and self.replies.lookup(words) is not None)
+
+    @staticmethod
+    def _opening_words(text: str) -> list[tuple[str, str]]:
+        """Where the recognizer left out the comma ("Never mind what is seven times eight"): the
+        first one to :data:`OPENING_WORDS` words, each with what follows them."""
+        words = text.split()
+        return [(" ".join(words[:n]), " ".join(words[n:])) for n in range(1, min(OPENING_WORDS, len(words) - 1) + 1)]
+
+    def _without_model(self, text: str) -> InstantReply | SkillReply | None:
+        for said in [text, *plain_forms(text)]:  # then a request in a frame: "could you tell me what time it is"
+            hit = self.skills.match(said) if self.skills else None
+            if hit is None and self.replies:
+                hit = self.replies.lookup(said)
+            if hit is not None:
+                return hit
+        return None
