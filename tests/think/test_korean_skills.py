@@ -213,6 +213,8 @@ def test_timers_are_set_asked_about_and_cancelled_in_korean(skills):
     ("3분 타이머 시작", "삼 분 타이머를 맞췄어요.", 180),
     ("이 분 삼십 초 타이머 맞춰", "이 분 삼십 초 타이머를 맞췄어요.", 150),
     ("두 시간 타이머 맞춰 줘", "두 시간 타이머를 맞췄어요.", 7200),
+    ("오 분 뒤에 알려 줘", "오 분 타이머를 맞췄어요.", 300),        # a reminder
+    ("십 분 후에 알려 주세요", "십 분 타이머를 맞췄어요.", 600),
 ])
 def test_durations_in_native_and_sino_korean(skills, said, reply, seconds):
     assert ask(skills, said) == ("timers", reply)

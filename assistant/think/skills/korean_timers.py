@@ -7,7 +7,7 @@ name is named by its length in Korean ("십 분"), an alarm by its time ("오전
 it rings in Korean ("라면 타이머가 끝났어요.", "오전 일곱 시예요. 알람이 울려요.").
 
 Guard: the whole utterance is one of the forms below, with 타이머, 알람, 깨워 or 남은 시간
-in it: "타이머는 어떻게 써요" (how do I use a timer) or "알람 시계를 사고 싶어요" go elsewhere.
+in it, or a length and "뒤에 알려 줘" (a reminder: "오 분 뒤에 알려 줘" sets a five-minute timer): "타이머는 어떻게 써요" (how do I use a timer) or "알람 시계를 사고 싶어요" go elsewhere.
 """
 
 from __future__ import annotations
@@ -87,6 +87,7 @@ _LEFT = "[얼마나|몇_분|얼마] 남았어|남았어요|남았나요|남았�
 _FORMS = [
     ("set", f"[{{name}}] 타이머 [는|를|가] {{d}} [짜리|으로|로|동안] {_SET}"),  # 이 would eat 이십
     ("set", f"{{d}} [짜리] [{{name}}] 타이머 [을|를] {_SET}"),
+    ("set", "{d} 뒤에|후에|있다가 [좀] 알려_줘|알려_주세요|알려줘|알려_줄래|알려_줄래요|말해_줘|말해_주세요|불러_줘"),  # a reminder
     ("alarm", f"{_DAY} {{t}} [에] 알람 [을|를|좀] {_SET}"),
     ("alarm", f"알람 [을|를] {_DAY} {{t}} [에|으로|로] {_SET}"),
     ("alarm", f"{_DAY} {{t}} [에] 깨워_줘|깨워_주세요|깨워|깨워_줄래|깨워_줄래요|깨워줘요"),
