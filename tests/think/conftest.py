@@ -14,3 +14,11 @@ def english_skills():
     loaded = Skills(SkillsConfig(locale="en_US"))
     yield loaded
     loaded.close()
+
+
+@pytest.fixture
+def skills(tmp_path):
+    """The skills, ``en_US``, with a timers file of their own (a test's timers are its own)."""
+    loaded = Skills(SkillsConfig(locale="en_US", timers_file=str(tmp_path / "timers.json")))
+    yield loaded
+    loaded.close()

@@ -7,19 +7,10 @@ from __future__ import annotations
 import time
 from datetime import datetime
 
-import pytest
 
-from assistant.config import SkillsConfig
 from assistant.think.skills import SkillContext, SkillReply, Skills
 
 NOW = SkillContext(now=datetime(2024, 3, 5, 15, 7).astimezone())
-
-
-@pytest.fixture
-def skills(tmp_path):
-    loaded = Skills(SkillsConfig(locale="en_US", timers_file=str(tmp_path / "timers.json")))
-    yield loaded
-    loaded.close()
 
 
 def say(skills: Skills, text: str) -> str | None:

@@ -23,13 +23,6 @@ from fakes import FakeLlm, FakeStt, FakeTts, FakeVad, RecordingSink
 NOW = SkillContext(now=datetime(2024, 3, 5, 15, 7).astimezone())
 
 
-@pytest.fixture
-def skills(tmp_path):
-    loaded = Skills(SkillsConfig(locale="en_US", timers_file=str(tmp_path / "timers.json")))
-    yield loaded
-    loaded.close()
-
-
 def answer(skills: Skills, text: str) -> tuple[str, str] | None:
     reply = skills.match(text, NOW)
     return None if reply is None else (reply.skill, reply.text)

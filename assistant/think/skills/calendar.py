@@ -19,7 +19,7 @@ from datetime import date, timedelta
 from babel.dates import format_date
 from dateutil.easter import easter
 
-from assistant.think.korean import WEEKDAYS, date_words
+from assistant.think.korean import date_words
 from assistant.think.skills import SkillContext, SkillReply, SkillSetup
 from assistant.think.skills.clock import resolve_locale
 from assistant.think.skills.korean_numbers import copula, say, topic
