@@ -7,7 +7,6 @@ from __future__ import annotations
 import time
 from datetime import datetime
 
-
 from assistant.think.skills import SkillContext, SkillReply, Skills
 
 NOW = SkillContext(now=datetime(2024, 3, 5, 15, 7).astimezone())
