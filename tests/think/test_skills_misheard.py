@@ -10,7 +10,7 @@ import pytest
 from assistant.think.skills import SkillContext
 from assistant.think.skills.text import FUNCTION_WORDS, one_word_off
 
-from test_skills import NOW, answer, skills  # noqa: F401 - the skills fixture, as there
+from test_skills import NOW, answer
 
 
 def test_one_word_off_changes_one_function_word_and_nothing_else():
