@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import signal
 import sys
 import threading
@@ -60,16 +61,24 @@ class TurnPrinter:
             return
         result: TurnResult = event.data
         self.results.append(result)
+        try:
+            self._print(result)
+        except BrokenPipeError:  # the reader went away ("| head -1"): the run goes on and ends, unprinted
+            sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - stands for stdout until exit
+            print("note: standard output was closed; the turns are no longer printed", file=sys.stderr)
+        finally:
+            self.done.set()
+
+    def _print(self, result: TurnResult) -> None:
         if self.as_json:
             print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
-        else:
-            latency = result.timeline.latency_ms()
-            wait = latency.get("heard") if latency.get("heard") is not None else latency.get("voice_to_voice")
-            print(f"you: {result.transcript}")
-            decision = result.timeline.decision()
-            tag = f" [{result.source}, {wait:.0f} ms{', ' + decision if decision else ''}]" if wait is not None else ""
-            print(f"assistant: {result.reply}{tag}", flush=True)
-        self.done.set()
+            return
+        latency = result.timeline.latency_ms()
+        wait = latency.get("heard") if latency.get("heard") is not None else latency.get("voice_to_voice")
+        print(f"you: {result.transcript}")
+        decision = result.timeline.decision()
+        tag = f" [{result.source}, {wait:.0f} ms{', ' + decision if decision else ''}]" if wait is not None else ""
+        print(f"assistant: {result.reply}{tag}", flush=True)
 
 
 def run_chat(args: argparse.Namespace) -> int:

@@ -75,3 +75,17 @@ def test_live_mode_without_a_microphone_says_so():
 def test_invalid_config_file_names_the_key(tmp_path):
     code, out, err = run("chat", "--config", toml_file(tmp_path, "[tts]\nengine = 3\n"), "--text", "hi", "--no-audio")
     assert code == 2 and "tts.engine" in err
+
+
+def test_a_closed_standard_output_ends_the_run_and_says_so():
+    """`assistant chat --json | head -1`-style readers close the pipe: the turn still ends and the run
+    exits (it used to wait forever on a turn whose printing failed on the engine's thread)."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "assistant", "chat", "--text", "Hello there, how are you doing?",
+                             "--no-audio", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc.stdout.close()  # nobody reads the turns
+    _, err = proc.communicate(timeout=240)
+    assert proc.returncode == 0, err
+    assert "standard output was closed" in err
