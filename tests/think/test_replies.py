@@ -105,6 +105,12 @@ ABOUT_ME_KO = "저는 이 컴퓨터의 음성 비서예요. 시간과 날짜, �
         ("Who are you?", ABOUT_ME, None),
         ("what's your name", ABOUT_ME, None),
         ("뭘 할 수 있어요?", ABOUT_ME_KO, None),
+        ("Okay, got it.", "Glad I could help.", None),
+        ("That's helpful.", "Glad I could help.", None),
+        ("That's all.", "Okay. I'm here if you need me.", None),
+        ("What's up?", "Hi! How can I help?", None),
+        ("그렇구나", "도움이 됐다니 다행이에요.", None),
+        ("그게 다예요", "네, 필요하면 언제든 불러 주세요.", None),
     ],
 )
 def test_matches_despite_stt_noise(matcher, said, text, action):
@@ -142,6 +148,10 @@ def test_matches_despite_stt_noise(matcher, said, text, action):
         "know",
         "good",
         "turn it off",
+        "nice weather today",
+        "great",
+        "i see a bird outside",
+        "that is all i know about it",
         "",
         "um...",
     ],
