@@ -22,3 +22,18 @@ def skills(tmp_path):
     loaded = Skills(SkillsConfig(locale="en_US", timers_file=str(tmp_path / "timers.json")))
     yield loaded
     loaded.close()
+
+
+@pytest.fixture
+def rings(skills):
+    """What ``skills`` announce once ``start()`` has set something to ring within a few seconds."""
+    from assistant.pipeline.waiting import wait_until
+
+    def after(start) -> list:
+        heard = []
+        skills.subscribe(heard.append)
+        start()
+        wait_until(lambda: heard, 5.0)
+        return heard
+
+    return after

@@ -227,13 +227,8 @@ def test_an_unreadable_timers_file_is_set_aside_not_lost(tmp_path, caplog):
     assert json.loads(path.read_text(encoding="utf-8"))[0]["name"] == "tea"
 
 
-def test_a_ring_is_a_chime_and_a_spoken_line(skills):
-    heard: list[SkillReply] = []
-    skills.subscribe(heard.append)
-    run(skills, "set a timer for one second")
-    deadline = time.time() + 5
-    while not heard and time.time() < deadline:
-        time.sleep(0.05)
+def test_a_ring_is_a_chime_and_a_spoken_line(skills, rings):
+    heard = rings(lambda: run(skills, "set a timer for one second"))
     assert [(r.skill, r.text) for r in heard] == [("timers", "Your 1 second timer is done.")]
     assert heard[0].sound is not None and heard[0].sound.size > 0.5 * 22050
 
