@@ -33,6 +33,11 @@ def has_hangul(text: str) -> bool:
     return HANGUL.search(text) is not None
 
 
+def plain_words(text: str) -> str:
+    """``text``'s words, punctuation taken out, one space between them ("도쿄는, 지금 몇 시야?" -> "도쿄는 지금 몇 시야")."""
+    return " ".join(re.sub(r"[^\w\s]", " ", text).split())
+
+
 def final_consonant_index(syllable: str) -> int:
     """The index (0: none, 1-27) of a syllable's final consonant (받침), as Unicode orders them."""
     return (ord(syllable) - FIRST_SYLLABLE) % 28

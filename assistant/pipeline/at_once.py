@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from assistant.hear.bargein import words
 from assistant.hear.wake import plain_letters
 from assistant.think.replies import InstantReply, Replies
 from assistant.think.requests import follow_ups, plain_forms
@@ -68,6 +69,14 @@ class AtOnce:
         if turn is not None:
             self._this_turn = took if isinstance(hit, SkillReply) else ""
         return hit
+
+    def is_stop(self, text: str) -> bool:
+        """``text`` is the instant "stop" phrase ("stop", "wait", "hold on", …), also in a frame ("could you
+        please stop")."""
+        if self.replies is None:
+            return words(text) == ["stop"]
+        hits = (self.replies.lookup(said) for said in [text, *plain_forms(text)])
+        return any(hit is not None and hit.action == "stop" for hit in hits)
 
     def _after_openings(self, text: str, openings: int) -> InstantReply | SkillReply | None:
         hit = self._without_model(text)

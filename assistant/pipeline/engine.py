@@ -6,7 +6,7 @@ import threading
 from typing import Callable
 
 from assistant.sound import AudioIn, AudioOut
-from assistant.hear.bargein import Action, Overlap, decide, starts_with_stop, words
+from assistant.hear.bargein import Action, Overlap, decide, starts_with_stop
 from assistant.config import Config
 from assistant.hear.echo import DuplexMode, SpeakerEcho
 from assistant.pipeline.rooms import echo_memory_folder, room_key
@@ -16,7 +16,6 @@ from assistant.think.hangul import jamo
 from assistant.think.korean_guard import KoreanGuard
 from assistant.think.misheard import MisheardGuard
 from assistant.think.replies import Replies
-from assistant.think.requests import plain_forms
 from assistant.think.skills import SkillReply, Skills
 from assistant.hear.stt import Stt
 from assistant.timeline import Mark, Timeline
@@ -133,11 +132,8 @@ class Engine:
         return self.responder.at_once(text) is not None
 
     def _is_stop(self, text: str) -> bool:
-        """``text`` is the instant "stop" phrase ("stop", "wait", "hold on", …), also in a frame."""
-        if self.replies is None:
-            return words(text) == ["stop"]
-        hits = (self.replies.lookup(said) for said in [text, *plain_forms(text)])  # "could you please stop"
-        return any(hit is not None and hit.action == "stop" for hit in hits)
+        """``text`` is the instant "stop" phrase (:meth:`AtOnce.is_stop`)."""
+        return self.responder.answers_at_once.is_stop(text)
 
     # ------------------------------------------------------------ for the front ends
 

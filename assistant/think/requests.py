@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from assistant.think.hangul import final_consonant
-from assistant.writing import has_hangul
+from assistant.writing import has_hangul, plain_words
 
 OPENERS = ("can you", "could you", "would you", "will you", "can't you", "would you please",
            "i want you to", "i would like you to", "i'd like you to", "i need you to", "go ahead and", "just")
@@ -96,7 +96,7 @@ def plain_forms(text: str) -> list[str]:
 
 
 def _korean_forms(text: str) -> list[str]:
-    said = " ".join(re.sub(r"[^\w\s]", " ", text).split())
+    said = plain_words(text)
     forms = []
     if (told := KOREAN_TELL.search(said)) is not None:
         what = told["what"]
@@ -151,10 +151,10 @@ def follow_ups(text: str, before: str) -> list[str]:
 
 
 def _korean_follow_ups(text: str, before: str) -> list[str]:
-    asked = KOREAN_FOLLOW_UP.match(" ".join(re.sub(r"[^\w\s]", " ", text).split()))
+    asked = KOREAN_FOLLOW_UP.match(plain_words(text))
     if asked is None:
         return []
-    words = re.sub(r"[^\w\s]", " ", before).split()
+    words = plain_words(before).split()
     forms = []
     for index, word in enumerate(words):
         particle = next((p for p in KOREAN_PARTICLES if word.endswith(p) and len(word) > len(p)), None)

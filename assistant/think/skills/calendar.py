@@ -24,7 +24,7 @@ from assistant.think.skills import SkillContext, SkillReply, SkillSetup
 from assistant.think.skills.clock import resolve_locale
 from assistant.think.skills.korean_numbers import copula, say, topic
 from assistant.think.skills.text import normalize
-from assistant.writing import has_hangul
+from assistant.writing import has_hangul, plain_words
 
 NAME = "calendar"
 
@@ -93,7 +93,7 @@ class Calendar:
     def match(self, text: str, context: SkillContext) -> SkillReply | None:
         today = context.now.date()
         if has_hangul(text):
-            said = " ".join(re.sub(r"[^\w\s]", " ", text).split())
+            said = plain_words(text)
             hit = next(((kind, m) for kind, form in _KOREAN_FORMS if (m := form.match(said))), None)
             answer = _korean(hit[0], hit[1], today) if hit else None
         else:

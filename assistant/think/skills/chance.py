@@ -14,7 +14,7 @@ import time
 from assistant.think.skills import SkillContext, SkillReply, SkillSetup
 from assistant.think.skills.korean_numbers import copula, parse, say, subject
 from assistant.think.skills.text import normalize
-from assistant.writing import has_hangul
+from assistant.writing import has_hangul, plain_words
 
 NAME = "chance"
 MOST_DICE = 10
@@ -45,35 +45,37 @@ class Chance:
     def __init__(self, draw: random.Random | None = None, clock=time.monotonic):
         self.draw = draw or random.SystemRandom()
         self.clock = clock
-        self._drawn: dict[tuple, tuple[float, str | None]] = {}
+        self._held: tuple[tuple, float, str | None] | None = None
+        """The last request, when it was drawn, and its answer (:data:`HOLD_S`)."""
 
     def match(self, text: str, context: SkillContext) -> SkillReply | None:  # noqa: ARG002 - the skills' signature
         korean = has_hangul(text)
-        said = " ".join(re.sub(r"[^\w\s]", " ", text).split()) if korean else normalize(text)
+        said = plain_words(text) if korean else normalize(text)
         hit = next(((kind, m) for kind, form in (_KOREAN_FORMS if korean else _FORMS) if (m := form.match(said))), None)
         if hit is None:
             return None
-        request = (korean, hit[0], *_asked(hit[1]))
-        held = self._drawn.get(request)
-        if held is not None and self.clock() - held[0] < HOLD_S:
-            answer = held[1]
+        kind, found = hit
+        asked = _asked(found)
+        request, now = (korean, kind, *asked), self.clock()
+        if self._held is not None and self._held[0] == request and now - self._held[1] < HOLD_S:
+            answer = self._held[2]
         else:
-            answer = (self._korean if korean else self._english)(*hit)
-        self._drawn = {request: (self.clock(), answer)}
+            answer = self._korean(kind, found) if korean else self._english(kind, asked)
+        self._held = (request, now, answer)
         return SkillReply(NAME, answer) if answer else None
 
-    def _english(self, kind: str, found: re.Match) -> str | None:
+    def _english(self, kind: str, asked: tuple) -> str | None:
         if kind == "coin":
             return f"{self.draw.choice(('Heads', 'Tails'))}."
         if kind == "dice":
-            dice = _asked(found)[0]
+            dice = asked[0]
             if not 1 <= dice <= MOST_DICE:
                 return None
             rolled = [self.draw.randint(1, 6) for _ in range(dice)]
             if dice == 1:
                 return f"You rolled a {rolled[0]}."
             return f"You rolled {', '.join(map(str, rolled[:-1]))} and {rolled[-1]}: {sum(rolled)} in all."
-        low, high = sorted((int(found["low"]), int(found["high"])))
+        low, high = sorted(map(int, asked))
         if high - low > MOST_NUMBER or low == high:
             return None
         return f"I picked {self.draw.randint(low, high)}."

@@ -16,7 +16,7 @@ import re
 from assistant.think.skills import SkillContext, SkillReply, SkillSetup
 from assistant.think.skills.korean_pattern import Form, first
 from assistant.think.skills.text import normalize
-from assistant.writing import has_hangul
+from assistant.writing import has_hangul, plain_words
 
 NAME = "live"
 ANSWERS = {
@@ -38,17 +38,6 @@ _PLACE = r"(?: (?:here|in (?!the )[a-z]+(?: [a-z]+)?))"
 """A town or a country ("in Paris", "in New York"); "in the desert", "in summer" are not where one is."""
 _WHERE_WHEN = rf"(?:{_PLACE}?{_WHEN}?|{_WHEN}{_PLACE})"
 _WEATHER = r"(?:rain|snow|be (?:sunny|cold|hot|warm|windy|cloudy|rainy|nice|stormy)|storm)"
-_FORMS = (
-    ("weather", re.compile(rf"^(?:(?:(?:what|how) is |what will be |(?:can you |could you )?tell me )?the )?"
-                           rf"(?:weather(?: forecast)?|forecast)(?: like| going to be(?: like)?)?{_WHERE_WHEN}$")),
-    ("weather", re.compile(rf"^(?:will|is) it (?:going to )?{_WEATHER}{_WHERE_WHEN}$")),
-    ("weather", re.compile(rf"^is it (?:raining|snowing|sunny|cold|hot|warm|windy)(?:{_WHEN}|{_PLACE})?$")),
-    ("weather", re.compile(rf"^(?:do|will|should) i need an umbrella{_WHEN}?$")),
-    ("weather", re.compile(rf"^(?:how (?:hot|cold|warm) is it|what is the temperature){_WHEN}?$")),
-    ("news", re.compile(r"^(?:what is |what are |(?:can you |could you )?(?:(?:tell|give|read) me|check) )?(?:the )?"
-                        r"(?:latest |today )?(?:news|headlines)(?: today| for today| this morning)?$")),
-    ("news", re.compile(r"^what is (?:in the news|happening in the world)(?: today| right now)?$")),
-)
 _MONEY = r"(?:dollars?|euros?|yen|won|yuan|pesos?|rupees?|francs?|bitcoins?|canadian dollars?|us dollars?)"
 _AMOUNT = r"(?:(?:\d+(?:\.\d+)?|a|an|1) )?"
 _CURRENCY = (
@@ -60,6 +49,18 @@ _CURRENCY = (
 )
 """Money from one currency into another: rates change by the minute, so they are not guessed ("Ten dollars is
 EUR 1.05"); a pound alone is a weight (the units' "convert 10 pounds to kilograms")."""
+_FORMS = (
+    ("weather", re.compile(rf"^(?:(?:(?:what|how) is |what will be |(?:can you |could you )?tell me )?the )?"
+                           rf"(?:weather(?: forecast)?|forecast)(?: like| going to be(?: like)?)?{_WHERE_WHEN}$")),
+    ("weather", re.compile(rf"^(?:will|is) it (?:going to )?{_WEATHER}{_WHERE_WHEN}$")),
+    ("weather", re.compile(rf"^is it (?:raining|snowing|sunny|cold|hot|warm|windy)(?:{_WHEN}|{_PLACE})?$")),
+    ("weather", re.compile(rf"^(?:do|will|should) i need an umbrella{_WHEN}?$")),
+    ("weather", re.compile(rf"^(?:how (?:hot|cold|warm) is it|what is the temperature){_WHEN}?$")),
+    ("news", re.compile(r"^(?:what is |what are |(?:can you |could you )?(?:(?:tell|give|read) me|check) )?(?:the )?"
+                        r"(?:latest |today )?(?:news|headlines)(?: today| for today| this morning)?$")),
+    ("news", re.compile(r"^what is (?:in the news|happening in the world)(?: today| right now)?$")),
+    *(("money", form) for form in _CURRENCY),
+)
 _KOREAN_MONEY = re.compile(r"^(?:오늘 |지금 )?(?:(?:\S+) )?(?:환율|(?:\S*)(?:달러|유로|엔|위안|파운드) ?(?:은|는|이면|면)? ?(?:한국 ?)?(?:돈으로 )?"
                            r"몇 ?원)(?: ?(?:이|은|좀))? ?(?:얼마야|얼마예요|얼마에요|얼마|어때|어때요|알려 ?줘|알려 ?주세요|"
                            r"어떻게 ?돼|어떻게 ?돼요|이야|이에요|인가요|예요)?$")
@@ -77,13 +78,11 @@ class Live:
     def match(self, text: str, context: SkillContext) -> SkillReply | None:  # noqa: ARG002 - the skills' signature
         if has_hangul(text):
             hit = first(_KOREAN, text)
-            if hit is None and _KOREAN_MONEY.match(" ".join(re.sub(r"[^\w\s]", " ", text).split())):
+            if hit is None and _KOREAN_MONEY.match(plain_words(text)):
                 hit = ("money", None)
             return SkillReply(NAME, KOREAN_ANSWERS[hit[0]]) if hit is not None else None
         said = normalize(text)
         kind = next((kind for kind, form in _FORMS if form.match(said)), None)
-        if kind is None and any(form.match(said) for form in _CURRENCY):
-            kind = "money"
         return SkillReply(NAME, ANSWERS[kind]) if kind is not None else None
 
 

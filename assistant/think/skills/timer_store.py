@@ -50,9 +50,14 @@ class Timer:
     """What a timer was set for (0 for an alarm)."""
 
     @property
+    def reminder(self) -> bool:
+        """A reminder's timer ("reminder to call your mom")."""
+        return self.name.startswith(REMINDER)
+
+    @property
     def label(self) -> str:
-        """How it is called on screen and in speech: "pasta timer", "alarm"."""
-        if self.name.startswith(REMINDER):
+        """How it is called on screen and in speech: "pasta timer", "alarm", "reminder to call your mom"."""
+        if self.reminder:
             return self.name
         return f"{self.name} {self.kind}" if self.name else self.kind
 

@@ -236,8 +236,7 @@ class TimerSkill:
         return next((t for t in self.timers.active() if t.kind == kind and t.name == name), None)
 
     def _choose(self, name: str | None, kind: str) -> list[Timer]:
-        reminder = kind == "reminder"
-        timers = [t for t in self.timers.active() if (t.name.startswith(REMINDER) if reminder else t.kind == kind)]
+        timers = [t for t in self.timers.active() if (t.reminder if kind == "reminder" else t.kind == kind)]
         if name:
             exact = [t for t in timers if t.name == name]
             return exact or [t for t in timers if name in t.name or t.name in name and t.name]
@@ -261,7 +260,7 @@ class TimerSkill:
             now = self.clock_time(datetime.now().astimezone())
             text = f"It's {now}. Your {timer.label} is ringing." if timer.name else f"It's {now}. This is your alarm."
         else:
-            text = f"This is your {timer.label}." if timer.name.startswith(REMINDER) else f"Your {timer.label} is done."
+            text = f"This is your {timer.label}." if timer.reminder else f"Your {timer.label} is done."
         self._setup.announce(SkillReply(NAME, text, sound=chime(self._setup.output_rate)))
 
 

@@ -23,6 +23,7 @@ from babel.dates import format_date, format_time
 
 from assistant.think.korean import WEEKDAYS, time_words
 from assistant.think.skills.korean_numbers import copula, topic
+from assistant.writing import plain_words
 
 ALIASES = {
     "en": {"beijing": "Asia/Shanghai", "china": "Asia/Shanghai", "hong kong": "Asia/Hong_Kong",
@@ -96,10 +97,10 @@ def english(said: str, now: datetime, locale: Locale) -> str | None:
         return None
     place = asked["place"].strip()
     zone = _zone(place, "en")
-    name = " ".join(word if word in ("the", "of", "and") else word.upper() if word in ("uk", "us", "usa", "dc")
-                    else word[:1].upper() + word[1:] for word in place.split())
     if zone is None:
         return None
+    name = " ".join(word if word in ("the", "of", "and") else word.upper() if word in ("uk", "us", "usa", "dc")
+                    else word[:1].upper() + word[1:] for word in place.split())
     if isinstance(zone, list):
         return f"{name[:1].upper()}{name[1:]} has several time zones. Which city?"
     there = now.astimezone(zoneinfo.ZoneInfo(zone))
@@ -110,7 +111,7 @@ def english(said: str, now: datetime, locale: Locale) -> str | None:
 
 def korean(text: str, now: datetime) -> str | None:
     """The Korean answer to ``text`` where it asks the time in a known place, else None."""
-    asked = KOREAN.match(" ".join(re.sub(r"[^\w\s]", " ", text).split()))
+    asked = KOREAN.match(plain_words(text))
     if asked is None:
         return None
     place = asked["place"].strip()
