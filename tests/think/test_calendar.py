@@ -48,6 +48,7 @@ def test_days_it_does_not_know_are_not_its_own(english_skills, question):
     ("크리스마스까지 며칠 남았어?", "크리스마스까지 십구 일 남았어요."),
     ("크리스마스는 무슨 요일이야?", "크리스마스는 십이월 이십오일 금요일이에요."),
     ("한글날은 언제야?", "한글날은 시월 구일 토요일이에요."),
+    ("내년 크리스마스는 무슨 요일이야?", "크리스마스는 십이월 이십오일 토요일이에요."),  # 2027's
     ("올해는 윤년이야?", "아니요, 올해는 윤년이 아니에요."),
 ])
 def test_days_and_dates_in_korean(english_skills, question, answer):

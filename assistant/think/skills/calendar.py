@@ -95,7 +95,7 @@ class Calendar:
         if has_hangul(text):
             said = plain_words(text)
             hit = next(((kind, m) for kind, form in _KOREAN_FORMS if (m := form.match(said))), None)
-            answer = _korean(hit[0], hit[1], today) if hit else None
+            answer = _korean(hit[0], hit[1], today, next_year=said.startswith("내년")) if hit else None
         else:
             said = normalize(text)
             hit = next(((kind, m) for kind, form in _FORMS if (m := form.match(said))), None)
@@ -151,12 +151,11 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _korean(kind: str, found: re.Match, today: date) -> str | None:
+def _korean(kind: str, found: re.Match, today: date, next_year: bool = False) -> str | None:
     if kind == "leap":
-        answer = "네, 올해는 윤년이에요." if month_calendar.isleap(today.year) else "아니요, 올해는 윤년이 아니에요."
-        return answer
+        return "네, 올해는 윤년이에요." if month_calendar.isleap(today.year) else "아니요, 올해는 윤년이 아니에요."
     event = found["event"]
-    when = _next(KOREAN_HOLIDAYS[event], today)
+    when = _next(KOREAN_HOLIDAYS[event], today, next_year)
     days = (when - today).days
     if kind == "when":
         return f"{topic(event)} {copula(date_words(when))}." if days else f"오늘이 {copula(event)}!"
