@@ -272,6 +272,7 @@ def test_a_later_transcript_that_differs_wins_over_the_pause_one(make_engine):
     tl = result.timeline
     assert tl.counts["rechecked"] and tl.counts["recheck_changed"]
     assert result.transcript == "tell me about the moon"
+    assert wait_until(lambda: llm.remembered, 2)  # the history is written as the turn closes
     assert llm.remembered == [("tell me about the moon", llm.reply)]
     assert [e.data for e in rec.of(EventType.TRANSCRIPT)] == ["tell me about the moon"]
     assert "the moon" in result.reply and tl.in_order()
