@@ -159,8 +159,13 @@ class FakeTts:
     voice_id: str = "fake:1"
     fail_on: str | None = None
     spoken: list[str] = field(default_factory=list)
+    paces: list[float] = field(default_factory=list)
+    """Each pace the voice was set to (``set_pace``)."""
 
     concurrent = False
+
+    def set_pace(self, pace: float) -> None:
+        self.paces.append(pace)
 
     def steady(self, text: str):
         return self.synthesize(text)

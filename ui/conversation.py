@@ -49,7 +49,8 @@ SKILL_NAMES = {"clock": QT_TRANSLATE_NOOP("TurnView", "clock"), "timers": QT_TRA
                "arithmetic": QT_TRANSLATE_NOOP("TurnView", "arithmetic"), "units": QT_TRANSLATE_NOOP("TurnView", "units"),
                "actions": QT_TRANSLATE_NOOP("TurnView", "actions"), "spelling": QT_TRANSLATE_NOOP("TurnView", "spelling"),
                "live": QT_TRANSLATE_NOOP("TurnView", "weather and news"),
-               "calendar": QT_TRANSLATE_NOOP("TurnView", "calendar"), "chance": QT_TRANSLATE_NOOP("TurnView", "chance")}
+               "calendar": QT_TRANSLATE_NOOP("TurnView", "calendar"), "chance": QT_TRANSLATE_NOOP("TurnView", "chance"),
+               "reach": QT_TRANSLATE_NOOP("TurnView", "out of reach"), "jokes": QT_TRANSLATE_NOOP("TurnView", "jokes")}
 """The skills' names as the note under a reply shows them (marked for translation)."""
 
 

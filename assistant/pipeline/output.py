@@ -234,6 +234,11 @@ class SynthesisStage(Stage):
         super().__init__(turns)
         self.tts = tts
         self.playback = playback
+        self.pace = 1.0
+        """How fast the voice speaks, against its settings ("speak slower": :meth:`Responder.change_pace`)."""
+        self._paced: float | None = None
+        """The pace the voice was last set to, here on its own thread (None: not yet, so a voice a
+        previous engine paced is set back)."""
 
     def process(self, message: Message) -> None:
         if isinstance(message, EndOfReply):
@@ -247,6 +252,9 @@ class SynthesisStage(Stage):
 
     def _synthesize(self, message: SpeakText) -> None:
         turns, turn = self.turns, message.turn_id
+        if self._paced != self.pace and hasattr(self.tts, "set_pace"):
+            self.tts.set_pace(self.pace)
+            self._paced = self.pace
         try:
             timeline = turns.timeline(turn)
             text = message.text  # on the chunk's first piece: its sound begins the chunk

@@ -48,6 +48,11 @@ many audio frames waiting (it is keeping up with the speech)."""
 FIRST_CHUNK_WAIT_S = 1.0
 """Longest the LLM pauses for the first chunk's synthesis (a slow system voice)."""
 
+PACE_STEP = 1.25
+"""Each "speak faster" makes the voice this much faster; each "speak slower" this much slower."""
+PACE_STEPS = 3
+"""Steps each way from the voice's own pace (about half as fast or twice as fast at most)."""
+
 
 def says_ahead(hit: InstantReply | SkillReply | Notice) -> bool:
     """Words to synthesize and nothing to do (the clock's, a sum's): made at the pause, as the model's
@@ -82,6 +87,7 @@ class ResponderStage(Stage):
         self.synthesis = synthesis
         self.playback = playback
         self.last_reply = ""
+        self._pace_steps = 0
         self.answers_at_once = AtOnce(skills, replies, config.wake.phrase)
         self._parked: tuple[UserText, InstantReply | SkillReply] | None = None
         self._answered: tuple[int, int] | None = None
@@ -199,13 +205,15 @@ class ResponderStage(Stage):
             return
         if hit.action in ("louder", "quieter"):
             self.playback.change_volume(+1 if hit.action == "louder" else -1)
+        if hit.action in ("slower", "faster"):
+            self.change_pace(+1 if hit.action == "faster" else -1)
         text = hit.words(self.last_reply)
         if isinstance(hit, SkillReply) and not hit.action and text:
             self.last_reply = text  # "repeat" after a skill's answer (or a timer's ring) says it again
         turns.result(turn).reply = text
         self.answering.emit_reply(message, EventType.REPLY_TEXT, text)
         timeline.mark(Mark.FIRST_CHUNK)
-        if hit.prerecorded is not None:
+        if hit.prerecorded is not None and not self._pace_steps:  # (audio made ahead is at the voice's own pace)
             timeline.mark(Mark.TTS_FIRST_AUDIO)
             turns.result(turn).add_voices(voices_for(self.synthesis.tts, text))
             self.playback.send(PlayAudio(turn, hit.prerecorded, attempt=message.attempt, text=text))
@@ -217,6 +225,12 @@ class ResponderStage(Stage):
             for chunk in [*chunker.push(text), *chunker.flush()]:
                 self.synthesis.send(SpeakText(turn, chunk, attempt=message.attempt))
         self.synthesis.send(EndOfReply(turn, attempt=message.attempt))
+
+    def change_pace(self, direction: int) -> None:
+        """One step faster (+1) or slower (-1), :data:`PACE_STEPS` at most each way; the voice takes it up
+        from its next text."""
+        self._pace_steps = max(-PACE_STEPS, min(PACE_STEPS, self._pace_steps + direction))
+        self.synthesis.pace = PACE_STEP**self._pace_steps
 
     def _generate(self, message: UserText) -> None:
         turns, turn, attempt = self.turns, message.turn_id, message.attempt

@@ -108,7 +108,7 @@ class EspeakTts:
     def __init__(self, language: str = "ko", words_per_minute: int = 175, pitch: int = 50):
         self._lib, self.rate, origin = _load()
         self.language = language
-        self._words_per_minute = words_per_minute
+        self._words_per_minute = self._configured_words_per_minute = words_per_minute
         self._pitch = pitch
         self._chunks: list[np.ndarray] = []
         self._callback = _SYNTH_CALLBACK(self._collect)  # kept: the library holds a pointer to it
@@ -143,6 +143,9 @@ class EspeakTts:
 
     def steady(self, text: str) -> Iterator[np.ndarray]:
         return self.synthesize(text)  # eSpeak NG has no random variation
+
+    def set_pace(self, pace: float) -> None:
+        self._words_per_minute = round(self._configured_words_per_minute * pace)
 
     def voices_for(self, text: str) -> list[str]:
         return [self.name]

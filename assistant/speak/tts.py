@@ -14,6 +14,7 @@ import tempfile
 import threading
 import time
 import weakref
+from dataclasses import replace
 from pathlib import Path
 from typing import Iterator, Protocol
 
@@ -48,6 +49,9 @@ class Tts(Protocol):
 
     def voices_for(self, text: str) -> list[str]:
         """Names of the voices that say ``text``, in order, each once."""
+
+    def set_pace(self, pace: float) -> None:
+        """Speak ``pace`` times as fast as configured (1: as configured) from the next text on."""
 
 
 LEAD_IN_DBFS = -45.0
@@ -177,6 +181,8 @@ class PiperTts:
             raise ModelError(f"cannot load the Piper voice {path}: {exc}") from exc
         self._voice = PiperVoice(session=session, config=voice_config)
         self._syn = SynthesisConfig(length_scale=config.length_scale, volume=config.volume)
+        self._length_scale = config.length_scale or voice_config.length_scale or 1.0
+        """The voice's own pace (the setting, else the voice's), which :meth:`set_pace` divides."""
         self.rate = voice_config.sample_rate
         self.name = f"piper ({path.stem})"
         self.voice_id = f"piper:{path.stem}:{path.stat().st_size}:{config.length_scale}:{config.volume}:trimmed"
@@ -205,6 +211,10 @@ class PiperTts:
 
     def voices_for(self, text: str) -> list[str]:
         return [self.name]
+
+    def set_pace(self, pace: float) -> None:
+        """Piper's length scale is the time each sound takes: the configured one over ``pace``."""
+        self._syn = replace(self._syn, length_scale=self._length_scale / pace)
 
     def _synthesize(self, text: str, syn) -> Iterator[np.ndarray]:
         pieces = (chunk.audio_float_array for chunk in self._voice.synthesize(text, syn))
@@ -242,6 +252,7 @@ class SystemTts:
         self._tmp = Path(tempfile.mkdtemp(prefix="assistant-tts-"))
         self._remove_tmp = weakref.finalize(self, shutil.rmtree, self._tmp, ignore_errors=True)
         """Removes the scratch folder: :meth:`close`, the voice being collected, or the app's exit."""
+        self._words_per_minute = self._engine.getProperty("rate")
         self.name = "system (pyttsx3)"
         self.voice_id = f"system:{self._engine.getProperty('voice')}:{config.volume}:trimmed"
         first = next(self._render("Ready."), None)
@@ -296,6 +307,9 @@ class SystemTts:
 
     def steady(self, text: str) -> Iterator[np.ndarray]:
         return self.synthesize(text)  # the system voice has no random variation
+
+    def set_pace(self, pace: float) -> None:
+        self._engine.setProperty("rate", round(self._words_per_minute * pace))
 
     def voices_for(self, text: str) -> list[str]:
         return [self.name]

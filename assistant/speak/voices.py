@@ -109,6 +109,11 @@ class VoiceSet:
         """Without the voices' random variation where they have one (see ``PiperTts.steady``)."""
         return self.synthesize(text, steady=True)
 
+    def set_pace(self, pace: float) -> None:
+        for voice in (self.default, self.korean):
+            if voice is not None:
+                voice.set_pace(pace)
+
 
 def voices_for(tts, text: str) -> list[str]:
     """The voice names that speak ``text`` with ``tts``."""

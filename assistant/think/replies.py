@@ -42,7 +42,7 @@ from assistant.resources import config_dir
 
 log = logging.getLogger(__name__)
 
-ACTIONS = ("stop", "repeat", "louder", "quieter")
+ACTIONS = ("stop", "repeat", "louder", "quieter", "slower", "faster")
 FILLER_WORDS = frozenset({"um", "umm", "uh", "uhh", "uhm", "erm", "er", "hmm", "hm", "mm", "ah", "eh", "oh",
                           "please", "음"})
 """Dropped before matching: hesitations, and "please", which changes no request."""

@@ -518,3 +518,40 @@ def test_the_reply_s_first_sound_is_played_without_its_silent_lead_in(make_engin
     assert lead[0] <= 0.0105 * 16000 and all(n == int(16000 * 0.045) for n in lead[1:])
     tl = rec.results[0].timeline
     assert tl.get(Mark.REPLY_SOUND) - tl.get(Mark.AUDIO_OUT_START) <= 0.011
+
+
+def test_speak_slower_and_faster_change_the_voice_s_pace_from_the_answer_on():
+    """"Speak slower." slows the voice a step (its own answer already slower, so synthesized, not the table's audio
+    made ahead at the old pace), "faster" speeds it up, three steps each way at most; the next reply keeps it."""
+    from assistant.pipeline.responder import PACE_STEP, PACE_STEPS
+    from assistant.think.skills import load_skills
+
+    config = Config()
+    skills = load_skills(config)
+    rec, tts = Recorder(), FakeTts()
+    engine = Engine(config, vad=FakeVad(), output=RecordingSink(), on_event=rec, stt=FakeStt(), llm=FakeLlm(), tts=tts,
+                    skills=skills)
+    try:
+        said_at_a_pace(engine, rec, tts, PACE_STEP, PACE_STEPS)
+    finally:
+        engine.close()
+        skills.close()
+
+
+def said_at_a_pace(engine, rec, tts, PACE_STEP, PACE_STEPS) -> None:  # noqa: N803 - the constants, as named
+
+    def say(text: str) -> None:
+        turns = len(rec.results)
+        engine.submit_text(text)
+        rec.wait_turns(turns + 1)
+
+    say("Speak slower.")
+    assert rec.results[-1].reply == "Okay, I'll speak more slowly."
+    assert "Okay, I'll speak more slowly." in " ".join(tts.spoken)
+    assert tts.paces[-1] == pytest.approx(1 / PACE_STEP)
+    say("what is up")
+    assert tts.paces[-1] == pytest.approx(1 / PACE_STEP)  # kept for the replies after
+    for _ in range(PACE_STEPS + 3):
+        say("Speak faster.")
+    assert tts.paces[-1] == pytest.approx(PACE_STEP**PACE_STEPS)
+    assert rec.results[-1].reply == "Okay, I'll speak faster."

@@ -28,12 +28,13 @@ from assistant.think.skills.text import one_word_off
 
 log = logging.getLogger(__name__)
 
-SKILLS = ("actions", "timers", "clock", "calendar", "arithmetic", "units", "spelling", "live", "chance")
+SKILLS = ("actions", "timers", "clock", "calendar", "arithmetic", "units", "spelling", "live", "chance", "reach", "jokes")
 """Modules of this package, in the order they are asked."""
-AS_SAID = frozenset({"actions", "spelling", "live"})
+AS_SAID = frozenset({"actions", "spelling", "live", "reach", "jokes"})
 """Skills taken only as said: an action (stop, louder) is never guessed from misheard words, nor
 the word to spell (a function word misheard is another word), nor a question about the weather ("is
-it cold on Mars" is no "in Mars")."""
+it cold on Mars" is no "in Mars"), nor what the assistant cannot do or a joke (a question misheard must
+not be turned away or joked at)."""
 
 
 @dataclass(frozen=True)
