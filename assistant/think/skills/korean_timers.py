@@ -21,7 +21,7 @@ from assistant.think.korean import time_words
 from assistant.think.skills import SkillContext, SkillReply
 from assistant.think.skills.korean_numbers import copula, native, obj, parse, say, subject, topic, towards
 from assistant.think.skills.korean_pattern import Form, first
-from assistant.think.skills.timer_store import soonest
+from assistant.think.skills.timer_store import RECENT_S, soonest
 
 if TYPE_CHECKING:
     from assistant.think.skills.timer_store import Timer, Timers
@@ -95,6 +95,11 @@ _FORMS = [
     ("left", f"[{{name}}] kind=타이머:timer|알람:alarm [@TOPIC] {_LEFT}"),
     ("left", "[kind=타이머:timer|알람:alarm] 남은_시간 [@TOPIC] [@TELL|얼마예요|얼마야|@IS]"),
     ("list", "kind=타이머:timer|알람:alarm [뭐|몇_개] 있어|있어요|있나요|있니"),
+    # corrections of the timer or alarm just set (timer_store.RECENT_S): "그거 취소해", "십오 분으로 바꿔 줘", "오 분 더 늘려 줘"
+    ("cancel_that", "그거|그것|방금_거|방금_그거|방금_맞춘_거 [좀] 취소|취소해|취소해_줘|취소해_주세요|지워_줘"),
+    ("change", "[그거|방금_거] {d} [으로|로] 바꿔|바꿔_줘|바꿔_주세요|변경해|변경해_줘|변경해_주세요|해_줘|해_주세요"),
+    ("change", "[그거|방금_거] [half=오전:am|오후:pm|아침:am|저녁:pm] {t} [으로|로] 바꿔|바꿔_줘|바꿔_주세요|변경해_줘|해_줘"),
+    ("more", "{d} 더 [추가해|추가해_줘|추가해_주세요|늘려|늘려_줘|늘려_주세요|해_줘|해_주세요|줘|주세요]"),
 ]
 FORMS = [(kind, Form(spec, _READERS)) for kind, spec in _FORMS]
 _KIND_SAID = {"timer": "타이머", "alarm": "알람"}
@@ -168,6 +173,53 @@ class _Handler:
         if not chosen:
             return SkillReply(self.skill.name, f"{subject(_label(None, v['kind']))} 없어요.")
         return SkillReply(self.skill.name, " ".join(self._left(t) for t in chosen))
+
+    def cancel_that(self, v: dict) -> SkillReply | None:  # noqa: ARG002 - the forms' handlers take their values
+        latest = self.store.latest(RECENT_S)
+        if latest is None:
+            return None
+        return SkillReply(self.skill.name, f"{obj(korean_label(latest))} 취소했어요.", effect=lambda: self.store.cancel([latest]))
+
+    def change(self, v: dict) -> SkillReply | None:
+        latest = self.store.latest(RECENT_S)
+        if latest is None or ("d" in v) != (latest.kind == "timer"):
+            return None
+        if "d" in v:
+            seconds = v["d"]
+            if not 0 < seconds <= 24 * 3600:
+                return None
+            name = spoken_duration(seconds) if latest.name == spoken_duration(latest.duration_s) else latest.name  # by length
+            label = "타이머" if name != latest.name else f"{name} 타이머"
+            text = f"{obj(label)} {towards(spoken_duration(seconds))} 바꿨어요."
+            return self._anew(latest, name, self.store.clock() + seconds, seconds, text)
+        was = datetime.fromtimestamp(latest.ends_at, self.context.now.tzinfo)
+        hour, minute = v["t"]
+        if not v.get("half") and 1 <= hour <= 12:  # "일곱 시 반으로" after "오전 일곱 시": the same half of the day
+            hour = min((hour % 12 + h for h in (0, 12)), key=lambda h: abs(h - was.hour))
+        when = _next_time(self.context.now, (hour, minute), v.get("half") or ("pm" if hour >= 12 else "am"), None)
+        if when is None:
+            return None
+        day = "내일" if when.date() != self.context.now.date() else "오늘"
+        return self._anew(latest, time_words(when), when.timestamp(), 0.0, f"알람을 {day} {towards(time_words(when))} 바꿨어요.")
+
+    def more(self, v: dict) -> SkillReply | None:
+        latest = self.store.latest(RECENT_S)
+        running = [t for t in self.store.active() if t.kind == "timer"]
+        timer = latest if latest is not None and latest.kind == "timer" else running[0] if len(running) == 1 else None
+        if timer is None or not 0 < v["d"] <= 24 * 3600:
+            return None
+        left = timer.left_s(self.store.clock()) + v["d"]
+        text = f"{spoken_duration(v['d'])} 더 늘렸어요. {spoken_duration(left)} 남았어요."
+        seconds = timer.duration_s + v["d"]
+        name = spoken_duration(seconds) if timer.name == spoken_duration(timer.duration_s) else timer.name
+        return self._anew(timer, name, timer.ends_at + v["d"], seconds, text)
+
+    def _anew(self, timer: Timer, name: str, ends_at: float, seconds: float, text: str) -> SkillReply:
+        def change() -> None:
+            self.store.cancel([timer])
+            self.store.add(name, timer.kind, ends_at, seconds)
+
+        return SkillReply(self.skill.name, text, effect=change)
 
     def _left(self, timer: Timer) -> str:
         if timer.kind == "alarm":

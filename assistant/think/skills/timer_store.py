@@ -32,6 +32,9 @@ log = logging.getLogger(__name__)
 
 REMINDER = "reminder to "
 """How a reminder's timer is named: "reminder to call your mom" (its label as it is)."""
+RECENT_S = 120.0
+"""A correction that names no timer ("cancel that", "make it 12 minutes", "그거 취소해") is about the timer or
+alarm set within this many seconds (:meth:`Timers.latest`)."""
 POLL_S = 0.5
 """Longest the ringing thread sleeps between looks at the clock (a wall-clock change is
 noticed within this)."""
@@ -74,6 +77,8 @@ class Timers:
         self.on_ring = on_ring
         self.clock = clock
         self._timers: list[Timer] = self._read()
+        self._added: tuple[str, float] | None = None
+        """The id of the timer added last and when (on :attr:`clock`): what "cancel that" is about."""
         self._wake = threading.Condition()
         self._stopped = False
         self._thread: threading.Thread | None = None
@@ -90,9 +95,17 @@ class Timers:
         timer = Timer(uuid.uuid4().hex[:8], name, kind, ends_at, duration_s)
         with self._wake:
             self._timers = [t for t in self._timers if not (name and t.name == name and t.kind == kind)] + [timer]
+            self._added = (timer.id, self.clock())
             self._save()
             self._wake.notify()
         return timer
+
+    def latest(self, within_s: float) -> Timer | None:
+        """The timer or alarm set last, if it was set within ``within_s`` and still runs."""
+        with self._wake:
+            if self._added is None or self.clock() - self._added[1] > within_s:
+                return None
+            return next((t for t in self._timers if t.id == self._added[0]), None)
 
     def cancel(self, timers: list[Timer]) -> None:
         ids = {t.id for t in timers}

@@ -25,7 +25,7 @@ from assistant.writing import has_hangul
 from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_timers
 from assistant.think.skills.clock import resolve_locale
 from assistant.think.skills.text import FUNCTION_WORDS, NUMBER, normalize, spoken_number
-from assistant.think.skills.timer_store import REMINDER, Timer, Timers, chime, soonest
+from assistant.think.skills.timer_store import RECENT_S, REMINDER, Timer, Timers, chime, soonest
 
 NAME = "timers"
 
@@ -83,6 +83,12 @@ _ASK_LEFT = (
     re.compile(r"^(?:list|show)(?: me)? (?:my |the |all )?(?:running )?(?P<kind>timers|alarms|reminders)$"),
     re.compile(r"^(?:is there|are there|do i have) (?:a |an |any )?(?P<kind>timers?|alarms?|reminders?)(?: running| set| on)?$"),
 )
+_JUST = r"(?:(?:no|actually|oh|oops|sorry|wait|never mind|hmm) )*"
+"""How a correction may open ("Actually, make it twelve minutes.", "Never mind, cancel it.")."""
+_CANCEL_THAT = re.compile(rf"^{_JUST}(?:cancel|delete|remove|undo|scratch|forget) (?:that|it|this)(?: one)?$")
+_CHANGE_THAT = re.compile(rf"^{_JUST}(?:make|change|set|switch|move) (?:it|that|this)(?: one)? (?:to |for |into )?(?P<what>.+)$")
+_ADD_MORE = re.compile(rf"^{_JUST}(?:add|give (?:me|it)) (?:another |an extra )?(?P<count>{_COUNT}) (?:more |extra )?"
+                       rf"(?P<unit>{_UNIT})(?: more| extra)?(?: (?:to|on) (?:it|that|this|the timer|my timer))?$")
 _ASK_BARE = re.compile(r"^how (?:much time|long|much longer) (?:is |are )?(?:there )?(?:left|remaining)(?: now)?$")
 
 
@@ -132,6 +138,8 @@ class TimerSkill:
         if (reminder := _REMIND.match(said)) is not None:
             duration, clock = reminder["duration"], reminder["clock"]
             said = f"set a timer for {duration}" if duration else f"set an alarm for {clock}"
+        if (change := self._change(said, context)) is not None:
+            return change
         if not any(word in said for word in ("timer", "alarm", "wake me", "remind")) and not _ASK_BARE.match(said):
             return None
         for handle in (self._remind, self._set_timer, self._set_alarm, self._cancel, self._ask):
@@ -229,6 +237,56 @@ class TimerSkill:
             name = command.groupdict().get("name")
             return SkillReply(NAME, f"There is no {name + ' ' if name else ''}{kind} running.")
         return SkillReply(NAME, _listing(chosen, self, sentence=True))
+
+    def _change(self, said: str, context: SkillContext) -> SkillReply | None:
+        """A correction of the timer or alarm just set (:data:`RECENT_S`): cancelled, set to another length or
+        time, or given more ("add 2 minutes": the one just set, else the only timer running)."""
+        latest = self.timers.latest(RECENT_S)
+        if latest is not None and _CANCEL_THAT.match(said):
+            return SkillReply(NAME, f"{_capital(latest.label)} cancelled.", effect=lambda: self.timers.cancel([latest]))
+        if latest is not None and (change := _CHANGE_THAT.match(said)):
+            what = change["what"]
+            if latest.kind == "alarm":
+                clock = re.fullmatch(_CLOCK, what)
+                when = _next_time(context.now, clock, None) if clock else None
+                if when is None:
+                    return None
+                was = datetime.fromtimestamp(latest.ends_at, context.now.tzinfo)
+                if not clock["half"] and 1 <= int(clock["hour"]) <= 12:
+                    # "make it 8" after "7 am": the same half of the day as the alarm it changes
+                    hour = min((int(clock["hour"]) % 12 + h for h in (0, 12)), key=lambda h: abs(h - was.hour))
+                    when = soonest(context.now, [hour], when.minute)
+                return self._replace(latest, when.timestamp(), 0.0, f"{self.clock_time(when)} "
+                                     f"{'today' if when.date() == context.now.date() else 'tomorrow'}")
+            if re.fullmatch(NUMBER, what):  # "make it 12": in the unit it was set in
+                what = f"{what} {next(u for u, size in _UNIT_S.items() if latest.duration_s % size == 0)}"
+            seconds = duration_s(what) if re.fullmatch(_DURATION, what) else 0
+            return self._replace(latest, self.timers.clock() + seconds, seconds) if 0 < seconds <= 24 * 3600 else None
+        more = _ADD_MORE.match(said)
+        running = [t for t in self.timers.active() if t.kind == "timer"]
+        timer = latest if latest is not None and latest.kind == "timer" else running[0] if len(running) == 1 else None
+        if more is None or timer is None:
+            return None
+        extra = duration_s(f"{more['count']} {more['unit']}")
+        left = timer.left_s(self.timers.clock()) + extra
+        return self._replace(timer, timer.ends_at + extra, timer.duration_s + extra, spoken_duration(left), added=extra)
+
+    def _replace(self, timer: Timer, ends_at: float, seconds: float, said: str = "", added: float = 0.0) -> SkillReply:
+        """``timer`` set anew to end at ``ends_at`` (named by its new length where its length named it)."""
+        name = length_name(seconds) if timer.kind == "timer" and timer.name == length_name(timer.duration_s) else timer.name
+
+        def change() -> None:
+            self.timers.cancel([timer])
+            self.timers.add(name, timer.kind, ends_at, seconds)
+
+        if added:
+            text = f"Okay, {spoken_duration(added)} more: {spoken_duration(ends_at - self.timers.clock())} left."
+        elif timer.reminder:
+            text = f"Okay, I'll remind you to {timer.name.removeprefix(REMINDER)} in {spoken_duration(seconds)}."
+        else:
+            label = timer.label if name == timer.name else "timer"
+            text = f"Okay, {label} changed to {said or spoken_duration(seconds)}."
+        return SkillReply(NAME, _capital(text), effect=change)
 
     # ------------------------------------------------------------ helpers
 
