@@ -32,6 +32,7 @@ from assistant.think.misheard import MisheardGuard
 from assistant.think.replies import InstantReply, Replies
 from assistant.think.skills import SkillReply, Skills
 from assistant.timeline import Mark
+from assistant.writing import has_hangul
 from assistant.speak.voices import voices_for
 from assistant.pipeline.answering import Answering
 from assistant.pipeline.at_once import AtOnce
@@ -48,6 +49,8 @@ many audio frames waiting (it is keeping up with the speech)."""
 FIRST_CHUNK_WAIT_S = 1.0
 """Longest the LLM pauses for the first chunk's synthesis (a slow system voice)."""
 
+HEARD_KEPT = 4
+"""Turns whose words are kept for "What did I just say?"."""
 PACE_STEP = 1.25
 """Each "speak faster" makes the voice this much faster; each "speak slower" this much slower."""
 PACE_STEPS = 3
@@ -88,6 +91,8 @@ class ResponderStage(Stage):
         self.playback = playback
         self.last_reply = ""
         self._pace_steps = 0
+        self._heard: dict[int, str] = {}
+        """What the user said in each of the last turns ("What did I just say?")."""
         self.answers_at_once = AtOnce(skills, replies, config.wake.phrase)
         self._parked: tuple[UserText, InstantReply | SkillReply] | None = None
         self._answered: tuple[int, int] | None = None
@@ -117,6 +122,9 @@ class ResponderStage(Stage):
         if not message.text:
             self._nothing_heard(message)
             return
+        self._heard[message.turn_id] = message.text  # (a later reading of the turn replaces the pause's)
+        for old in sorted(self._heard)[:-HEARD_KEPT]:
+            del self._heard[old]
         if message.least_word_p is not None:
             self.turns.timeline(message.turn_id).set("least_word_p", round(message.least_word_p, 3))
         hit = self.at_once(message.text, message.turn_id)
@@ -207,7 +215,7 @@ class ResponderStage(Stage):
             self.playback.change_volume(+1 if hit.action == "louder" else -1)
         if hit.action in ("slower", "faster"):
             self.change_pace(+1 if hit.action == "faster" else -1)
-        text = hit.words(self.last_reply)
+        text = hit.words(self.last_reply) if hit.action != "recall" else self._recall(turn, hit.text)
         if isinstance(hit, SkillReply) and not hit.action and text:
             self.last_reply = text  # "repeat" after a skill's answer (or a timer's ring) says it again
         turns.result(turn).reply = text
@@ -225,6 +233,14 @@ class ResponderStage(Stage):
             for chunk in [*chunker.push(text), *chunker.flush()]:
                 self.synthesis.send(SpeakText(turn, chunk, attempt=message.attempt))
         self.synthesis.send(EndOfReply(turn, attempt=message.attempt))
+
+    def _recall(self, turn: int, nothing_yet: str) -> str:
+        """What the user said in the turn before ``turn``, said back; ``nothing_yet`` where there was none."""
+        before = [t for t in self._heard if t < turn]
+        if not before:
+            return nothing_yet
+        said = self._heard[max(before)]
+        return f"{said.strip().rstrip('.?!')}라고 하셨어요." if has_hangul(nothing_yet) else f"You said: {said.strip()}"
 
     def change_pace(self, direction: int) -> None:
         """One step faster (+1) or slower (-1), :data:`PACE_STEPS` at most each way; the voice takes it up

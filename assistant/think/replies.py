@@ -42,7 +42,7 @@ from assistant.resources import config_dir
 
 log = logging.getLogger(__name__)
 
-ACTIONS = ("stop", "repeat", "louder", "quieter", "slower", "faster")
+ACTIONS = ("stop", "repeat", "louder", "quieter", "slower", "faster", "recall")
 FILLER_WORDS = frozenset({"um", "umm", "uh", "uhh", "uhm", "erm", "er", "hmm", "hm", "mm", "ah", "eh", "oh",
                           "please", "음"})
 """Dropped before matching: hesitations, and "please", which changes no request."""
@@ -88,7 +88,7 @@ class InstantReply:
     def prerecorded(self) -> np.ndarray | None:
         """Audio to play as it is; None when the words must be synthesized (``repeat``
         says the last answer, which has no prerendered audio)."""
-        return None if self.action == "repeat" else self.audio
+        return None if self.action in ("repeat", "recall") else self.audio
 
 
 class Replies(Protocol):

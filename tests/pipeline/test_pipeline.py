@@ -520,10 +520,9 @@ def test_the_reply_s_first_sound_is_played_without_its_silent_lead_in(make_engin
     assert tl.get(Mark.REPLY_SOUND) - tl.get(Mark.AUDIO_OUT_START) <= 0.011
 
 
-def test_speak_slower_and_faster_change_the_voice_s_pace_from_the_answer_on():
-    """"Speak slower." slows the voice a step (its own answer already slower, so synthesized, not the table's audio
-    made ahead at the old pace), "faster" speeds it up, three steps each way at most; the next reply keeps it."""
-    from assistant.pipeline.responder import PACE_STEP, PACE_STEPS
+@pytest.fixture
+def with_skills():
+    """An engine with the skills (and so the table's actions), fakes elsewhere; and a way to say a typed turn."""
     from assistant.think.skills import load_skills
 
     config = Config()
@@ -531,27 +530,40 @@ def test_speak_slower_and_faster_change_the_voice_s_pace_from_the_answer_on():
     rec, tts = Recorder(), FakeTts()
     engine = Engine(config, vad=FakeVad(), output=RecordingSink(), on_event=rec, stt=FakeStt(), llm=FakeLlm(), tts=tts,
                     skills=skills)
-    try:
-        said_at_a_pace(engine, rec, tts, PACE_STEP, PACE_STEPS)
-    finally:
-        engine.close()
-        skills.close()
 
-
-def said_at_a_pace(engine, rec, tts, PACE_STEP, PACE_STEPS) -> None:  # noqa: N803 - the constants, as named
-
-    def say(text: str) -> None:
+    def say(text: str) -> str:
         turns = len(rec.results)
         engine.submit_text(text)
         rec.wait_turns(turns + 1)
+        return rec.results[-1].reply
 
-    say("Speak slower.")
-    assert rec.results[-1].reply == "Okay, I'll speak more slowly."
+    yield say, tts
+    engine.close()
+    skills.close()
+
+
+def test_speak_slower_and_faster_change_the_voice_s_pace_from_the_answer_on(with_skills):
+    """"Speak slower." slows the voice a step (its own answer already slower, so synthesized, not the table's audio
+    made ahead at the old pace), "faster" speeds it up, three steps each way at most; the next reply keeps it."""
+    from assistant.pipeline.responder import PACE_STEP, PACE_STEPS
+
+    say, tts = with_skills
+    assert say("Speak slower.") == "Okay, I'll speak more slowly."
     assert "Okay, I'll speak more slowly." in " ".join(tts.spoken)
     assert tts.paces[-1] == pytest.approx(1 / PACE_STEP)
     say("what is up")
     assert tts.paces[-1] == pytest.approx(1 / PACE_STEP)  # kept for the replies after
     for _ in range(PACE_STEPS + 3):
-        say("Speak faster.")
+        assert say("Speak faster.") == "Okay, I'll speak faster."
     assert tts.paces[-1] == pytest.approx(PACE_STEP**PACE_STEPS)
-    assert rec.results[-1].reply == "Okay, I'll speak faster."
+
+
+def test_what_did_i_just_say_is_the_turn_before_said_back(with_skills):
+    say, _ = with_skills
+    assert say("What did I just say?") == "You haven't said anything yet."
+    say("What is the tallest mountain?")
+    assert say("What did I just say?") == "You said: What is the tallest mountain?"
+    say("Set a timer for ten minutes.")  # a skill's turn too
+    assert say("What was my last question?") == "You said: Set a timer for ten minutes."
+    say("지금 몇 시야")
+    assert say("방금 내가 뭐라고 했어") == "지금 몇 시야라고 하셨어요."

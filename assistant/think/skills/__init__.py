@@ -54,7 +54,8 @@ class SkillReply:
     text: str
     """What to say ('' for a silent action)."""
     action: str | None = None
-    """``stop``, ``repeat``, ``louder`` or ``quieter`` (the engine carries them out)."""
+    """``stop``, ``repeat``, ``louder``, ``quieter``, ``slower``, ``faster`` or ``recall`` (the engine carries
+    them out)."""
     effect: Callable[[], None] | None = field(default=None, compare=False)
     """Run once, when the turn is committed (never for a dropped speculative reply)."""
     audio: np.ndarray | None = field(default=None, compare=False)
@@ -71,7 +72,7 @@ class SkillReply:
     @property
     def prerecorded(self) -> np.ndarray | None:
         """Audio to play as it is; None when the words must be synthesized."""
-        return None if self.action == "repeat" else self.audio
+        return None if self.action in ("repeat", "recall") else self.audio
 
 
 class Skill(Protocol):
@@ -157,7 +158,7 @@ class Skills:
     def _with_audio(self, reply: SkillReply | None) -> SkillReply | None:
         """``reply`` with its words' audio where it is ready (a fixed reply's, or the passing
         minute's answer rendered ahead: :meth:`passing_answers`)."""
-        if reply is None or reply.audio is not None or not reply.text or reply.action == "repeat":
+        if reply is None or reply.audio is not None or not reply.text or reply.action in ("repeat", "recall"):
             return reply
         audio = self.setup.reply_audio(reply.text)
         return reply if audio is None else replace(reply, audio=audio)
