@@ -49,8 +49,8 @@ def running(skills: Skills) -> list[tuple[str, float]]:
     ("오전 일곱 시에 알람 맞춰 줘", "여덟 시로 바꿔 줘", "알람을 내일 오전 여덟 시로 바꿨어요.", [("오전 여덟 시 alarm", "08:00")]),
 ])
 def test_the_timer_just_set_is_corrected(skills, first, then, answer, after):
-    frozen = skills.timers.clock()
-    skills.timers.clock = lambda: frozen  # the store's clock stands still: the minutes left are exact
+    skills.timers.clock = NOW.now.timestamp  # the store's clock stands still at the skills' now: the minutes left are
+    # exact, and an alarm set from that now is not already due on the ringing thread's clock
     assert say(skills, first) is not None
     assert say(skills, then) == answer
     assert running(skills) == after
@@ -61,7 +61,7 @@ def test_a_correction_is_about_a_timer_set_a_moment_ago_only(skills):
     timer running; with nothing set, none of them is the timers'."""
     for words in ("Cancel that.", "Make it 12 minutes.", "Add 2 minutes.", "그거 취소해", "오 분 더"):
         assert say(skills, words) is None, words
-    now = [skills.timers.clock()]
+    now = [NOW.now.timestamp()]
     skills.timers.clock = lambda: now[0]
     say(skills, "Set a timer for ten minutes.")
     now[0] += RECENT_S + 1

@@ -1,7 +1,8 @@
 """Arithmetic from speech: "seven times eight", "fifteen percent of two hundred",
 "what's 2 to the power of 10", "the square root of 81", "divide 10 by 4"; parts,
 multiples and discounts ("half of 84", "double 21", "15 percent off 200") in
-:mod:`~assistant.think.skills.portions`.
+:mod:`~assistant.think.skills.portions`; tips, splits, primes, averages, remainders, rounding, Roman numerals
+and counting in :mod:`~assistant.think.skills.number_facts`.
 
 Guard: after the question words ("what is", "calculate"…) every word must be a number
 or an operator, with at least one operator, so "what is the plus side of moving" or
@@ -17,7 +18,7 @@ import operator
 import re
 
 from assistant.writing import has_hangul
-from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_arithmetic, portions
+from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_arithmetic, number_facts, portions
 from assistant.think.skills.text import NUMBER, normalize, spoken_number
 
 NAME = "arithmetic"
@@ -63,6 +64,8 @@ class Arithmetic:
             return None
         body = question["body"]
         portion = portions.match(body)
+        if portion is None:
+            portion = number_facts.match(body)
         if portion is not None:
             return SkillReply(NAME, portion)
         for pattern, form in _VERBS:

@@ -2,7 +2,8 @@
 
 Guard: only the whole question counts ("what time is it", "what's today's date", "what
 day is it tomorrow"); "what time does the shop open" goes to the LLM, "what day is Christmas" to the calendar.
-The time in another place ("what time is it in Tokyo") is :mod:`world_clock`'s.
+The time in another place ("what time is it in Tokyo") is :mod:`world_clock`'s; times and dates worked out from
+now ("how long until 5 pm", "what time will it be in 3 hours") :mod:`time_math`'s.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from babel import Locale, UnknownLocaleError, default_locale
 from babel.dates import format_date, format_time
 
 from assistant.writing import has_hangul
-from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_clock, world_clock
+from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_clock, time_math, world_clock
 from assistant.think.skills.text import normalize
 
 log = logging.getLogger(__name__)
@@ -74,6 +75,8 @@ class Clock:
         said = normalize(text)
         if (elsewhere := world_clock.english(said, context.now, self.locale)) is not None:
             return SkillReply(NAME, elsewhere)
+        if (worked_out := time_math.english(said, context.now, self.locale)) is not None:
+            return SkillReply(NAME, worked_out)
         days = _DAY_WORD.findall(said)
         if len(days) > 1:
             return None

@@ -114,3 +114,13 @@ def one_word_off(text: str, most_words: int = 12) -> list[str]:
     return [" ".join(words[:i] + [other] + words[i + 1 :])
             for i, word in enumerate(words) if word in FUNCTION_WORDS
             for other in FUNCTION_WORDS if other != word]
+
+
+def spoken_duration(seconds: float) -> str:
+    """ "8 minutes and 12 seconds", "1 hour and 5 minutes", "45 seconds"."""
+    seconds = round(seconds)
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [(hours, "hour"), (minutes, "minute")] + ([(secs, "second")] if not hours and minutes < 10 else [])
+    said = [f"{n} {unit}{'' if n == 1 else 's'}" for n, unit in parts if n]
+    return " and ".join(said[:2]) if said else "0 seconds"

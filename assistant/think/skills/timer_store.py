@@ -15,6 +15,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 import json
+import re
 import logging
 import os
 import threading
@@ -32,6 +33,9 @@ log = logging.getLogger(__name__)
 
 REMINDER = "reminder to "
 """How a reminder's timer is named: "reminder to call your mom" (its label as it is)."""
+CLOCK_TIME = (r"(?P<hour>\d{1,2})(?:[:. -]?(?P<minute>[0-5]\d))?"
+              r"(?: ?(?P<half>am|pm|oclock|in the morning|in the evening|at night|in the afternoon))?")
+"""A clock time as the skills read it ("7", "7:30", "730", "7 pm", "11-20"): its hour, minute and half of the day."""
 RECENT_S = 120.0
 """A correction that names no timer ("cancel that", "make it 12 minutes", "그거 취소해") is about the timer or
 alarm set within this many seconds (:meth:`Timers.latest`)."""
@@ -212,3 +216,17 @@ def soonest(now: datetime, hours: list[int], minute: int, tomorrow: bool = False
             moment += timedelta(days=1)
         moments.append(moment)
     return min(moments)
+
+
+def next_time(now: datetime, command: re.Match, day: str | None) -> datetime | None:
+    """The next moment the spoken clock time comes (tomorrow if asked, or if it has passed)."""
+    hour, minute = int(command["hour"]), int(command["minute"] or 0)
+    half = command["half"] or ""
+    if hour > 23 or minute > 59 or (half in ("am", "pm") and not 1 <= hour <= 12):
+        return None
+    if half in ("pm", "in the evening", "at night", "in the afternoon") and hour < 12:
+        hour += 12
+    elif half in ("am", "in the morning") and hour == 12:
+        hour = 0
+    hours = [hour] if half not in ("", "oclock") or hour == 0 or hour > 12 else [hour % 12, hour % 12 + 12]
+    return soonest(now, hours, minute, tomorrow=day == "tomorrow")

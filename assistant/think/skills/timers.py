@@ -24,8 +24,8 @@ from pathlib import Path
 from assistant.writing import has_hangul
 from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_timers
 from assistant.think.skills.clock import resolve_locale
-from assistant.think.skills.text import FUNCTION_WORDS, NUMBER, normalize, spoken_number
-from assistant.think.skills.timer_store import RECENT_S, REMINDER, Timer, Timers, chime, soonest
+from assistant.think.skills.text import FUNCTION_WORDS, NUMBER, normalize, spoken_duration, spoken_number
+from assistant.think.skills.timer_store import CLOCK_TIME, RECENT_S, REMINDER, Timer, Timers, chime, next_time, soonest
 
 NAME = "timers"
 
@@ -60,7 +60,7 @@ _REMIND_TO = (re.compile(rf"^remind me to (?P<task>[a-z]+(?: [a-z]+){{0,5}}?) in
 """A reminder of something after a while: a timer named by it, said when it runs out ("This is your reminder
 to call your mom.")."""
 _YOURS = {"me": "you", "my": "your", "i": "you", "myself": "yourself", "mine": "yours", "am": "are"}
-_CLOCK = r"(?P<hour>\d{1,2})(?:[:. -]?(?P<minute>[0-5]\d))?(?: ?(?P<half>am|pm|oclock|in the morning|in the evening|at night|in the afternoon))?"
+_CLOCK = CLOCK_TIME
 _SET_ALARM = (
     re.compile(rf"^{_SET}{_ARTICLE}alarm (?:for|at) (?P<clock>{_CLOCK})(?: (?P<day>tomorrow|today))?"
                rf"(?: (?:for|called|named) {_OWNER}(?P<name>{_NAME}))?$"),
@@ -99,16 +99,6 @@ def duration_s(words: str) -> float:
         seconds = _UNIT_S[unit.rstrip("s")]
         total += (1.0 if count in ("a", "an") else float(count)) * seconds + (seconds / 2 if half else 0)
     return total
-
-
-def spoken_duration(seconds: float) -> str:
-    """ "8 minutes and 12 seconds", "1 hour and 5 minutes", "45 seconds"."""
-    seconds = round(seconds)
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    parts = [(hours, "hour"), (minutes, "minute")] + ([(secs, "second")] if not hours and minutes < 10 else [])
-    said = [f"{n} {unit}{'' if n == 1 else 's'}" for n, unit in parts if n]
-    return " and ".join(said[:2]) if said else "0 seconds"
 
 
 def length_name(seconds: float) -> str:
@@ -194,7 +184,7 @@ class TimerSkill:
         command = next((m for p in _SET_ALARM if (m := p.match(said))), None)
         if command is None:
             return None
-        when = _next_time(context.now, command, command.groupdict().get("day"))
+        when = next_time(context.now, command, command.groupdict().get("day"))
         if when is None:
             return None
         name = command.groupdict().get("name") or ""
@@ -248,7 +238,7 @@ class TimerSkill:
             what = change["what"]
             if latest.kind == "alarm":
                 clock = re.fullmatch(_CLOCK, what)
-                when = _next_time(context.now, clock, None) if clock else None
+                when = next_time(context.now, clock, None) if clock else None
                 if when is None:
                     return None
                 was = datetime.fromtimestamp(latest.ends_at, context.now.tzinfo)
@@ -350,20 +340,6 @@ def _is_length(name: str) -> bool:
 def _function_words(name: str) -> bool:
     """Whether a timer's name is only words no name is made of ("start at timer": "a" misheard)."""
     return all(word in FUNCTION_WORDS for word in name.split())
-
-
-def _next_time(now: datetime, command: re.Match, day: str | None) -> datetime | None:
-    """The next moment the spoken clock time comes (tomorrow if asked, or if it has passed)."""
-    hour, minute = int(command["hour"]), int(command["minute"] or 0)
-    half = command["half"] or ""
-    if hour > 23 or minute > 59 or (half in ("am", "pm") and not 1 <= hour <= 12):
-        return None
-    if half in ("pm", "in the evening", "at night", "in the afternoon") and hour < 12:
-        hour += 12
-    elif half in ("am", "in the morning") and hour == 12:
-        hour = 0
-    hours = [hour] if half not in ("", "oclock") or hour == 0 or hour > 12 else [hour % 12, hour % 12 + 12]
-    return soonest(now, hours, minute, tomorrow=day == "tomorrow")
 
 
 
