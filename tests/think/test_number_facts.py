@@ -42,3 +42,21 @@ def test_numbers_worked_out(english_skills, question, answer):
 def test_look_alikes_stay_the_models(english_skills, question):
     found = english_skills.match(question)
     assert found is None or found.skill != "arithmetic", found
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("십칠은 소수야?", "네, 십칠은 소수예요."),
+    ("구십일은 소수예요?", "아니요, 구십일은 소수가 아니에요. 칠 곱하기 십삼이에요."),
+    ("이십사는 짝수야?", "네, 이십사는 짝수예요."),
+    ("십오는 짝수예요?", "아니요, 십오는 홀수예요."),
+    ("열까지 세어 줘", "하나, 둘, 셋, 넷, 다섯, 여섯, 일곱, 여덟, 아홉, 열."),
+])
+def test_in_korean_too(english_skills, question, answer):
+    found = english_skills.match(question)
+    assert found is not None and (found.skill, found.text) == ("arithmetic", answer)
+
+
+@pytest.mark.parametrize("question", ["소수가 뭐야", "짝수가 뭐예요", "숫자 세는 법 알려 줘"])
+def test_korean_look_alikes_stay_the_models(english_skills, question):
+    found = english_skills.match(question)
+    assert found is None or found.skill != "arithmetic", found

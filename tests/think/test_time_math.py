@@ -57,3 +57,16 @@ def test_look_alikes_stay_the_models(english_skills, question):
                                            ("half an hour", 1800), ("1 hour and 30 minutes", 5400), ("90 minutes", 5400)])
 def test_lengths_of_time_as_said(said, seconds):
     assert duration_s(said) == seconds
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("세 시간 뒤에 몇 시야", "세 시간 뒤에는 오후 여섯 시 칠 분이에요."),
+    ("열 시간 뒤에는 몇 시야", "열 시간 뒤에는 내일 오전 한 시 칠 분이에요."),
+    ("삼십 분 후에 몇 시예요", "삼십 분 뒤에는 오후 세 시 삼십칠 분이에요."),
+    ("금요일까지 며칠 남았어", "금요일까지 삼 일 남았어요."),
+    ("주말까지 며칠 남았어요", "주말까지 사 일 남았어요."),
+    ("수요일까지 며칠 남았어", "내일이 수요일이에요."),
+])
+def test_in_korean_too(english_skills, question, answer):
+    found = english_skills.match(question, NOW)
+    assert found is not None and (found.skill, found.text) == ("clock", answer)

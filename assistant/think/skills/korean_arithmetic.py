@@ -9,11 +9,13 @@ a question ending: "더하기가 뭐예요" (what is addition) goes elsewhere.
 
 from __future__ import annotations
 
+import math
 import operator
 
 from assistant.think.skills import SkillContext, SkillReply, korean_portions
 from assistant.think.skills.korean_numbers import copula, parse, say, topic
 from assistant.think.skills.korean_pattern import Form, first
+from assistant.think.skills.number_facts import COUNT_MOST
 from assistant.think.skills.text import spoken_number
 
 LARGEST = 1e15
@@ -26,6 +28,9 @@ _FORMS = [
     ("three", f"{{a:n}} op={_OP} {{b:n}} op2={_OP} {{c:n}} {_ASK}"),
     ("percent", f"{{a:n}} [의] {{b:n}} 퍼센트|프로 {_ASK}"),
     ("square", f"{{a:n}} [의] 제곱 {_ASK}"),
+    ("prime", "{a:n} [@TOPIC] 소수 [@IS|인가요|예요|야|니|일까|일까요|맞아|맞아요]"),
+    ("parity", "{a:n} [@TOPIC] kind=짝수:even|홀수:odd [@IS|인가요|예요|야|니|일까|일까요|맞아|맞아요]"),
+    ("count", "[하나부터|일부터] {a:n} 까지 세어|세|세어_줘|세어_주세요|세_줘|세_주세요|세어_봐|세_봐"),
 ]
 FORMS = [(kind, Form(spec, _READERS)) for kind, spec in _FORMS]
 _APPLY = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
@@ -41,6 +46,8 @@ def match(name: str, text: str, context: SkillContext) -> SkillReply | None:  # 
         return None
     kind, found = hit
     v = found.values
+    if kind in ("prime", "parity", "count"):
+        return _fact(name, kind, v)
     if kind == "percent":
         said, value = f"{say(v['a'])}의 {say(v['b'])} 퍼센트", v["a"] * v["b"] / 100
     elif kind == "square":
@@ -56,6 +63,33 @@ def match(name: str, text: str, context: SkillContext) -> SkillReply | None:  # 
     if not abs(value) <= LARGEST:
         return SkillReply(name, "너무 큰 수라서 말하기 어려워요.")
     return SkillReply(name, f"{topic(said)} {copula(say(float(spoken_number(value))))}.")
+
+
+_COUNTED = ("", "하나", "둘", "셋", "넷", "다섯", "여섯", "일곱", "여덟", "아홉")
+_COUNTED_TENS = ("", "열", "스물", "서른")
+
+
+def _fact(name: str, kind: str, v: dict) -> SkillReply | None:
+    """Whether a number is prime, even or odd ("십칠은 소수야?"), or counting to it ("열까지 세어 줘": 하나, 둘, ...)."""
+    n = v["a"]
+    if n != int(n) or n < 0:
+        return None
+    n = int(n)
+    if kind == "count":
+        if not 1 < n <= COUNT_MOST:
+            return None
+        return SkillReply(name, ", ".join(_COUNTED_TENS[k // 10] + _COUNTED[k % 10] for k in range(1, n + 1)) + ".")
+    if kind == "parity":
+        actual = "짝수" if n % 2 == 0 else "홀수"
+        return SkillReply(name, f"{'네' if (actual == '짝수') == (v['kind'] == 'even') else '아니요'}, {topic(say(n))} {actual}예요.")
+    if n > 10**12:
+        return None
+    if n < 2:
+        return SkillReply(name, f"아니요, {topic(say(n))} 소수가 아니에요.")
+    factor = next((f for f in range(2, math.isqrt(n) + 1) if n % f == 0), None)
+    if factor is None:
+        return SkillReply(name, f"네, {topic(say(n))} 소수예요.")
+    return SkillReply(name, f"아니요, {topic(say(n))} 소수가 아니에요. {say(factor)} 곱하기 {copula(say(n // factor))}.")
 
 
 def _evaluate(numbers: list[float], ops: list[str]) -> float:

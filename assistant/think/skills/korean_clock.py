@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from assistant.think.korean import WEEKDAYS, date_words, time_words
-from assistant.think.skills import SkillContext, SkillReply
+from assistant.think.skills import SkillContext, SkillReply, korean_timers
 from assistant.think.skills.korean_numbers import copula, say, topic
 from assistant.think.skills.korean_pattern import Form, first
 
@@ -26,8 +26,12 @@ _FORMS = [
     ("weekday", f"{_DAY} 요일 [@TOPIC|좀] [@TELL|뭐예요|뭐야]"),
     ("year", "[올해|금년|지금] [@TOPIC] 몇_년 [도] [@IS]"),
     ("month", "[지금|이번_달] [@TOPIC] 몇_월 [@IS]"),
+    # worked out from now: "세 시간 뒤에 몇 시야", "금요일까지 며칠 남았어"
+    ("later", "{d} 뒤에|뒤|후에|후|있으면 [@TOPIC] 몇_시 [@IS|일까|일까요|야|예요]"),
+    ("days_to", "[다음_주|이번_주] wd=월요일:0|화요일:1|수요일:2|목요일:3|금요일:4|토요일:5|일요일:6|주말:7 까지 며칠|몇_일 "
+                "[남았어|남았어요|남았나요|남았지|@IS]"),
 ]
-FORMS = [(kind, Form(spec, {})) for kind, spec in _FORMS]
+FORMS = [(kind, Form(spec, {"d": korean_timers.duration_s})) for kind, spec in _FORMS]
 _DAY_SAID = {0: "오늘", 1: "내일", -1: "어제", 2: "모레"}
 
 
@@ -37,6 +41,11 @@ def match(name: str, text: str, context: SkillContext) -> SkillReply | None:
     if hit is None:
         return None
     kind, found = hit
+    if kind == "later":
+        return _later(name, found.values["d"], context)
+    if kind == "days_to":
+        weekday = int(found.values["wd"])
+        return _days_to(name, min(weekday, 5), weekday == 7, context)  # 7: the weekend (from Saturday)
     offset = int(found.values.get("day", 0))
     when = context.now + timedelta(days=offset)
     day = topic(_DAY_SAID[offset])
@@ -51,6 +60,24 @@ def match(name: str, text: str, context: SkillContext) -> SkillReply | None:
         return SkillReply(name, f"올해는 {say(context.now.year)} {copula('년')}.")
     month = date_words(context.now).split()[0]
     return SkillReply(name, f"지금은 {copula(month)}.")
+
+
+def _later(name: str, seconds: float | None, context: SkillContext) -> SkillReply | None:
+    if not seconds or seconds > 7 * 24 * 3600:
+        return None
+    when = context.now + timedelta(seconds=seconds)
+    days = (when.date() - context.now.date()).days
+    day = {0: "", 1: "내일 "}.get(days, f"{WEEKDAYS[when.weekday()]} ")
+    return SkillReply(name, f"{korean_timers.spoken_duration(seconds)} 뒤에는 {day}{copula(time_words(when))}.")
+
+
+def _days_to(name: str, weekday: int, weekend: bool, context: SkillContext) -> SkillReply:
+    today = context.now.weekday()
+    if weekend and today >= 5:
+        return SkillReply(name, "오늘이 주말이에요!")
+    days = (weekday - today) % 7 or 7
+    said = "주말" if weekend else WEEKDAYS[weekday]
+    return SkillReply(name, f"내일이 {copula(said)}." if days == 1 else f"{said}까지 {say(days)} 일 남았어요.")
 
 
 def _is(words: str, past: bool) -> str:
