@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 
 from assistant.config import SkillsConfig
-from assistant.think.skills import Skills
+from assistant.think.skills import SkillContext, Skills
+
+ASKED_AT = SkillContext(now=datetime(2024, 3, 5, 15, 7).astimezone())
+"""The moment ``tell`` asks at: a Tuesday afternoon in a leap year."""
 
 
 @pytest.fixture(scope="module")
@@ -37,3 +42,17 @@ def rings(skills):
         return heard
 
     return after
+
+
+@pytest.fixture
+def tell(skills):
+    """Says words to ``skills`` at :data:`ASKED_AT` and carries out what the reply does; the reply's text, or None."""
+
+    def say(text: str) -> str | None:
+        reply = skills.match(text, ASKED_AT)
+        if reply is not None and reply.effect is not None:
+            reply.effect()
+        return None if reply is None else reply.text
+
+    say.now = ASKED_AT.now
+    return say

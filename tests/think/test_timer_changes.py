@@ -7,24 +7,15 @@ from datetime import datetime
 
 import pytest
 
-from assistant.think.skills import SkillContext, Skills
+from assistant.think.skills import Skills
 from assistant.think.skills.timer_store import RECENT_S
 
-NOW = SkillContext(now=datetime(2024, 3, 5, 15, 7).astimezone())
 
-
-def say(skills: Skills, text: str) -> str | None:
-    reply = skills.match(text, NOW)
-    if reply is not None and reply.effect is not None:
-        reply.effect()
-    return None if reply is None else reply.text
-
-
-def running(skills: Skills) -> list[tuple[str, float]]:
+def running(skills: Skills, tz) -> list[tuple[str, float]]:
     """(label, minutes left) of each timer; (label, hour:minute) of each alarm."""
     clock = skills.timers.clock()
     return [(t.label, round(t.left_s(clock) / 60, 2) if t.kind == "timer" else
-             datetime.fromtimestamp(t.ends_at, NOW.now.tzinfo).strftime("%H:%M")) for t in skills.timers.active()]
+             datetime.fromtimestamp(t.ends_at, tz).strftime("%H:%M")) for t in skills.timers.active()]
 
 
 @pytest.mark.parametrize("first, then, answer, after", [
@@ -48,32 +39,32 @@ def running(skills: Skills) -> list[tuple[str, float]]:
     ("라면 타이머 삼 분", "일 분 더 늘려 줘", "일 분 더 늘렸어요. 사 분 남았어요.", [("라면 timer", 4.0)]),
     ("오전 일곱 시에 알람 맞춰 줘", "여덟 시로 바꿔 줘", "알람을 내일 오전 여덟 시로 바꿨어요.", [("오전 여덟 시 alarm", "08:00")]),
 ])
-def test_the_timer_just_set_is_corrected(skills, first, then, answer, after):
-    skills.timers.clock = NOW.now.timestamp  # the store's clock stands still at the skills' now: the minutes left are
+def test_the_timer_just_set_is_corrected(skills, first, then, answer, after, tell):
+    skills.timers.clock = tell.now.timestamp  # the store's clock stands still at the skills' now: the minutes left are
     # exact, and an alarm set from that now is not already due on the ringing thread's clock
-    assert say(skills, first) is not None
-    assert say(skills, then) == answer
-    assert running(skills) == after
+    assert tell(first) is not None
+    assert tell(then) == answer
+    assert running(skills, tell.now.tzinfo) == after
 
 
-def test_a_correction_is_about_a_timer_set_a_moment_ago_only(skills):
+def test_a_correction_is_about_a_timer_set_a_moment_ago_only(skills, tell):
     """Minutes later "cancel that" is no longer about the timer (nor "make it..."); "add" still finds the only
     timer running; with nothing set, none of them is the timers'."""
     for words in ("Cancel that.", "Make it 12 minutes.", "Add 2 minutes.", "그거 취소해", "오 분 더"):
-        assert say(skills, words) is None, words
-    now = [NOW.now.timestamp()]
+        assert tell(words) is None, words
+    now = [tell.now.timestamp()]
     skills.timers.clock = lambda: now[0]
-    say(skills, "Set a timer for ten minutes.")
+    tell("Set a timer for ten minutes.")
     now[0] += RECENT_S + 1
-    assert say(skills, "Cancel that.") is None
-    assert say(skills, "Make it 12 minutes.") is None
-    assert say(skills, "Add 2 minutes.") == "Okay, 2 minutes more: 9 minutes and 59 seconds left."
+    assert tell("Cancel that.") is None
+    assert tell("Make it 12 minutes.") is None
+    assert tell("Add 2 minutes.") == "Okay, 2 minutes more: 9 minutes and 59 seconds left."
 
 
 @pytest.mark.parametrize("then", ["Make it a double.", "Make it louder.", "Cancel the meeting.", "Make it rain.",
                                   "Change it to blue."])
-def test_other_words_leave_the_timer_alone(skills, then):
-    say(skills, "Set a timer for 10 minutes.")
-    reply = skills.match(then, NOW)
+def test_other_words_leave_the_timer_alone(skills, then, tell):
+    tell("Set a timer for 10 minutes.")
+    reply = skills.match(then)
     assert reply is None or reply.skill != "timers", reply
-    assert [label for label, _ in running(skills)] == ["10 minute timer"]
+    assert [label for label, _ in running(skills, tell.now.tzinfo)] == ["10 minute timer"]
