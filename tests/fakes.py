@@ -160,12 +160,9 @@ class FakeTts:
     fail_on: str | None = None
     spoken: list[str] = field(default_factory=list)
     paces: list[float] = field(default_factory=list)
-    """Each pace the voice was set to (``set_pace``)."""
+    """The pace of each text synthesized."""
 
     concurrent = False
-
-    def set_pace(self, pace: float) -> None:
-        self.paces.append(pace)
 
     def steady(self, text: str):
         return self.synthesize(text)
@@ -173,8 +170,9 @@ class FakeTts:
     def voices_for(self, text: str) -> list[str]:
         return [self.name]
 
-    def synthesize(self, text: str):
+    def synthesize(self, text: str, pace: float = 1.0):
         self.spoken.append(text)
+        self.paces.append(pace)
         if self.fail_on and self.fail_on in text:
             raise RuntimeError("synthesis failed")
         yield np.full(int(self.rate * 0.05 * max(1, len(text.split()))), 0.1, np.float32)

@@ -15,7 +15,7 @@ from assistant.hear.bargein import PlayedReply
 from assistant.events import Commit, EndOfReply, EventType, Message, PlayAudio, ReplyMessage, SpeakText, State
 from assistant.timeline import Mark, Timeline
 from assistant.speak.tts import Tts
-from assistant.speak.voices import voices_for
+from assistant.speak.voices import paced, voices_for
 from assistant.pipeline.bus import EventBus
 from assistant.pipeline.stage import Stage
 from assistant.pipeline.turn_book import TurnBook
@@ -24,10 +24,10 @@ log = logging.getLogger(__name__)
 
 
 def speech(tts: Tts, text: str, timeline: Timeline, rate: int,
-           still_wanted: Callable[[], bool] = lambda: True) -> Iterator[np.ndarray]:
-    """The spoken ``text`` at ``rate``, piece by piece as it is synthesized; marks the
-    first audio and counts its seconds in ``timeline`` (not once ``still_wanted`` fails)."""
-    for pcm in tts.synthesize(text):
+           still_wanted: Callable[[], bool] = lambda: True, pace: float = 1.0) -> Iterator[np.ndarray]:
+    """The spoken ``text`` at ``rate``, piece by piece as it is synthesized (``pace`` times as fast as the voice's
+    settings); marks the first audio and counts its seconds in ``timeline`` (not once ``still_wanted`` fails)."""
+    for pcm in paced(tts, text, pace):
         if not still_wanted():
             return
         timeline.mark(Mark.TTS_FIRST_AUDIO)
@@ -235,10 +235,8 @@ class SynthesisStage(Stage):
         self.tts = tts
         self.playback = playback
         self.pace = 1.0
-        """How fast the voice speaks, against its settings ("speak slower": :meth:`Responder.change_pace`)."""
-        self._paced: float | None = None
-        """The pace the voice was last set to, here on its own thread (None: not yet, so a voice a
-        previous engine paced is set back)."""
+        """How fast replies are spoken, against the voice's settings ("speak slower": :meth:`Responder.change_pace`);
+        only here: audio made ahead elsewhere (the clock's answers) keeps the voice's own pace."""
 
     def process(self, message: Message) -> None:
         if isinstance(message, EndOfReply):
@@ -252,13 +250,11 @@ class SynthesisStage(Stage):
 
     def _synthesize(self, message: SpeakText) -> None:
         turns, turn = self.turns, message.turn_id
-        if self._paced != self.pace and hasattr(self.tts, "set_pace"):
-            self.tts.set_pace(self.pace)
-            self._paced = self.pace
         try:
             timeline = turns.timeline(turn)
             text = message.text  # on the chunk's first piece: its sound begins the chunk
-            pieces = speech(self.tts, message.text, timeline, self.playback.rate, lambda: turns.is_live(message))
+            pieces = speech(self.tts, message.text, timeline, self.playback.rate, lambda: turns.is_live(message),
+                            self.pace)
             for pcm in self.watched(pieces):
                 turns.result(turn).add_voices(voices_for(self.tts, message.text))
                 self.playback.send(PlayAudio(turn, pcm, attempt=message.attempt, text=text))

@@ -108,7 +108,7 @@ class EspeakTts:
     def __init__(self, language: str = "ko", words_per_minute: int = 175, pitch: int = 50):
         self._lib, self.rate, origin = _load()
         self.language = language
-        self._words_per_minute = self._configured_words_per_minute = words_per_minute
+        self._words_per_minute = words_per_minute
         self._pitch = pitch
         self._chunks: list[np.ndarray] = []
         self._callback = _SYNTH_CALLBACK(self._collect)  # kept: the library holds a pointer to it
@@ -125,13 +125,13 @@ class EspeakTts:
             self._chunks.append(np.ctypeslib.as_array(wav, shape=(count,)).astype(np.float32) / 32768.0)
         return 0
 
-    def synthesize(self, text: str) -> Iterator[np.ndarray]:
+    def synthesize(self, text: str, pace: float = 1.0) -> Iterator[np.ndarray]:
         data = text.encode("utf-8") + b"\0"
         with _LOCK:
             self._chunks = []
             self._lib.espeak_SetSynthCallback(self._callback)
             self._lib.espeak_SetVoiceByName(self.language.encode())
-            self._lib.espeak_SetParameter(RATE_PARAMETER, self._words_per_minute, 0)
+            self._lib.espeak_SetParameter(RATE_PARAMETER, round(self._words_per_minute * pace), 0)
             self._lib.espeak_SetParameter(PITCH_PARAMETER, self._pitch, 0)
             buffer = ctypes.create_string_buffer(data)
             status = self._lib.espeak_Synth(buffer, len(data), 0, POS_CHARACTER, 0, ESPEAK_CHARS_UTF8, None, None)
@@ -143,9 +143,6 @@ class EspeakTts:
 
     def steady(self, text: str) -> Iterator[np.ndarray]:
         return self.synthesize(text)  # eSpeak NG has no random variation
-
-    def set_pace(self, pace: float) -> None:
-        self._words_per_minute = round(self._configured_words_per_minute * pace)
 
     def voices_for(self, text: str) -> list[str]:
         return [self.name]

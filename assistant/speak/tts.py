@@ -41,17 +41,14 @@ class Tts(Protocol):
     concurrent: bool
     """Whether it may synthesize on a second thread while the TTS worker uses it."""
 
-    def synthesize(self, text: str) -> Iterator[np.ndarray]:
-        """Mono float32 at ``rate``, one array per sentence."""
+    def synthesize(self, text: str, pace: float = 1.0) -> Iterator[np.ndarray]:
+        """Mono float32 at ``rate``, one array per sentence; spoken ``pace`` times as fast as configured."""
 
     def steady(self, text: str) -> Iterator[np.ndarray]:
         """As :meth:`synthesize`, without random variation where the engine has it."""
 
     def voices_for(self, text: str) -> list[str]:
         """Names of the voices that say ``text``, in order, each once."""
-
-    def set_pace(self, pace: float) -> None:
-        """Speak ``pace`` times as fast as configured (1: as configured) from the next text on."""
 
 
 LEAD_IN_DBFS = -45.0
@@ -182,7 +179,7 @@ class PiperTts:
         self._voice = PiperVoice(session=session, config=voice_config)
         self._syn = SynthesisConfig(length_scale=config.length_scale, volume=config.volume)
         self._length_scale = config.length_scale or voice_config.length_scale or 1.0
-        """The voice's own pace (the setting, else the voice's), which :meth:`set_pace` divides."""
+        """The voice's own pace (the setting, else the voice's), which a ``pace`` divides."""
         self.rate = voice_config.sample_rate
         self.name = f"piper ({path.stem})"
         self.voice_id = f"piper:{path.stem}:{path.stat().st_size}:{config.length_scale}:{config.volume}:trimmed"
@@ -192,12 +189,14 @@ class PiperTts:
         except Exception as exc:  # espeak-ng or onnxruntime refusing what the config asks for
             raise ModelError(f"the Piper voice {path} cannot speak: {' '.join(str(exc).split())}") from exc
 
-    def synthesize(self, text: str) -> Iterator[np.ndarray]:
+    def synthesize(self, text: str, pace: float = 1.0) -> Iterator[np.ndarray]:
         """The first sentence starts at its first sound: Piper begins each text with
         30-50 ms of near-silence, which would only add to the wait. A text cut in the middle
         of a sentence (the first chunk of a reply, "The capital of") loses the ~170 ms of
-        silence Piper ends every text with, so the sentence runs on into the next chunk."""
-        yield from self._synthesize(text, self._syn)
+        silence Piper ends every text with, so the sentence runs on into the next chunk.
+        ``pace``: Piper's length scale (the time each sound takes) is the voice's over it."""
+        syn = self._syn if pace == 1.0 else replace(self._syn, length_scale=self._length_scale / pace)
+        yield from self._synthesize(text, syn)
 
     def steady(self, text: str) -> Iterator[np.ndarray]:
         """The same without Piper's random variation (noise 0): the same text gives the same
@@ -211,10 +210,6 @@ class PiperTts:
 
     def voices_for(self, text: str) -> list[str]:
         return [self.name]
-
-    def set_pace(self, pace: float) -> None:
-        """Piper's length scale is the time each sound takes: the configured one over ``pace``."""
-        self._syn = replace(self._syn, length_scale=self._length_scale / pace)
 
     def _synthesize(self, text: str, syn) -> Iterator[np.ndarray]:
         pieces = (chunk.audio_float_array for chunk in self._voice.synthesize(text, syn))
@@ -299,17 +294,21 @@ class SystemTts:
             self._listening = None
         self._remove_tmp()
 
-    def synthesize(self, text: str) -> Iterator[np.ndarray]:
+    def synthesize(self, text: str, pace: float = 1.0) -> Iterator[np.ndarray]:
         from assistant.sound import resample
 
-        for pcm, rate in self._render(text):
+        if pace != 1.0:
+            self._engine.setProperty("rate", round(self._words_per_minute * pace))
+        try:
+            rendered = list(self._render(text))
+        finally:
+            if pace != 1.0:
+                self._engine.setProperty("rate", self._words_per_minute)
+        for pcm, rate in rendered:
             yield trim_lead_in(resample(pcm, rate, self.rate), self.rate)
 
     def steady(self, text: str) -> Iterator[np.ndarray]:
         return self.synthesize(text)  # the system voice has no random variation
-
-    def set_pace(self, pace: float) -> None:
-        self._engine.setProperty("rate", round(self._words_per_minute * pace))
 
     def voices_for(self, text: str) -> list[str]:
         return [self.name]

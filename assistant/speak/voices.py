@@ -95,24 +95,25 @@ class VoiceSet:
     def _voice(self, script: str):
         return self.korean if script == HANGUL else self.default
 
-    def synthesize(self, text: str, steady: bool = False) -> Iterator[np.ndarray]:
+    def synthesize(self, text: str, steady: bool = False, pace: float = 1.0) -> Iterator[np.ndarray]:
         for script, piece in split_by_script(text):
             voice = self._voice(script)
             if voice is None:
                 log.warning("%s (skipped: %r)", NO_KOREAN_VOICE, piece)
                 continue
-            speak = voice.steady if steady else voice.synthesize
-            for pcm in speak(piece.strip()):
+            spoken = voice.steady(piece.strip()) if steady else paced(voice, piece.strip(), pace)
+            for pcm in spoken:
                 yield resample(pcm, voice.rate, self.rate)
 
     def steady(self, text: str) -> Iterator[np.ndarray]:
         """Without the voices' random variation where they have one (see ``PiperTts.steady``)."""
         return self.synthesize(text, steady=True)
 
-    def set_pace(self, pace: float) -> None:
-        for voice in (self.default, self.korean):
-            if voice is not None:
-                voice.set_pace(pace)
+
+def paced(tts, text: str, pace: float) -> Iterator[np.ndarray]:
+    """``tts`` speaking ``text`` ``pace`` times as fast as configured (a voice is asked for a pace only when there
+    is one to keep: 1 is its own)."""
+    return tts.synthesize(text) if pace == 1.0 else tts.synthesize(text, pace=pace)
 
 
 def voices_for(tts, text: str) -> list[str]:
