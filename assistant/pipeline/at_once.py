@@ -63,8 +63,9 @@ class AtOnce:
         hit, took = self._after_openings(text, OPENINGS), text
         if hit is None and self._before and self.skills and turn is not None:
             for form in follow_ups(text, self._before):  # "and in London?" after "what time is it in Tokyo?"
-                if (hit := self.skills.match(form)) is not None:
-                    took = form
+                found = self.skills.match(form)
+                if found is not None and found.effect is None:  # a follow-up asks: it never sets or cancels anything
+                    hit, took = found, form                    # ("Add 30 seconds." read "and 30 seconds.")
                     break
         if turn is not None:
             self._this_turn = took if isinstance(hit, SkillReply) else ""

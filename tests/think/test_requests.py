@@ -122,3 +122,17 @@ def test_what_is_no_follow_up(text, before):
 def test_a_follow_up_is_answered_only_where_a_skill_takes_it_whole(skills):
     forms = follow_ups("What about my birthday?", "How many days until Christmas?")
     assert forms and all(skills.match(form, NOW) is None for form in forms)
+
+
+def test_a_follow_up_asks_and_never_sets_or_cancels_anything(skills):
+    """After a timer was set, "and 30 seconds" (a misheard "add 30 seconds") is no second timer: a follow-up is
+    taken only where the skill's answer does nothing; after a question it still goes on from it."""
+    from assistant.pipeline.at_once import AtOnce
+
+    at_once = AtOnce(skills, None)
+    set_one = at_once.find("Set a timer for ten minutes.", turn=1)
+    set_one.effect()
+    assert at_once.find("and 30 seconds.", turn=2) is None
+    assert at_once.find("What time is it in Tokyo?", turn=3).skill == "clock"
+    assert at_once.find("And in London?", turn=4).text.startswith("In London, it's")
+    skills.timers.clear()
