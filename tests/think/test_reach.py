@@ -15,6 +15,7 @@ from assistant.think.skills.reach import ANSWERS, KOREAN_ANSWERS
     ("Play some music.", "music"), ("Play the Beatles.", "music"), ("Put on some music.", "music"),
     ("Turn on the radio.", "music"), ("Stop the music.", "music"), ("Next song.", "music"),
     ("Play a podcast.", "music"),
+    ("Call 911.", "emergency"), ("Call an ambulance!", "emergency"), ("Call the police.", "emergency"),
     ("Call my mom.", "calls"), ("Give my brother a call.", "calls"),
     ("Send a message to Anna saying I'll be late.", "calls"), ("Text my wife.", "calls"),
     ("Email my boss.", "calls"), ("Read my emails.", "calls"), ("Do I have any new messages?", "calls"),
@@ -39,7 +40,7 @@ def test_what_the_assistant_cannot_do_is_said_plainly(english_skills, question, 
 
 @pytest.mark.parametrize("question, kind", [
     ("음악 좀 틀어 줘", "music"), ("라디오 틀어 주세요", "music"), ("다음 곡", "music"),
-    ("엄마에게 전화해 줘", "calls"), ("동생한테 문자 보내 줘", "calls"), ("문자 확인해 줘", "calls"),
+    ("구급차 불러 줘", "emergency"), ("119 불러 줘", "emergency"), ("엄마에게 전화해 줘", "calls"), ("동생한테 문자 보내 줘", "calls"), ("문자 확인해 줘", "calls"),
     ("불 켜 줘", "devices"), ("안방 불 꺼 줘", "devices"), ("문 잠가 줘", "devices"),
     ("넷플릭스 열어 줘", "apps"), ("맛집 검색해 줘", "web"), ("공항까지 길 안내해 줘", "maps"),
     ("치킨 주문해 줘", "orders"), ("택시 불러 줘", "orders"), ("메모해 줘", "lists"), ("내일 일정 알려 줘", "lists"),

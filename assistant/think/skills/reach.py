@@ -24,6 +24,7 @@ from assistant.writing import has_hangul
 
 NAME = "reach"
 ANSWERS = {
+    "emergency": "I can't make calls. In an emergency, call your local emergency number from a phone now.",
     "music": "Sorry, I can't play music or the radio: there's no player I can reach.",
     "calls": "Sorry, I can't make calls or send messages: I'm not connected to a phone or an inbox.",
     "devices": "Sorry, I can't control lights or other devices: I'm not connected to any.",
@@ -34,6 +35,7 @@ ANSWERS = {
     "lists": "Sorry, I can't keep lists, notes or a calendar. I can set timers, alarms and reminders.",
 }
 KOREAN_ANSWERS = {
+    "emergency": "저는 전화를 걸 수 없어요. 응급 상황이면 지금 휴대폰으로 119나 112에 전화하세요.",
     "music": "죄송해요, 저는 음악이나 라디오를 틀 수 없어요.",
     "calls": "죄송해요, 저는 전화를 걸거나 메시지를 보낼 수 없어요.",
     "devices": "죄송해요, 저는 불이나 가전제품을 켜고 끌 수 없어요.",
@@ -68,7 +70,11 @@ _MESSAGES = r"(?:messages|texts|text messages|emails|email|e mails|mail|inbox|vo
 _LIST = r"(?:(?:shopping|grocery|to do|todo|packing) )?list"
 _SCHEDULE = r"(?:calendar|schedule|agenda|appointments|plans|meetings|diary)"
 _WHEN = r"(?: (?:for )?(?:today|tonight|tomorrow|this week|next week|this weekend|this morning|this afternoon))?"
+_EMERGENCY = (r"(?:911|999|112|119|an ambulance|the police|the cops|the fire department|the fire brigade|"
+              r"emergency services|the emergency services|for help|help|a doctor)")
 _FORMS = (
+    # an emergency first: not the plain "cannot call"
+    ("emergency", rf"^(?:call|phone|ring|dial|get|send for|contact) (?:me )?{_EMERGENCY}(?: now| please| quickly)?$"),
     # music
     ("music", rf"^(?:play|shuffle) (?!{_GAMES}|{_VERB}){_WORDS}$"),
     ("music", rf"^(?:put on|start|turn on|switch on) (?:some |the |my )?{_MEDIA}(?: music)?$"),
@@ -131,6 +137,7 @@ _READERS = {"who": lambda said: said or None}
 _PLEASE = "줘|주세요|줄래|줄래요|줄_수_있어|줄_수_있어요|주시겠어요|줘요"
 """A request's ending, which every form with a slot must have: a slot with no ending after it would take any words."""
 _KOREAN = [(kind, Form(spec, _READERS)) for kind, spec in (
+    ("emergency", f"119|112|구급차|앰뷸런스|경찰|소방서 [좀|빨리] 불러|전화해|전화_걸어|연결해 {_PLEASE}"),
     ("music", f"[{{who}}] 음악|노래|라디오|팟캐스트 [좀|하나] 틀어|켜|재생해|들려 [{_PLEASE}]"),
     ("music", f"[{{who}}] 음악|노래|라디오 [좀] 꺼|멈춰|정지해|다음_곡|넘겨 [{_PLEASE}]"),
     ("music", "다음_곡|다음_노래"),
