@@ -110,3 +110,11 @@ def test_the_cheapest_form_wins():
 def test_a_form_names_its_readers():
     with pytest.raises(ValueError, match="no reader"):
         Form("{a:n} 더하기 {b:n}", {})
+
+
+@pytest.mark.parametrize("said, text", [("미안해요", "괜찮아요."), ("수고했어요", "고마워요!")])
+def test_words_nearer_another_row_are_no_action(english_skills, matcher, said, text):
+    """An apology is not "멈춰요" (stop), thanks not "뭐라고 했어요" (repeat): the actions skill takes only what the whole
+    table finds nearest an action's row; the table then answers."""
+    assert english_skills.match(said) is None
+    assert matcher.match(said).text == text

@@ -25,12 +25,14 @@ class Actions:
     name = NAME
 
     def __init__(self, table: PhraseTable, score_cutoff: float, setup: SkillSetup):
-        self._matcher = Matcher(PhraseTable(tuple(e for e in table.entries if e.action)), score_cutoff)
+        self._matcher = Matcher(table, score_cutoff)
+        """The whole table: words nearer another row than an action's are that row's ("미안해요" is an apology, not
+        "멈춰요"; "수고했어요" thanks, not "뭐라고 했어요")."""
         self._setup = setup
 
     def match(self, text: str, context: SkillContext) -> SkillReply | None:  # noqa: ARG002 - protocol
         entry = self._matcher.match(text)
-        if entry is None:
+        if entry is None or not entry.action:
             return None
         return SkillReply(NAME, entry.text, entry.action, audio=self._setup.reply_audio(entry.text))
 
