@@ -5,10 +5,12 @@ synthesized ahead and kept in memory while they are true."""
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import io
 import logging
 import threading
+import weakref
 from pathlib import Path
 from typing import Callable
 
@@ -62,6 +64,10 @@ class AudioCache:
             log.warning("cannot write reply audio to %s: %s", self.folder, exc)
 
 
+STOP_WAIT_S = 10.0
+"""The longest the process's end waits for the text being prerendered (a sentence takes Piper well under a second)."""
+
+
 class ReadyAudio:
     """The fixed replies' audio at the output rate: read from the disk cache, or synthesized
     (on a background thread or at once) and cached."""
@@ -75,6 +81,8 @@ class ReadyAudio:
         """The passing minute's answers (:meth:`render_passing`), at the output rate."""
         self._lock = threading.Lock()
         self._ready = threading.Event()
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
         self.synthesized: list[str] = []
         """Texts synthesized (not read from the disk cache) by :meth:`prerender`."""
 
@@ -113,7 +121,9 @@ class ReadyAudio:
         if not missing:
             self._ready.set()
         elif background:
-            threading.Thread(target=self._synthesize, args=(missing,), name="replies-prerender", daemon=True).start()
+            self._thread = threading.Thread(target=self._synthesize, args=(missing,), name="replies-prerender", daemon=True)
+            _RENDERING.add(self)
+            self._thread.start()
         else:
             self._synthesize(missing)
 
@@ -121,9 +131,19 @@ class ReadyAudio:
         """Block until :meth:`prerender` is done; False on timeout."""
         return self._ready.wait(timeout)
 
+    def stop(self, timeout: float = STOP_WAIT_S) -> None:
+        """End a background :meth:`prerender` after the text it is synthesizing (what is left is synthesized at
+        the next start), and wait for it: a voice's native threads must not be running when the process ends."""
+        self._stopping.set()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+
     def _synthesize(self, texts: list[str]) -> None:
         try:
             for text in texts:
+                if self._stopping.is_set():
+                    break
                 pcm = self._said(text, "prerender the reply")  # None: the reply is still spoken live, or shown
                 if pcm is None:
                     continue
@@ -154,6 +174,19 @@ class ReadyAudio:
         with self._lock:
             (self._passing if passing else self._audio)[text] = audio
 
+
+
+_RENDERING: weakref.WeakSet[ReadyAudio] = weakref.WeakSet()
+"""Reply audio being prerendered in the background, stopped before the interpreter ends (:func:`_stop_rendering`)."""
+
+
+@atexit.register
+def _stop_rendering() -> None:
+    """At the process's end, background prerendering stops and is waited for: a daemon thread left inside the
+    voice's native code while Python shuts down aborted the process (about one exit in four, once the table grew
+    and a fresh cache had more to render than a short run lasts)."""
+    for audio in list(_RENDERING):
+        audio.stop()
 
 
 def ready_audio(tts: Tts, output_rate: int) -> ReadyAudio:

@@ -530,3 +530,19 @@ def test_greetings_thanks_and_yes_are_social_requests_and_actions_are_not(user_d
     replies = loaded(FakeTts())
     assert all(replies.lookup(said).social for said in ("thank you", "hello", "okay", "good morning", "감사합니다"))
     assert not any(replies.lookup(said).social for said in ("what time is it", "stop", "say that again"))
+
+
+def test_background_prerendering_stops_after_its_text_when_the_process_ends(tmp_path):
+    """At the process's end (``atexit``) a background prerender stops after the text it is on, and is waited for: a
+    voice's native threads left running while Python shut down aborted the process (about one exit in four)."""
+    from assistant.speak.ready import ReadyAudio, _stop_rendering
+
+    tts = BlockingTts()
+    audio = ReadyAudio(tts, OUTPUT_RATE, AudioCache(tmp_path, tts.voice_id, tts.rate))
+    audio.prerender(["One.", "Two.", "Three."], background=True)
+    assert wait_until(lambda: tts.threads, 5)  # "One." is being synthesized
+    audio.stop(timeout=0)  # asked to stop (not waited for yet)
+    tts.release.set()
+    _stop_rendering()  # what runs at the process's end: waits for it
+    assert audio.wait_ready(0)
+    assert tts.spoken == ["One."]
