@@ -55,6 +55,7 @@ def test_in_korean_too(english_skills, question, kind):
     "Who made the first car?", "What does call mean?", "How do I turn off my phone?", "Should I buy a new car?",
     "How do you make pizza?", "What's the best way to learn to play the guitar?", "Why do we dream?",
     "How do I get to sleep faster?", "Who sang Yesterday?", "Call me Ishmael.", "Order these numbers by size.",
+    "Make a list of five fruits.", "Write a note to my teacher about the trip.",
     "음악은 왜 좋아요", "전화는 언제 발명됐어요", "불은 어떻게 만들어요", "노래를 잘 부르는 방법 알려 줘",
     "김치찌개 만드는 법 알려 줘",
     "검사합리사", "이십다옥이사",  # misheard readings: a verb's ending is needed after a free slot ("사" alone is no "buy")

@@ -119,7 +119,8 @@ _FORMS = (
     ("lists", rf"^(?:add|put) {_WORDS} (?:to|on) (?:my |the )?{_LIST}$"),
     ("lists", rf"^(?:what is|read|read me|show me|tell me what is) (?:on|in) (?:my |the )?{_LIST}$"),
     ("lists", rf"^(?:read|read me|show me|open|check) (?:my |the )?{_LIST}$"),
-    ("lists", rf"^(?:take|make|write|create|start|add) (?:a |an )?(?:note|memo|list)(?: {_WORDS})?$"),
+    ("lists", rf"^(?:take|make|create|start|add) (?:a |an )?(?:note|memo)(?: (?:that|saying|about|to remember) {_WORDS})?$"),
+    ("lists", rf"^(?:make|start|create) (?:a |an |my )?(?:new )?{_LIST}$"),  # not "make a list of fruits": the model's
     ("lists", r"^(?:write|note|jot) (?:this|that|it) down$"),
     ("lists", rf"^(?:what is|what are|tell me|read me|show me|check) (?:on )?(?:my |the )?{_SCHEDULE}{_WHEN}$"),
     ("lists", rf"^what is (?:on )?(?:my |the )?{_SCHEDULE} (?:like )?{_WHEN}$"),
