@@ -23,7 +23,7 @@ from assistant.think.korean import date_words
 from assistant.think.skills import SkillContext, SkillReply, SkillSetup
 from assistant.think.skills.clock import resolve_locale
 from assistant.think.skills.korean_numbers import copula, say, topic
-from assistant.think.skills.text import normalize
+from assistant.think.skills.text import capital, normalize
 from assistant.writing import has_hangul, plain_words
 
 NAME = "calendar"
@@ -126,15 +126,15 @@ class Calendar:
         when = _next(day_in, today, next_year=found[0].endswith("next year"))
         days = (when - today).days
         if kind == "when":
-            return f"{_capital(name)} is on {self._day(when)}." if days else f"{_capital(name)} is today!"
+            return f"{capital(name)} is on {self._day(when)}." if days else f"{capital(name)} is today!"
         if days == 0:
             return f"It's {name} today!"
         if days == 1:
-            return f"{_capital(name)} is tomorrow!"
+            return f"{capital(name)} is tomorrow!"
         if found.groupdict().get("unit") == "weeks":
             weeks, rest = divmod(days, 7)
             extra = f" and {rest} day{'' if rest == 1 else 's'}" if rest else ""
-            return f"{_capital(name)} is {weeks} week{'' if weeks == 1 else 's'}{extra} away."
+            return f"{capital(name)} is {weeks} week{'' if weeks == 1 else 's'}{extra} away."
         return f"There are {days} days until {name}."
 
     def _day(self, when: date) -> str:
@@ -146,9 +146,6 @@ def _next(day_in, today: date, next_year: bool = False) -> date:
     when = day_in(today.year + (1 if next_year else 0))
     return when if when >= today else day_in(today.year + 1)
 
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _korean(kind: str, found: re.Match, today: date, next_year: bool = False) -> str | None:

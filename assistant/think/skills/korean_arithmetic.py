@@ -9,13 +9,12 @@ a question ending: "더하기가 뭐예요" (what is addition) goes elsewhere.
 
 from __future__ import annotations
 
-import math
 import operator
 
 from assistant.think.skills import SkillContext, SkillReply, korean_portions
 from assistant.think.skills.korean_numbers import copula, parse, say, topic
 from assistant.think.skills.korean_pattern import Form, first
-from assistant.think.skills.number_facts import COUNT_MOST
+from assistant.think.skills.number_facts import COUNT_MOST, smallest_factor
 from assistant.think.skills.text import spoken_number
 
 LARGEST = 1e15
@@ -86,7 +85,7 @@ def _fact(name: str, kind: str, v: dict) -> SkillReply | None:
         return None
     if n < 2:
         return SkillReply(name, f"아니요, {topic(say(n))} 소수가 아니에요.")
-    factor = next((f for f in range(2, math.isqrt(n) + 1) if n % f == 0), None)
+    factor = smallest_factor(n)
     if factor is None:
         return SkillReply(name, f"네, {topic(say(n))} 소수예요.")
     return SkillReply(name, f"아니요, {topic(say(n))} 소수가 아니에요. {say(factor)} 곱하기 {copula(say(n // factor))}.")

@@ -11,6 +11,7 @@ from datetime import timedelta
 
 from assistant.think.korean import WEEKDAYS, date_words, time_words
 from assistant.think.skills import SkillContext, SkillReply, korean_timers
+from assistant.think.skills.time_math import days_until
 from assistant.think.skills.korean_numbers import copula, say, topic
 from assistant.think.skills.korean_pattern import Form, first
 
@@ -72,10 +73,9 @@ def _later(name: str, seconds: float | None, context: SkillContext) -> SkillRepl
 
 
 def _days_to(name: str, weekday: int, weekend: bool, context: SkillContext) -> SkillReply:
-    today = context.now.weekday()
-    if weekend and today >= 5:
+    days = days_until(None if weekend else weekday, context.now.date())
+    if days is None:
         return SkillReply(name, "오늘이 주말이에요!")
-    days = (weekday - today) % 7 or 7
     said = "주말" if weekend else WEEKDAYS[weekday]
     return SkillReply(name, f"내일이 {copula(said)}." if days == 1 else f"{said}까지 {say(days)} 일 남았어요.")
 

@@ -21,7 +21,7 @@ from assistant.think.korean import time_words
 from assistant.think.skills import SkillContext, SkillReply
 from assistant.think.skills.korean_numbers import copula, native, obj, parse, say, subject, topic, towards
 from assistant.think.skills.korean_pattern import Form, first
-from assistant.think.skills.timer_store import RECENT_S, soonest
+from assistant.think.skills.timer_store import RECENT_S, same_half_of_day, soonest
 
 if TYPE_CHECKING:
     from assistant.think.skills.timer_store import Timer, Timers
@@ -195,7 +195,7 @@ class _Handler:
         was = datetime.fromtimestamp(latest.ends_at, self.context.now.tzinfo)
         hour, minute = v["t"]
         if not v.get("half") and 1 <= hour <= 12:  # "일곱 시 반으로" after "오전 일곱 시": the same half of the day
-            hour = min((hour % 12 + h for h in (0, 12)), key=lambda h: abs(h - was.hour))
+            hour = same_half_of_day(hour, was)
         when = _next_time(self.context.now, (hour, minute), v.get("half") or ("pm" if hour >= 12 else "am"), None)
         if when is None:
             return None
@@ -203,9 +203,7 @@ class _Handler:
         return self._anew(latest, time_words(when), when.timestamp(), 0.0, f"알람을 {day} {towards(time_words(when))} 바꿨어요.")
 
     def more(self, v: dict) -> SkillReply | None:
-        latest = self.store.latest(RECENT_S)
-        running = [t for t in self.store.active() if t.kind == "timer"]
-        timer = latest if latest is not None and latest.kind == "timer" else running[0] if len(running) == 1 else None
+        timer = self.store.to_extend()
         if timer is None or not 0 < v["d"] <= 24 * 3600:
             return None
         left = timer.left_s(self.store.clock()) + v["d"]
@@ -216,8 +214,7 @@ class _Handler:
 
     def _anew(self, timer: Timer, name: str, ends_at: float, seconds: float, text: str) -> SkillReply:
         def change() -> None:
-            self.store.cancel([timer])
-            self.store.add(name, timer.kind, ends_at, seconds)
+            self.store.replace(timer, name, ends_at, seconds)
 
         return SkillReply(self.skill.name, text, effect=change)
 

@@ -81,10 +81,15 @@ def _prime(found: re.Match) -> str | None:
         return None
     if n < 2:
         return f"No, {n} is not a prime number."
-    factor = next((f for f in range(2, math.isqrt(n) + 1) if n % f == 0), None)
+    factor = smallest_factor(n)
     if factor is None:
         return f"Yes, {n} is a prime number."
     return f"No, {n} is not prime: it's {factor} times {n // factor}."
+
+
+def smallest_factor(n: int) -> int | None:
+    """The least factor of ``n`` (2 or more) other than 1 and itself; None for a prime."""
+    return next((f for f in range(2, math.isqrt(n) + 1) if n % f == 0), None)
 
 
 def _parity(found: re.Match) -> str | None:

@@ -124,3 +124,8 @@ def spoken_duration(seconds: float) -> str:
     parts = [(hours, "hour"), (minutes, "minute")] + ([(secs, "second")] if not hours and minutes < 10 else [])
     said = [f"{n} {unit}{'' if n == 1 else 's'}" for n, unit in parts if n]
     return " and ".join(said[:2]) if said else "0 seconds"
+
+
+def capital(text: str) -> str:
+    """``text`` with its first letter in capitals (a sentence that starts with a name or a number said)."""
+    return text[:1].upper() + text[1:]

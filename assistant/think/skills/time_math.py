@@ -18,7 +18,7 @@ from babel import Locale
 from babel.dates import format_date, format_time, get_month_names
 from dateutil.relativedelta import relativedelta
 
-from assistant.think.skills.text import NUMBER, spoken_duration
+from assistant.think.skills.text import NUMBER, capital, spoken_duration
 from assistant.think.skills.timer_store import CLOCK_TIME, next_time, soonest
 
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -109,8 +109,7 @@ def _earlier(found: re.Match, now: datetime, locale: Locale) -> str | None:
     seconds = duration_s(found["d"])
     if not seconds or seconds > 7 * 24 * 3600:
         return None
-    return f"{spoken_duration(seconds)[:1].upper()}{spoken_duration(seconds)[1:]} ago, it was " \
-           f"{_time(now - timedelta(seconds=seconds), locale, now)}."
+    return f"{capital(spoken_duration(seconds))} ago, it was {_time(now - timedelta(seconds=seconds), locale, now)}."
 
 
 def _shifted(found: re.Match, now: datetime, sign: int) -> tuple[date, str] | None:
@@ -123,27 +122,33 @@ def _shifted(found: re.Match, now: datetime, sign: int) -> tuple[date, str] | No
 
 def _date_ago(found: re.Match, now: datetime, locale: Locale) -> str | None:
     shifted = _shifted(found, now, -1)
-    return shifted and f"{shifted[1][:1].upper()}{shifted[1][1:]} ago, it was {_day(shifted[0], locale, now)}."
+    return shifted and f"{capital(shifted[1])} ago, it was {_day(shifted[0], locale, now)}."
 
 
 def _date_later(found: re.Match, now: datetime, locale: Locale) -> str | None:
     shifted = _shifted(found, now, +1)
-    return shifted and f"{shifted[1][:1].upper()}{shifted[1][1:]} from today, it will be {_day(shifted[0], locale, now)}."
+    return shifted and f"{capital(shifted[1])} from today, it will be {_day(shifted[0], locale, now)}."
 
 
 def _day(when: date, locale: Locale, now: datetime) -> str:
     return format_date(when, "EEEE, MMMM d" if when.year == now.year else "EEEE, MMMM d, y", locale=locale)
 
 
+def days_until(weekday: int | None, today: date) -> int | None:
+    """Days from ``today`` to the next ``weekday`` (0 Monday; a week on the same day), or to the weekend (``weekday``
+    None: Saturday); None when it is the weekend already."""
+    if weekday is None:
+        return None if today.weekday() >= 5 else 5 - today.weekday()
+    return (weekday - today.weekday()) % 7 or 7
+
+
 def _days_to(found: re.Match, now: datetime, locale: Locale) -> str:  # noqa: ARG001 - the answers' signature
-    today = now.weekday()
-    if found["day"] == "weekend":
-        if today >= 5:
-            return "It's the weekend!"
-        days, name = 5 - today, "the weekend"
-    else:
-        days, name = (_WEEKDAYS.index(found["day"]) - today) % 7 or 7, found["day"].capitalize()
-    return f"{name[:1].upper()}{name[1:]} is tomorrow." if days == 1 else f"There are {days} days until {name}."
+    weekend = found["day"] == "weekend"
+    days = days_until(None if weekend else _WEEKDAYS.index(found["day"]), now.date())
+    if days is None:
+        return "It's the weekend!"
+    name = "the weekend" if weekend else found["day"].capitalize()
+    return f"{capital(name)} is tomorrow." if days == 1 else f"There are {days} days until {name}."
 
 
 def _week(found: re.Match, now: datetime, locale: Locale) -> str:  # noqa: ARG001

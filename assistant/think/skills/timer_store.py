@@ -111,6 +111,19 @@ class Timers:
                 return None
             return next((t for t in self._timers if t.id == self._added[0]), None)
 
+    def to_extend(self) -> Timer | None:
+        """The timer "add 2 minutes" is about: the one set a moment ago (:data:`RECENT_S`), else the only one running."""
+        latest = self.latest(RECENT_S)
+        if latest is not None and latest.kind == "timer":
+            return latest
+        running = [t for t in self.active() if t.kind == "timer"]
+        return running[0] if len(running) == 1 else None
+
+    def replace(self, timer: Timer, name: str, ends_at: float, duration_s: float = 0.0) -> Timer:
+        """``timer`` set anew (a correction): named ``name``, ending at ``ends_at``."""
+        self.cancel([timer])
+        return self.add(name, timer.kind, ends_at, duration_s)
+
     def cancel(self, timers: list[Timer]) -> None:
         ids = {t.id for t in timers}
         with self._wake:
@@ -230,3 +243,8 @@ def next_time(now: datetime, command: re.Match, day: str | None) -> datetime | N
         hour = 0
     hours = [hour] if half not in ("", "oclock") or hour == 0 or hour > 12 else [hour % 12, hour % 12 + 12]
     return soonest(now, hours, minute, tomorrow=day == "tomorrow")
+
+
+def same_half_of_day(hour: int, was: datetime) -> int:
+    """A bare hour from 1 to 12 ("make it 8") in the half of the day the alarm it changes was in (``was``)."""
+    return min((hour % 12 + h for h in (0, 12)), key=lambda h: abs(h - was.hour))

@@ -24,8 +24,9 @@ from pathlib import Path
 from assistant.writing import has_hangul
 from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_timers
 from assistant.think.skills.clock import resolve_locale
-from assistant.think.skills.text import FUNCTION_WORDS, NUMBER, normalize, spoken_duration, spoken_number
-from assistant.think.skills.timer_store import CLOCK_TIME, RECENT_S, REMINDER, Timer, Timers, chime, next_time, soonest
+from assistant.think.skills.text import FUNCTION_WORDS, NUMBER, capital, normalize, spoken_duration, spoken_number
+from assistant.think.skills.timer_store import (CLOCK_TIME, RECENT_S, REMINDER, Timer, Timers, chime, next_time,
+                                                same_half_of_day, soonest)
 
 NAME = "timers"
 
@@ -162,7 +163,7 @@ class TimerSkill:
         def start() -> None:
             self.timers.add(name, "timer", clock() + seconds, seconds)
 
-        label = f"{_capital(name)} timer" if names else "Timer"
+        label = f"{capital(name)} timer" if names else "Timer"
         return SkillReply(NAME, f"{label} {verb} {spoken_duration(seconds)}.", effect=start)
 
     def _remind(self, said: str, context: SkillContext) -> SkillReply | None:  # noqa: ARG002 - same form
@@ -194,7 +195,7 @@ class TimerSkill:
         def start() -> None:
             self.timers.add(name, "alarm", when.timestamp())
 
-        label = f"{_capital(name)} alarm" if name else "Alarm"
+        label = f"{capital(name)} alarm" if name else "Alarm"
         return SkillReply(NAME, f"{label} set for {spoken}.", effect=start)
 
     def _cancel(self, said: str, context: SkillContext) -> SkillReply | None:  # noqa: ARG002 - same form
@@ -213,7 +214,7 @@ class TimerSkill:
         if len(chosen) > 1 and not every:
             return SkillReply(NAME, f"You have {len(chosen)} {kind}s: {_listing(chosen, self)}. Which one?")
         said = " and ".join(t.label for t in chosen) if len(chosen) <= 2 else f"all {len(chosen)} {kind}s"
-        return SkillReply(NAME, f"{_capital(said)} cancelled.", effect=lambda: self.timers.cancel(chosen))
+        return SkillReply(NAME, f"{capital(said)} cancelled.", effect=lambda: self.timers.cancel(chosen))
 
     def _ask(self, said: str, context: SkillContext) -> SkillReply | None:  # noqa: ARG002 - same form
         command = next((m for p in _ASK_LEFT if (m := p.match(said))), None)
@@ -233,7 +234,7 @@ class TimerSkill:
         time, or given more ("add 2 minutes": the one just set, else the only timer running)."""
         latest = self.timers.latest(RECENT_S)
         if latest is not None and _CANCEL_THAT.match(said):
-            return SkillReply(NAME, f"{_capital(latest.label)} cancelled.", effect=lambda: self.timers.cancel([latest]))
+            return SkillReply(NAME, f"{capital(latest.label)} cancelled.", effect=lambda: self.timers.cancel([latest]))
         if latest is not None and (change := _CHANGE_THAT.match(said)):
             what = change["what"]
             if latest.kind == "alarm":
@@ -244,8 +245,7 @@ class TimerSkill:
                 was = datetime.fromtimestamp(latest.ends_at, context.now.tzinfo)
                 if not clock["half"] and 1 <= int(clock["hour"]) <= 12:
                     # "make it 8" after "7 am": the same half of the day as the alarm it changes
-                    hour = min((int(clock["hour"]) % 12 + h for h in (0, 12)), key=lambda h: abs(h - was.hour))
-                    when = soonest(context.now, [hour], when.minute)
+                    when = soonest(context.now, [same_half_of_day(int(clock["hour"]), was)], when.minute)
                 return self._replace(latest, when.timestamp(), 0.0, f"{self.clock_time(when)} "
                                      f"{'today' if when.date() == context.now.date() else 'tomorrow'}")
             if re.fullmatch(NUMBER, what):  # "make it 12": in the unit it was set in
@@ -253,9 +253,8 @@ class TimerSkill:
             seconds = duration_s(what) if re.fullmatch(_DURATION, what) else 0
             return self._replace(latest, self.timers.clock() + seconds, seconds) if 0 < seconds <= 24 * 3600 else None
         more = _ADD_MORE.match(said)
-        running = [t for t in self.timers.active() if t.kind == "timer"]
-        timer = latest if latest is not None and latest.kind == "timer" else running[0] if len(running) == 1 else None
-        if more is None or timer is None:
+        timer = self.timers.to_extend() if more is not None else None
+        if timer is None:
             return None
         extra = duration_s(f"{more['count']} {more['unit']}")
         left = timer.left_s(self.timers.clock()) + extra
@@ -266,8 +265,7 @@ class TimerSkill:
         name = length_name(seconds) if timer.kind == "timer" and timer.name == length_name(timer.duration_s) else timer.name
 
         def change() -> None:
-            self.timers.cancel([timer])
-            self.timers.add(name, timer.kind, ends_at, seconds)
+            self.timers.replace(timer, name, ends_at, seconds)
 
         if added:
             text = f"Okay, {spoken_duration(added)} more: {spoken_duration(ends_at - self.timers.clock())} left."
@@ -276,7 +274,7 @@ class TimerSkill:
         else:
             label = timer.label if name == timer.name else "timer"
             text = f"Okay, {label} changed to {said or spoken_duration(seconds)}."
-        return SkillReply(NAME, _capital(text), effect=change)
+        return SkillReply(NAME, capital(text), effect=change)
 
     # ------------------------------------------------------------ helpers
 
@@ -327,9 +325,6 @@ def _yours(words: str) -> str:
     """What the user said of themselves, said back to them: "call my mom" -> "call your mom"."""
     return " ".join(_YOURS.get(word, word) for word in words.split())
 
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _is_length(name: str) -> bool:
