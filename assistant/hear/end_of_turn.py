@@ -29,7 +29,10 @@ silence has lasted. The wait grows smoothly as the model's probability falls:
   no such table the words are not even waited for (their transcription would only delay
   the end); a model that reads such a language decides only
   where it is confident the words are complete;
-- an instant-reply phrase is complete.
+- what is answered without the model (an instant-reply phrase, a skill's request) is complete;
+  a greeting, thanks, yes or no, and such words that trail off (the recognizer's comma: the
+  voice went on, "What day of the week was January 1, ...") after ``phrase_ms``, the length of
+  a comma's pause, so that what follows it is the same turn.
 
 ``fixed`` mode keeps the plain silence endpoint: the detector never commits early.
 Like :class:`~assistant.hear.vad.Endpointer`, it is fed numbers and returns decisions, so its
@@ -227,10 +230,13 @@ def model_expects_more(log10: float, config: TurnConfig) -> bool:
 
 def phrase_judgement(signals: TurnSignals, config: TurnConfig) -> Judgement:
     """Words of the instant-reply table, or a skill's request: complete. A greeting, thanks, yes or
-    no after ``phrase_ms`` (what follows a comma's pause is the same turn), others after
-    ``complete_ms``."""
+    no after ``phrase_ms`` (what follows a comma's pause is the same turn), and so do words that
+    trail off (the recognizer heard the voice go on: "What day of the week was January 1," before
+    "2000"); others after ``complete_ms``."""
     if signals.social:
         return Judgement(TurnCall.COMPLETE, config.phrase_ms, "an instant-reply phrase (a request may follow)")
+    if trails_off(signals.transcript):
+        return Judgement(TurnCall.COMPLETE, config.phrase_ms, "answered at once, but trails off (more may follow)")
     return Judgement(TurnCall.COMPLETE, config.complete_ms, "an instant-reply phrase")
 
 

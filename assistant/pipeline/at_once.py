@@ -39,6 +39,15 @@ def first_clause(text: str) -> tuple[str, str] | None:
     return (text[: end.start()], text[end.end() :]) if end else None
 
 
+def opens_a_turn(hit: InstantReply | SkillReply | None, replying: bool) -> bool:
+    """The words ``hit`` answers may open a longer turn, so the end of turn waits ``turn.phrase_ms``
+    for more: a greeting, thanks, yes or no of the table, or "stop", "wait", "never mind" with no
+    reply to stop (``replying``): what follows a comma's pause is the request."""
+    if hit is None:
+        return False
+    return isinstance(hit, InstantReply) and hit.social or (hit.action == "stop" and not replying)
+
+
 class AtOnce:
     """Finds the answer without the model, and remembers the request a skill took in each turn (the one
     a follow-up of the next turn goes on from)."""

@@ -35,7 +35,7 @@ from assistant.timeline import Mark
 from assistant.writing import has_hangul
 from assistant.speak.voices import voices_for
 from assistant.pipeline.answering import Answering
-from assistant.pipeline.at_once import AtOnce
+from assistant.pipeline.at_once import AtOnce, opens_a_turn
 from assistant.pipeline.output import PlaybackStage
 from assistant.pipeline.stage import Stage
 from assistant.pipeline.turn_book import TurnBook
@@ -174,9 +174,7 @@ class ResponderStage(Stage):
                 timeline.set("end_of_turn_p", probability)
                 timeline.set("prompt_eval_ms", (time.perf_counter() - started) * 1000.0)  # counted in the TTFT
         misheard = self.misheard is not None and self.misheard.unsure(message.least_word_p)
-        # "stop", "wait", "never mind" with no reply to stop: what follows a comma's pause is the request
-        nothing_to_stop = hit is not None and hit.action == "stop" and not self.playback.replying
-        social = isinstance(hit, InstantReply) and hit.social or nothing_to_stop
+        social = opens_a_turn(hit, self.playback.replying)
         self.answering.more_about_words(message, TurnSignals(message.text, end_of_turn=probability, instant=instant,
                                                              social=social, last_word_p=message.last_word_p,
                                                              misheard=misheard))

@@ -138,3 +138,19 @@ def test_words_likely_misheard_are_scored_as_the_engine_waits_for_them():
     assert score_half([heard], config)["wait_median_ms"] > config.turn.misheard_ms + 500
     off = replace(config, stt=replace(config.stt, misheard_below=0.0))
     assert score_half([misheard], off)["wait_median_ms"] > config.turn.misheard_ms + 500
+
+
+def test_the_replay_finds_what_is_answered_at_once_as_the_engine_does(engines, default_config, speak):
+    """A skill's request in a frame ("Could you set a timer...?") is answered without the model in the
+    engine, so its turn ends as a phrase's does; the replay must see it so too, not only the table's
+    phrases, or the bench scores a decision the engine does not make."""
+    from assistant.commands.bench.signals import replay
+    from assistant.commands.bench.turn_corpus import TurnTake
+    from assistant.pipeline.session import make_replies
+
+    replies = make_replies(default_config, engines.tts, default_config.audio.output_rate)
+    said = {"request": "Could you set a timer for five minutes?", "question": "Why is the sea salty?"}
+    takes = [TurnTake(name, speak(words), words, "complete", "piper", 0.0) for name, words in said.items()]
+    finished = {r.take: r for r in replay(takes, engines, default_config, replies) if r.final}
+    assert finished["request"].instant and not finished["request"].social, finished["request"].transcript
+    assert not finished["question"].instant, finished["question"].transcript

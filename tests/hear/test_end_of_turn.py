@@ -83,6 +83,18 @@ def test_an_instant_phrase_is_complete_without_the_model():
     assert judgement.call is TurnCall.COMPLETE and judgement.wait_ms == 150
 
 
+@pytest.mark.parametrize("text", ["What day of the week was January 1,", "Set a timer for ten minutes -",
+                                  "What time is it in Paris..."])
+def test_words_answered_at_once_that_trail_off_wait_out_a_comma_s_pause(text):
+    """The recognizer heard the voice go on ("What day of the week was January 1, 2000?" paused at its
+    comma): the request is complete, but what follows the comma's pause is the same turn."""
+    for language, silence_alone in (("en", False), ("ko", True)):
+        judgement = judge(TurnSignals(text, instant=True), CONFIG, silence_alone=silence_alone, language=language)
+        assert judgement.call is TurnCall.COMPLETE and judgement.wait_ms == CONFIG.phrase_ms
+        assert "trails off" in judgement.reason
+    assert judge(TurnSignals(text.rstrip(",-. "), instant=True), CONFIG).wait_ms == CONFIG.complete_ms
+
+
 def test_a_greeting_or_thanks_waits_out_a_comma_s_pause():
     """"Thanks, what is ten times four?": what follows the pause is the same turn."""
     for language, silence_alone in (("en", False), ("ko", True)):

@@ -21,6 +21,8 @@ from assistant.events import TurnSignals
 from assistant.hear.end_of_turn import judge, words_for_model
 from assistant.think.misheard import MisheardGuard
 from assistant.think.replies import Replies
+from assistant.think.skills import load_skills
+from assistant.pipeline.at_once import AtOnce, opens_a_turn
 from assistant.pipeline.session import LoadedModels
 from assistant.hear.vad import Endpointer, VadEventType
 from assistant.commands.bench.turn_corpus import TurnTake
@@ -45,6 +47,7 @@ class PauseRecord:
     transcript: str
     end_of_turn: float | None
     instant: bool
+    """The words are answered without the model (a skill's request, or the instant-reply table's)."""
     punctuated: bool = True
     """The recognizer writes end marks (Whisper)."""
     last_word_p: float | None = None
@@ -52,18 +55,23 @@ class PauseRecord:
     least_word_p: float | None = None
     """...and of its least sure word (docs/tuning.md, "Misheard words")."""
     social: bool = False
-    """The words are a greeting, thanks, yes or no of the instant-reply table."""
+    """The words may open a longer turn (:func:`opens_a_turn`: a greeting, thanks, yes or no, "wait")."""
 
 
 def replay(takes: list[TurnTake], models: LoadedModels, config: Config, replies: Replies | None) -> list[PauseRecord]:
-    """Every pause of every take, with the signals the pipeline would have there."""
-    records = []
-    for take in takes:
-        records += _replay_take(take, models, config, replies)
-    return records
+    """Every pause of every take, with the signals the pipeline would have there: what is answered
+    without the model is found as the engine finds it (the skills, the instant-reply table, after an
+    opening or in a frame: :class:`AtOnce`), with no turn before it to follow up."""
+    skills = load_skills(config)
+    at_once = AtOnce(skills, replies, config.wake.phrase)
+    try:
+        return [record for take in takes for record in _replay_take(take, models, config, at_once)]
+    finally:
+        if skills is not None:
+            skills.close()
 
 
-def _replay_take(take: TurnTake, models: LoadedModels, config: Config, replies: Replies | None) -> list[PauseRecord]:
+def _replay_take(take: TurnTake, models: LoadedModels, config: Config, at_once: AtOnce) -> list[PauseRecord]:
     vad = models.vad
     vad.reset()
     endpointer = Endpointer(replace(config.vad, endpoint_ms=10**7, max_speech_s=10**7))
@@ -83,9 +91,9 @@ def _replay_take(take: TurnTake, models: LoadedModels, config: Config, replies: 
             elif event.type is VadEventType.EARLY_SILENCE:
                 text, last_word_p, decoding = models.stt.transcribe_decoding(np.concatenate(speech))
                 probability = models.llm.end_of_turn(words_for_model(text)) if text else None
-                hit = replies.lookup(text) if replies and text else None
+                hit = at_once.find(text) if text else None
                 pending = dict(start=event.at, text=text, p=probability, instant=hit is not None,
-                               social=bool(hit and hit.social),
+                               social=opens_a_turn(hit, replying=False),
                                punctuated=models.stt.punctuates, last_word_p=last_word_p,
                                least_word_p=decoding.least_word_p if decoding else None)
             elif event.type is VadEventType.SPEECH_RESUMED and pending:
