@@ -39,6 +39,13 @@ def first_clause(text: str) -> tuple[str, str] | None:
     return (text[: end.start()], text[end.end() :]) if end else None
 
 
+def ends_at_once(hit: InstantReply | SkillReply | None) -> bool:
+    """Words ``hit`` answers are a whole request: the turn may end on them at once (``turn.complete_ms``,
+    or ``phrase_ms`` where :func:`opens_a_turn`). A skill that asks for what the request lacked ("Set a
+    timer." -> "For how long?") leaves the end of the turn to the model: the length may be on its way."""
+    return hit is not None and not (isinstance(hit, SkillReply) and hit.asks)
+
+
 def opens_a_turn(hit: InstantReply | SkillReply | None, replying: bool) -> bool:
     """The words ``hit`` answers may open a longer turn, so the end of turn waits ``turn.phrase_ms``
     for more: a greeting, thanks, yes or no of the table, or "stop", "wait", "never mind" with no

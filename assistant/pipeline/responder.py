@@ -35,7 +35,7 @@ from assistant.timeline import Mark
 from assistant.writing import has_hangul
 from assistant.speak.voices import voices_for
 from assistant.pipeline.answering import Answering
-from assistant.pipeline.at_once import AtOnce, opens_a_turn
+from assistant.pipeline.at_once import AtOnce, ends_at_once, opens_a_turn
 from assistant.pipeline.output import PlaybackStage
 from assistant.pipeline.stage import Stage
 from assistant.pipeline.turn_book import TurnBook
@@ -165,7 +165,7 @@ class ResponderStage(Stage):
         """Tell the turn detector what is known of the words at a pause: an instant-reply
         phrase, or the model's end-of-turn probability (its evaluation of the words is the
         start of the reply's prompt evaluation, which reuses it)."""
-        probability, instant = None, hit is not None
+        probability, instant = None, ends_at_once(hit)
         if not instant and self.config.turn.mode == "semantic":
             started = time.perf_counter()
             probability = self.llm.end_of_turn(words_for_model(message.text), reply_to=message.text)

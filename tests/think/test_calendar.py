@@ -20,9 +20,11 @@ NOW = SkillContext(now=datetime(2026, 12, 6, 15, 7).astimezone())  # a Sunday
     ("How many weeks until Valentine's Day?", "Valentine's Day is 10 weeks away."),
     ("How many weeks until New Year's Eve?", "New Year's Eve is 3 weeks and 4 days away."),
     ("What day is Christmas this year?", "Christmas is on Friday, December 25."),
-    ("What day of the week is New Year's Day?", "New Year's Day is on Friday, January 1."),
-    ("When is Easter?", "Easter is on Sunday, March 28."),  # 2027's: this year's has passed
-    ("When is Thanksgiving next year?", "Thanksgiving is on Thursday, November 25."),
+    ("What day of the week is New Year's Day?", "New Year's Day is on Friday, January 1, 2027."),
+    ("When is Easter?", "Easter is on Sunday, March 28, 2027."),  # this year's has passed: next year's, said so
+    ("When is Thanksgiving next year?", "Thanksgiving is on Thursday, November 25, 2027."),
+    ("When is Thanksgiving this year?",
+     "Thanksgiving was on Thursday, November 26. Next year, it's on Thursday, November 25, 2027."),
     ("How many days are left in the year?", "There are 25 days left in the year."),
     ("Is it a leap year?", "No, 2026 is not a leap year. The next one is 2028."),
     ("Is 2024 a leap year?", "Yes, 2024 is a leap year."),
@@ -47,8 +49,8 @@ def test_days_it_does_not_know_are_not_its_own(english_skills, question):
 @pytest.mark.parametrize("question, answer", [
     ("크리스마스까지 며칠 남았어?", "크리스마스까지 십구 일 남았어요."),
     ("크리스마스는 무슨 요일이야?", "크리스마스는 십이월 이십오일 금요일이에요."),
-    ("한글날은 언제야?", "한글날은 시월 구일 토요일이에요."),
-    ("내년 크리스마스는 무슨 요일이야?", "크리스마스는 십이월 이십오일 토요일이에요."),  # 2027's
+    ("한글날은 언제야?", "한글날은 내년 시월 구일 토요일이에요."),
+    ("내년 크리스마스는 무슨 요일이야?", "크리스마스는 내년 십이월 이십오일 토요일이에요."),
     ("올해는 윤년이야?", "아니요, 올해는 윤년이 아니에요."),
 ])
 def test_days_and_dates_in_korean(english_skills, question, answer):

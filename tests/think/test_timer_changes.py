@@ -1,5 +1,7 @@
 """A correction of the timer or alarm just set: "cancel that", "make it twelve minutes", "add two more minutes",
-"그거 취소해", "십오 분으로 바꿔 줘"; only within a while of setting it, and never from other words."""
+"그거 취소해", "십오 분으로 바꿔 줘"; only within a while of setting it, and never from other words. And one asked
+for with no length or time: "Set a timer." -> "For how long?", the answer said alone ("Ten minutes.", "십 분")
+setting it, only right after the question."""
 
 from __future__ import annotations
 
@@ -7,8 +9,8 @@ from datetime import datetime
 
 import pytest
 
-from assistant.think.skills import Skills
-from assistant.think.skills.timer_store import RECENT_S
+from assistant.think.skills import SkillContext, Skills
+from assistant.think.skills.timer_store import ASK_S, RECENT_S
 
 
 def running(skills: Skills, tz) -> list[tuple[str, float]]:
@@ -68,3 +70,64 @@ def test_other_words_leave_the_timer_alone(skills, then, tell):
     reply = skills.match(then)
     assert reply is None or reply.skill != "timers", reply
     assert [label for label, _ in running(skills, tell.now.tzinfo)] == ["10 minute timer"]
+
+
+@pytest.mark.parametrize("first, question, then, answer, after", [
+    ("Set a timer.", "For how long?", "Ten minutes.", "Timer set for 10 minutes.", [("10 minute timer", 10.0)]),
+    ("Can you start a timer?", "For how long?", "For 90 seconds, please.", "Timer set for 1 minute and 30 seconds.",
+     [("1.5 minute timer", 1.5)]),
+    ("Set a tea timer.", "How long should the tea timer be?", "Four minutes.", "Tea timer set for 4 minutes.",
+     [("tea timer", 4.0)]),
+    ("Set an alarm.", "For what time?", "6:45 am.", "Alarm set for 6:45 AM tomorrow.", [("alarm", "06:45")]),
+    ("Wake me up.", "For what time?", "At 7 tomorrow.", "Alarm set for 7:00 AM tomorrow.", [("alarm", "07:00")]),
+    ("타이머 맞춰 줘", "몇 분으로 맞출까요?", "오 분", "오 분 타이머를 맞췄어요.", [("오 분 timer", 5.0)]),
+    ("라면 타이머 설정해 줘", "라면 타이머를 몇 분으로 맞출까요?", "삼 분이요", "라면 타이머를 삼 분으로 맞췄어요.",
+     [("라면 timer", 3.0)]),
+    ("알람 맞춰 줘", "몇 시로 맞출까요?", "아침 여섯 시로 해 줘", "내일 오전 여섯 시에 알람을 맞췄어요.",
+     [("오전 여섯 시 alarm", "06:00")]),
+])
+def test_what_a_request_lacked_is_asked_for_and_the_answer_taken(skills, tell, first, question, then, answer, after):
+    skills.timers.clock = tell.now.timestamp
+    reply = skills.match(first, SkillContext(now=tell.now))
+    assert reply is not None and reply.text == question and reply.asks  # its words may go on: not complete at once
+    assert running(skills, tell.now.tzinfo) == []
+    tell(first)
+    assert tell(then) == answer
+    assert running(skills, tell.now.tzinfo) == after
+    assert skills.timers.asked() is None  # answered: the next words are no answer to it
+
+
+def test_set_a_timer_to_korean_is_no_longer_heard_as_turning_it_off(skills, tell):
+    """"타이머 맞춰 줘" (set a timer) was read, a letter or two off, as "타이머 꺼 줘" (turn it off) and cancelled
+    the timer running."""
+    tell("십 분 타이머 맞춰 줘")
+    assert tell("타이머 맞춰 줘") == "몇 분으로 맞출까요?"
+    assert tell("알람 맞춰 줘") == "몇 시로 맞출까요?"
+    assert running(skills, tell.now.tzinfo)[0][0] == "십 분 timer"
+
+
+def test_a_length_said_alone_is_an_answer_only_right_after_the_question(skills, tell):
+    """With nothing asked, "Ten minutes." is the model's; a while after the question, too; and a question
+    asked after "For how long?" is not taken for its answer."""
+    for words in ("Ten minutes.", "At 7.", "십 분"):
+        assert tell(words) is None, words
+    now = [tell.now.timestamp()]
+    skills.timers.clock = lambda: now[0]
+    tell("Set a timer.")
+    assert tell("What is the capital of France?") is None
+    now[0] += ASK_S + 1
+    assert tell("Ten minutes.") is None
+    tell("Set a timer.")
+    assert tell("At 7.") is None  # a time is no answer to "For how long?"
+    assert tell("Ten minutes.") == "Timer set for 10 minutes."
+
+
+def test_a_kiosk_visitor_who_leaves_takes_the_question_along(skills, tell):
+    tell("Set a timer.")
+    skills.forget_visitor()
+    assert tell("Ten minutes.") is None
+
+
+def test_a_request_with_its_length_is_set_at_once(skills, tell):
+    reply = skills.match("Set a timer for ten minutes.", SkillContext(now=tell.now))
+    assert reply is not None and not reply.asks

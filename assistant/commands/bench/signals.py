@@ -22,7 +22,7 @@ from assistant.hear.end_of_turn import judge, words_for_model
 from assistant.think.misheard import MisheardGuard
 from assistant.think.replies import Replies
 from assistant.think.skills import load_skills
-from assistant.pipeline.at_once import AtOnce, opens_a_turn
+from assistant.pipeline.at_once import AtOnce, ends_at_once, opens_a_turn
 from assistant.pipeline.session import LoadedModels
 from assistant.hear.vad import Endpointer, VadEventType
 from assistant.commands.bench.turn_corpus import TurnTake
@@ -92,7 +92,7 @@ def _replay_take(take: TurnTake, models: LoadedModels, config: Config, at_once: 
                 text, last_word_p, decoding = models.stt.transcribe_decoding(np.concatenate(speech))
                 probability = models.llm.end_of_turn(words_for_model(text)) if text else None
                 hit = at_once.find(text) if text else None
-                pending = dict(start=event.at, text=text, p=probability, instant=hit is not None,
+                pending = dict(start=event.at, text=text, p=probability, instant=ends_at_once(hit),
                                social=opens_a_turn(hit, replying=False),
                                punctuated=models.stt.punctuates, last_word_p=last_word_p,
                                least_word_p=decoding.least_word_p if decoding else None)

@@ -62,6 +62,9 @@ class SkillReply:
     """Prerendered audio of ``text`` at the output rate, when there is some."""
     sound: np.ndarray | None = field(default=None, compare=False)
     """A sound played before the words (a timer's chime), at the output rate."""
+    asks: bool = False
+    """The reply asks for what the request lacked ("Set a timer." -> "For how long?"): the words may be a
+    request's start ("Set a timer ... for ten minutes"), so they do not end the turn at once."""
 
     source = "skill"
 

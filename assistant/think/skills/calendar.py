@@ -125,8 +125,10 @@ class Calendar:
         name, day_in = holiday
         when = _next(day_in, today, next_year=found[0].endswith("next year"))
         days = (when - today).days
+        if kind == "when" and found[0].endswith("this year") and day_in(today.year) < today:
+            return f"{capital(name)} was on {self._day(day_in(today.year))}. Next year, it's on {self._day(when, today)}."
         if kind == "when":
-            return f"{capital(name)} is on {self._day(when)}." if days else f"{capital(name)} is today!"
+            return f"{capital(name)} is on {self._day(when, today)}." if days else f"{capital(name)} is today!"
         if days == 0:
             return f"It's {name} today!"
         if days == 1:
@@ -137,8 +139,10 @@ class Calendar:
             return f"{capital(name)} is {weeks} week{'' if weeks == 1 else 's'}{extra} away."
         return f"There are {days} days until {name}."
 
-    def _day(self, when: date) -> str:
-        return format_date(when, format="EEEE, MMMM d", locale=self.locale)
+    def _day(self, when: date, today: date | None = None) -> str:
+        """The weekday and date; the year too where it is not ``today``'s (next year's holiday)."""
+        said = "EEEE, MMMM d" if today is None or when.year == today.year else "EEEE, MMMM d, y"
+        return format_date(when, format=said, locale=self.locale)
 
 
 def _next(day_in, today: date, next_year: bool = False) -> date:
@@ -155,7 +159,8 @@ def _korean(kind: str, found: re.Match, today: date, next_year: bool = False) ->
     when = _next(KOREAN_HOLIDAYS[event], today, next_year)
     days = (when - today).days
     if kind == "when":
-        return f"{topic(event)} {copula(date_words(when))}." if days else f"오늘이 {copula(event)}!"
+        said = date_words(when) if when.year == today.year else f"내년 {date_words(when)}"  # next year's, at most
+        return f"{topic(event)} {copula(said)}." if days else f"오늘이 {copula(event)}!"
     if days == 0:
         return f"오늘이 {copula(event)}!"
     if days == 1:

@@ -13,6 +13,7 @@ in it, or a length and "뒤에 알려 줘" (a reminder: "오 분 뒤에 알려 �
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
@@ -101,17 +102,35 @@ _FORMS = [
     ("change", "[그거|방금_거] [half=오전:am|오후:pm|아침:am|저녁:pm] {t} [으로|로] 바꿔|바꿔_줘|바꿔_주세요|변경해_줘|해_줘"),
     ("more", "{d} 더 [추가해|추가해_줘|추가해_주세요|늘려|늘려_줘|늘려_주세요|해_줘|해_주세요|줘|주세요]"),
 ]
-FORMS = [(kind, Form(spec, _READERS)) for kind, spec in _FORMS]
+_ASK_FORMS = [
+    # a timer or an alarm asked for with no length or time: the length or time is asked for
+    ("ask_timer", f"[{{name}}] 타이머 [을|를|좀|하나] {_SET}"),
+    ("ask_alarm", f"알람 [을|를|좀|하나] {_SET}"),
+    ("ask_alarm", "[좀] 깨워_줘|깨워_주세요|깨워|깨워_줄래|깨워_줄래요|깨워줘요"),
+]
+_ANSWERS = [  # what was asked for (timer_store.Timers.asked), said alone: "십 분", "일곱 시로 해 줘"
+    ("timer", "{d} [이요|요|으로|로] [해_줘|해_주세요|맞춰_줘|맞춰_주세요|할게요]"),
+    ("alarm", f"{_DAY} {{t}} [이요|요|에|으로|로] [해_줘|해_주세요|맞춰_줘|맞춰_주세요|할게요]"),
+]
+FORMS = [(kind, Form(spec, _READERS)) for kind, spec in _FORMS + _ASK_FORMS]
+ANSWERS = [(kind, Form(spec, _READERS)) for kind, spec in _ANSWERS]
 _KIND_SAID = {"timer": "타이머", "alarm": "알람"}
 
 
 def match(skill: TimerSkill, text: str, context: SkillContext) -> SkillReply | None:
     """The timers skill's answer to Korean ``text``, or None."""
+    handler = _Handler(skill, context)
+    asked = skill.timers.asked()
+    answer = first(ANSWERS, text) if asked is not None else None
+    if answer is not None and asked is not None and answer[0] == asked[0]:
+        values = {**answer[1].values, **({"name": asked[1]} if asked[1] else {})}
+        reply = handler.set(values) if asked[0] == "timer" else handler.alarm(values)
+        return replace(reply, effect=skill.timers.answering(reply.effect)) if reply and reply.effect else reply
     hit = first(FORMS, text)
     if hit is None:
         return None
     kind, found = hit
-    return getattr(_Handler(skill, context), kind)(found.values)
+    return getattr(handler, kind)(found.values)
 
 
 class _Handler:
@@ -144,6 +163,14 @@ class _Handler:
             self.store.add(name, "alarm", when.timestamp())
 
         return SkillReply(self.skill.name, f"{day} {name}에 알람을 맞췄어요.", effect=start)
+
+    def ask_timer(self, v: dict) -> SkillReply:
+        name = v.get("name") or ""
+        return SkillReply(self.skill.name, f"{obj(name + ' 타이머') + ' ' if name else ''}몇 분으로 맞출까요?",
+                          effect=lambda: self.store.ask("timer", name), asks=True)
+
+    def ask_alarm(self, v: dict) -> SkillReply:  # noqa: ARG002 - the forms' handlers take their values
+        return SkillReply(self.skill.name, "몇 시로 맞출까요?", effect=lambda: self.store.ask("alarm"), asks=True)
 
     def cancel(self, v: dict) -> SkillReply:
         kind = v["kind"]

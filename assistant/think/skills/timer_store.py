@@ -39,6 +39,9 @@ CLOCK_TIME = (r"(?P<hour>\d{1,2})(?:[:. -]?(?P<minute>[0-5]\d))?"
 RECENT_S = 120.0
 """A correction that names no timer ("cancel that", "make it 12 minutes", "그거 취소해") is about the timer or
 alarm set within this many seconds (:meth:`Timers.latest`)."""
+ASK_S = 30.0
+"""A request that lacked its length or time was asked for it ("For how long?"); the answer ("ten minutes",
+"십 분") is taken within this many seconds (:meth:`Timers.asked`)."""
 POLL_S = 0.5
 """Longest the ringing thread sleeps between looks at the clock (a wall-clock change is
 noticed within this)."""
@@ -83,6 +86,8 @@ class Timers:
         self._timers: list[Timer] = self._read()
         self._added: tuple[str, float] | None = None
         """The id of the timer added last and when (on :attr:`clock`): what "cancel that" is about."""
+        self._asked: tuple[str, str, float] | None = None
+        """What was asked for last (:meth:`ask`): the kind, the name, and when."""
         self._wake = threading.Condition()
         self._stopped = False
         self._thread: threading.Thread | None = None
@@ -111,6 +116,29 @@ class Timers:
                 return None
             return next((t for t in self._timers if t.id == self._added[0]), None)
 
+    def ask(self, kind: str, name: str = "") -> None:
+        """A ``kind`` ("timer", "alarm") named ``name`` was asked for without its length or time, and the
+        user was asked for it: their next words may be just that ("ten minutes")."""
+        with self._wake:
+            self._asked = (kind, name, self.clock())
+
+    def asked(self) -> tuple[str, str] | None:
+        """The kind and name of what the user was asked about (:meth:`ask`) within :data:`ASK_S`, else None."""
+        with self._wake:
+            if self._asked is None or self.clock() - self._asked[2] > ASK_S:
+                return None
+            return self._asked[0], self._asked[1]
+
+    def answering(self, effect: Callable[[], None]) -> Callable[[], None]:
+        """``effect`` (the timer or alarm asked about, set), after which the question is answered: the next
+        words are no answer to it."""
+        def answered() -> None:
+            with self._wake:
+                self._asked = None
+            effect()
+
+        return answered
+
     def to_extend(self) -> Timer | None:
         """The timer "add 2 minutes" is about: the one set a moment ago (:data:`RECENT_S`), else the only one running."""
         latest = self.latest(RECENT_S)
@@ -134,7 +162,7 @@ class Timers:
     def clear(self) -> list[Timer]:
         """Cancel every timer and alarm (a kiosk's visitor left); returns them."""
         with self._wake:
-            cleared, self._timers = self._timers, []
+            cleared, self._timers, self._asked = self._timers, [], None
             self._save()
             self._wake.notify()
         return cleared

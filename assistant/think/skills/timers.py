@@ -18,8 +18,10 @@ an egg" or "what is a kitchen timer" go to the LLM.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
+from typing import Callable
 
 from assistant.writing import has_hangul
 from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_timers
@@ -90,6 +92,13 @@ _CANCEL_THAT = re.compile(rf"^{_JUST}(?:cancel|delete|remove|undo|scratch|forget
 _CHANGE_THAT = re.compile(rf"^{_JUST}(?:make|change|set|switch|move) (?:it|that|this)(?: one)? (?:to |for |into )?(?P<what>.+)$")
 _ADD_MORE = re.compile(rf"^{_JUST}(?:add|give (?:me|it)) (?:another |an extra )?(?P<count>{_COUNT}) (?:more |extra )?"
                        rf"(?P<unit>{_UNIT})(?: more| extra)?(?: (?:to|on) (?:it|that|this|the timer|my timer))?$")
+_NO_TIME = re.compile(rf"^{_SET}{_ARTICLE}alarm(?: for me)?(?: please)?$"
+                      rf"|^(?:please )?(?:can you |could you )?wake me(?: up)?(?: please)?$")
+"""An alarm asked for with no time: the time is asked for ("For what time?")."""
+_GIVEN_LENGTH = re.compile(rf"^{_JUST}(?:for |about |make it |let us say )?(?P<duration>{_DURATION})(?: please)?$")
+_GIVEN_TIME = re.compile(rf"^{_JUST}(?:for |at |make it |let us say )?(?P<clock>{_CLOCK})(?: (?P<day>tomorrow|today))?"
+                         rf"(?: please)?$")
+"""The answer to "For how long?" or "For what time?": a length or a clock time alone ("Ten minutes.", "At 7 am.")."""
 _ASK_BARE = re.compile(r"^how (?:much time|long|much longer) (?:is |are )?(?:there )?(?:left|remaining)(?: now)?$")
 
 
@@ -100,6 +109,11 @@ def duration_s(words: str) -> float:
         seconds = _UNIT_S[unit.rstrip("s")]
         total += (1.0 if count in ("a", "an") else float(count)) * seconds + (seconds / 2 if half else 0)
     return total
+
+
+def _asking(question: str, ask: Callable[[], None]) -> SkillReply:
+    """A question for what the request lacked; the request is remembered once the turn is committed."""
+    return SkillReply(NAME, question, effect=ask, asks=True)
 
 
 def length_name(seconds: float) -> str:
@@ -129,6 +143,8 @@ class TimerSkill:
         if (reminder := _REMIND.match(said)) is not None:
             duration, clock = reminder["duration"], reminder["clock"]
             said = f"set a timer for {duration}" if duration else f"set an alarm for {clock}"
+        if (answer := self._answer(said, context)) is not None:
+            return answer
         if (change := self._change(said, context)) is not None:
             return change
         if not any(word in said for word in ("timer", "alarm", "wake me", "remind")) and not _ASK_BARE.match(said):
@@ -151,8 +167,12 @@ class TimerSkill:
             return self._set_timer(said[start:], context) if start > 0 else None
         durations = [d for d in (found.get("duration"), found.get("duration2")) if d]
         names = [n for n in (found.get("name"), found.get("name2")) if n and not _function_words(n)]
-        if len(durations) != 1 or len(names) > 1 or any(_is_length(n) for n in names):
+        if len(durations) > 1 or len(names) > 1 or any(_is_length(n) for n in names):
             return None
+        if not durations:  # "Set a timer.": its length is asked for, and the answer taken (:meth:`_answer`)
+            name = names[0] if names else ""
+            return _asking(f"How long should the {name} timer be?" if name else "For how long?",
+                           lambda: self.timers.ask("timer", name))
         seconds = duration_s(durations[0])
         if seconds <= 0 or seconds > 24 * 3600:
             return SkillReply(NAME, "A timer can run from one second to 24 hours.")
@@ -184,7 +204,7 @@ class TimerSkill:
     def _set_alarm(self, said: str, context: SkillContext) -> SkillReply | None:
         command = next((m for p in _SET_ALARM if (m := p.match(said))), None)
         if command is None:
-            return None
+            return _asking("For what time?", lambda: self.timers.ask("alarm")) if _NO_TIME.match(said) else None
         when = next_time(context.now, command, command.groupdict().get("day"))
         if when is None:
             return None
@@ -228,6 +248,22 @@ class TimerSkill:
             name = command.groupdict().get("name")
             return SkillReply(NAME, f"There is no {name + ' ' if name else ''}{kind} running.")
         return SkillReply(NAME, _listing(chosen, self, sentence=True))
+
+    def _answer(self, said: str, context: SkillContext) -> SkillReply | None:
+        """The length or time just asked for (:meth:`Timers.asked`), said alone ("Ten minutes.", "At 7."): the
+        timer or alarm asked for, set."""
+        asked = self.timers.asked()
+        if asked is None:
+            return None
+        kind, name = asked
+        if kind == "timer" and (length := _GIVEN_LENGTH.match(said)):
+            reply = self._set_timer(f"set a {name + ' ' if name else ''}timer for {length['duration']}", context)
+        elif kind == "alarm" and (time := _GIVEN_TIME.match(said)):
+            reply = self._set_alarm(f"set an alarm for {time['clock']}{' ' + time['day'] if time['day'] else ''}",
+                                    context)
+        else:
+            return None
+        return replace(reply, effect=self.timers.answering(reply.effect)) if reply and reply.effect else reply
 
     def _change(self, said: str, context: SkillContext) -> SkillReply | None:
         """A correction of the timer or alarm just set (:data:`RECENT_S`): cancelled, set to another length or
