@@ -131,3 +131,45 @@ def test_a_kiosk_visitor_who_leaves_takes_the_question_along(skills, tell):
 def test_a_request_with_its_length_is_set_at_once(skills, tell):
     reply = skills.match("Set a timer for ten minutes.", SkillContext(now=tell.now))
     assert reply is not None and not reply.asks
+
+
+@pytest.mark.parametrize("first, then, answer, minutes_left", [
+    (["Set a pasta timer for 8 minutes."], "Pause the pasta timer.", "Pasta timer paused, with 8 minutes left.", 8.0),
+    (["Set a timer for 5 minutes."], "Pause it.", "5 minute timer paused, with 5 minutes left.", 5.0),
+    (["Set a timer for 5 minutes.", "Pause the timer."], "Start the timer again.",
+     "5 minute timer resumed, with 5 minutes left.", 5.0),
+    (["십 분 타이머 맞춰 줘"], "타이머 일시정지해 줘", "십 분 타이머를 잠시 멈췄어요. 십 분 남았어요.", 10.0),
+    (["십 분 타이머 맞춰 줘", "타이머 잠깐 멈춰 줘"], "타이머 다시 시작해 줘", "십 분 타이머를 다시 시작했어요. 십 분 남았어요.", 10.0),
+])
+def test_a_timer_is_paused_and_run_on(skills, tell, first, then, answer, minutes_left):
+    skills.timers.clock = tell.now.timestamp
+    for words in first:
+        assert tell(words) is not None, words
+    assert tell(then) == answer
+    assert [left for _, left in running(skills, tell.now.tzinfo)] == [minutes_left]
+
+
+def test_a_paused_timer_keeps_its_time_does_not_ring_and_runs_on_from_there(tmp_path):
+    from assistant.think.skills.timer_store import Timers
+
+    now, rung = [1000.0], []
+    timers = Timers(tmp_path / "timers.json", rung.append, clock=lambda: now[0])
+    timer = timers.add("tea", "timer", 1060.0, 60.0)
+    now[0] = 1020.0
+    timers.pause(timer)
+    now[0] = 5000.0
+    assert timers.ring_due() == [] and timers.active()[0].left_s(now[0]) == 40.0
+    again = Timers(tmp_path / "timers.json", rung.append, clock=lambda: now[0])  # kept paused in the file
+    assert again.active()[0].paused and again.active()[0].left_s(now[0]) == 40.0
+    timers.resume(timers.active()[0])
+    now[0] = 5039.0
+    assert timers.ring_due() == []
+    now[0] = 5040.0
+    assert [t.name for t in timers.ring_due()] == ["tea"]
+
+
+def test_stop_still_cancels_and_pause_leaves_music_to_others(skills, tell):
+    tell("Set a timer for 5 minutes.")
+    assert tell("Pause the music.") != "5 minute timer paused, with 5 minutes left."
+    assert tell("Stop the timer.") == "5 minute timer cancelled."
+    assert tell("Pause the timer.") == "There is no timer running."

@@ -30,6 +30,17 @@ def test_the_panel_shows_each_running_timer_and_hides_when_none_runs(qtbot, tmp_
     assert chip_text(timers.add("", "alarm", 1e9), now[0]).startswith("alarm at ")
 
 
+def test_a_paused_timer_stands_still_on_its_chip(qtbot, tmp_path):
+    now = [1000.0]
+    timers = Timers(tmp_path / "timers.json", lambda timer: None, clock=lambda: now[0])
+    panel = TimersPanel(lambda: timers)
+    qtbot.addWidget(panel)
+    timers.pause(timers.add("pasta", "timer", 1600.0, 600.0))
+    now[0] = 1100.0
+    panel.refresh()
+    assert panel.texts() == ["pasta timer  ⏸ 10:00"]
+
+
 def test_no_skills_means_no_panel(qtbot):
     panel = TimersPanel(lambda: None)
     qtbot.addWidget(panel)

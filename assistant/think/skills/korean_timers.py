@@ -37,7 +37,7 @@ class TimerSkill(Protocol):
 _DURATION = re.compile(r"(?:(?P<h>[^분초]+?)시간)?(?:(?P<m>[^시초]+?)분)?(?:(?P<s>[^시분]+?)초)?(?P<half>반)?")
 _CLOCK = re.compile(r"(?P<h>.+?)시(?:(?P<m>.+?)분|(?P<half>반))?|(?P<hd>\d{1,2})[:.](?P<md>\d{2})")
 _NOT_NAMES = frozenset({"모든", "모두", "전부", "그", "이", "저", "내", "제", "새", "다른", "지금", "반", "짜리", "오늘",
-                        "내일"})
+                        "내일", "다시", "잠깐", "잠시"})
 """Words before 타이머 that are no timer's name."""
 
 
@@ -102,7 +102,12 @@ _FORMS = [
     ("change", "[그거|방금_거] [half=오전:am|오후:pm|아침:am|저녁:pm] {t} [으로|로] 바꿔|바꿔_줘|바꿔_주세요|변경해_줘|해_줘"),
     ("more", "{d} 더 [추가해|추가해_줘|추가해_주세요|늘려|늘려_줘|늘려_주세요|해_줘|해_주세요|줘|주세요]"),
 ]
-_ASK_FORMS = [
+_PAUSE = "일시정지|일시정지해|일시정지해_줘|일시정지해_주세요|잠깐_멈춰|잠깐_멈춰_줘|잠깐_멈춰_주세요|잠시_멈춰_줘|잠시_멈춰_주세요"
+_RESUME = "다시_시작|다시_시작해|다시_시작해_줘|다시_시작해_주세요|계속|계속해|계속해_줘|계속해_주세요|재개|재개해_줘|재개해_주세요"
+_PAUSE_AND_ASK = [
+    # a timer paused ("타이머 일시정지해 줘", "잠깐 멈춰 줘": 멈춰 alone cancels it) and run on ("다시 시작해 줘")
+    ("pause", f"[{{name}}] 타이머 [@TOPIC|을|를|좀] {_PAUSE}"),
+    ("resume", f"[{{name}}] 타이머 [@TOPIC|을|를|좀] {_RESUME}"),
     # a timer or an alarm asked for with no length or time: the length or time is asked for
     ("ask_timer", f"[{{name}}] 타이머 [을|를|좀|하나] {_SET}"),
     ("ask_alarm", f"알람 [을|를|좀|하나] {_SET}"),
@@ -112,7 +117,7 @@ _ANSWERS = [  # what was asked for (timer_store.Timers.asked), said alone: "십 
     ("timer", "{d} [이요|요|으로|로] [해_줘|해_주세요|맞춰_줘|맞춰_주세요|할게요]"),
     ("alarm", f"{_DAY} {{t}} [이요|요|에|으로|로] [해_줘|해_주세요|맞춰_줘|맞춰_주세요|할게요]"),
 ]
-FORMS = [(kind, Form(spec, _READERS)) for kind, spec in _FORMS + _ASK_FORMS]
+FORMS = [(kind, Form(spec, _READERS)) for kind, spec in _FORMS + _PAUSE_AND_ASK]
 ANSWERS = [(kind, Form(spec, _READERS)) for kind, spec in _ANSWERS]
 _KIND_SAID = {"timer": "타이머", "alarm": "알람"}
 
@@ -171,6 +176,26 @@ class _Handler:
 
     def ask_alarm(self, v: dict) -> SkillReply:  # noqa: ARG002 - the forms' handlers take their values
         return SkillReply(self.skill.name, "몇 시로 맞출까요?", effect=lambda: self.store.ask("alarm"), asks=True)
+
+    def pause(self, v: dict) -> SkillReply:
+        return self._pause(v, pausing=True)
+
+    def resume(self, v: dict) -> SkillReply:
+        return self._pause(v, pausing=False)
+
+    def _pause(self, v: dict, pausing: bool) -> SkillReply:
+        chosen = self._choose(v.get("name"), "timer")
+        if len(chosen) != 1:
+            listed = ", ".join(korean_label(t) for t in chosen)
+            return SkillReply(self.skill.name, f"타이머가 {native(len(chosen))} 개 있어요: {listed}. 어느 것이요?" if chosen else
+                              f"{subject(_label(v.get('name'), 'timer'))} 없어요.")
+        timer = chosen[0]
+        label, left = korean_label(timer), spoken_duration(timer.left_s(self.store.clock()))
+        if timer.paused == pausing:
+            return SkillReply(self.skill.name, f"{topic(label)} {'이미 멈춰 있어요' if pausing else '돌아가고 있어요'}. {left} 남았어요.")
+        if pausing:
+            return SkillReply(self.skill.name, f"{obj(label)} 잠시 멈췄어요. {left} 남았어요.", effect=lambda: self.store.pause(timer))
+        return SkillReply(self.skill.name, f"{obj(label)} 다시 시작했어요. {left} 남았어요.", effect=lambda: self.store.resume(timer))
 
     def cancel(self, v: dict) -> SkillReply:
         kind = v["kind"]
@@ -250,7 +275,8 @@ class _Handler:
             when = datetime.fromtimestamp(timer.ends_at).astimezone(self.context.now.tzinfo)
             day = "내일" if when.date() != self.context.now.date() else "오늘"
             return f"{topic(korean_label(timer))} {day} {time_words(when)}에 울려요."
-        return f"{topic(korean_label(timer))} {spoken_duration(timer.left_s(self.store.clock()))} 남았어요."
+        paused = "멈춰 있고 " if timer.paused else ""
+        return f"{topic(korean_label(timer))} {paused}{spoken_duration(timer.left_s(self.store.clock()))} 남았어요."
 
     def _choose(self, name: str | None, kind: str) -> list[Timer]:
         timers = [t for t in self.store.active() if t.kind == kind]

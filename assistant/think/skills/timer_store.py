@@ -21,7 +21,7 @@ import os
 import threading
 import time
 import uuid
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Callable
 
@@ -58,6 +58,8 @@ class Timer:
     """Wall-clock deadline, seconds since the epoch."""
     duration_s: float = 0.0
     """What a timer was set for (0 for an alarm)."""
+    paused_left: float | None = None
+    """A paused timer's seconds left (None: it runs)."""
 
     @property
     def reminder(self) -> bool:
@@ -71,8 +73,12 @@ class Timer:
             return self.name
         return f"{self.name} {self.kind}" if self.name else self.kind
 
+    @property
+    def paused(self) -> bool:
+        return self.paused_left is not None
+
     def left_s(self, now: float) -> float:
-        return max(0.0, self.ends_at - now)
+        return self.paused_left if self.paused_left is not None else max(0.0, self.ends_at - now)
 
 
 class Timers:
@@ -96,8 +102,9 @@ class Timers:
 
     def active(self) -> list[Timer]:
         """The running timers, soonest first (safe to call from any thread)."""
+        now = self.clock()
         with self._wake:
-            return sorted(self._timers, key=lambda t: t.ends_at)
+            return sorted(self._timers, key=lambda t: now + t.paused_left if t.paused_left is not None else t.ends_at)
 
     def add(self, name: str, kind: str, ends_at: float, duration_s: float = 0.0) -> Timer:
         """Start a timer; a named one replaces one of the same name and kind."""
@@ -152,6 +159,20 @@ class Timers:
         self.cancel([timer])
         return self.add(name, timer.kind, ends_at, duration_s)
 
+    def pause(self, timer: Timer) -> None:
+        """Stop ``timer``'s countdown where it is (it keeps its time left, and does not ring)."""
+        self._swap(timer, lambda t: replace(t, paused_left=t.left_s(self.clock())) if not t.paused else t)
+
+    def resume(self, timer: Timer) -> None:
+        """Run a paused ``timer`` on from the time it had left."""
+        self._swap(timer, lambda t: replace(t, ends_at=self.clock() + t.paused_left, paused_left=None) if t.paused else t)
+
+    def _swap(self, timer: Timer, changed: Callable[[Timer], Timer]) -> None:
+        with self._wake:
+            self._timers = [changed(t) if t.id == timer.id else t for t in self._timers]
+            self._save()
+            self._wake.notify()
+
     def cancel(self, timers: list[Timer]) -> None:
         ids = {t.id for t in timers}
         with self._wake:
@@ -184,9 +205,9 @@ class Timers:
         """Ring every timer whose time has come (it is then gone); returns them."""
         now = self.clock()
         with self._wake:
-            due = [t for t in self._timers if t.ends_at <= now]
+            due = [t for t in self._timers if t.ends_at <= now and not t.paused]
             if due:
-                self._timers = [t for t in self._timers if t.ends_at > now]
+                self._timers = [t for t in self._timers if t not in due]
                 self._save()
         for timer in sorted(due, key=lambda t: t.ends_at):
             try:
@@ -200,7 +221,7 @@ class Timers:
             with self._wake:
                 if self._stopped:
                     return
-                soonest = min((t.ends_at for t in self._timers), default=None)
+                soonest = min((t.ends_at for t in self._timers if not t.paused), default=None)
                 wait = POLL_S if soonest is None else min(POLL_S, max(0.0, soonest - self.clock()))
                 if wait > 0:
                     self._wake.wait(wait)
@@ -216,7 +237,8 @@ class Timers:
         try:
             rows = json.loads(self.path.read_text(encoding="utf-8"))
             timers = [Timer(str(r["id"]), str(r["name"]), str(r["kind"]), float(r["ends_at"]),
-                            float(r.get("duration_s", 0.0))) for r in rows]
+                            float(r.get("duration_s", 0.0)),
+                            None if r.get("paused_left") is None else float(r["paused_left"])) for r in rows]
         except (OSError, ValueError, TypeError, KeyError) as exc:
             aside = self.path.with_name(self.path.name + ".bad")
             log.warning("timers file %s is unreadable (%s); it is kept as %s and no timers run", self.path, exc,

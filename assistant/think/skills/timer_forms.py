@@ -1,0 +1,89 @@
+"""The English requests the timers skill reads (:mod:`.timers`), as :func:`~assistant.think.skills.text.normalize`
+writes them: setting a timer, an alarm or a reminder, cancelling, asking what is left, correcting the one just set,
+and the answers to what a request lacked."""
+
+from __future__ import annotations
+
+import re
+
+from assistant.think.skills.text import NUMBER
+from assistant.think.skills.timer_store import CLOCK_TIME
+
+UNIT_S = {"hour": 3600, "hr": 3600, "minute": 60, "min": 60, "second": 1, "sec": 1}
+COUNT = rf"(?:{NUMBER}|an?)"
+UNIT = r"(?:hours?|hrs?|minutes?|mins?|seconds?|secs?)"
+DURATION = rf"{COUNT} {UNIT}(?: and a half)?(?:(?: and)? {COUNT} {UNIT})?"
+TIMER_NAME = r"[a-z]+(?: [a-z]+){0,2}?"
+ANY_NAME = r"[a-z0-9.]+(?: [a-z0-9.]+){0,3}?"
+VERB = r"(?:set|start|create|make|add|put on|begin|give me|i need|i want)"
+SET = rf"(?:(?:can you |could you |please )?{VERB} )?"
+ARTICLE = r"(?:(?:a|an|the|my|your|our|another|one more) )?"
+OWNER = r"(?:the |my |your |our |a )?"
+REQUEST = re.compile(rf"\b{VERB} ")
+"""A request's verb (:data:`VERB`) inside what would be a timer's name: the words before it are not the
+request's ("Mike, set a timer...", its comma dropped)."""
+
+SET_TIMER = (
+    re.compile(rf"^{SET}{ARTICLE}(?:(?P<duration>{DURATION}) )?(?:(?P<name>{TIMER_NAME}) )?timer"
+               rf"(?: (?:for|of|to|at|on) (?P<duration2>{DURATION}))?(?: (?:for|called|named) {OWNER}(?P<name2>{TIMER_NAME}))?$"),
+    re.compile(rf"^{SET}{ARTICLE}timer (?:for|called|named) {OWNER}(?P<name>{TIMER_NAME}) (?:for|of|to) "
+               rf"(?P<duration>{DURATION})$"),
+)
+TIMER_HEARD_AS_TIME = re.compile(rf"^{SET}(?:at |up |up a |a |an )?time (?:for|of) (?P<duration>{DURATION})$")
+"""A timer request whose "a timer" the recognizer heard as "at time" or "up time" (its r lost): "set at time for
+10 minutes". A time set for a length is a timer; "set a time for the meeting" has no length and is not one."""
+REMIND = re.compile(rf"^remind me (?:in (?P<duration>{DURATION})|at (?P<clock>\d{{1,2}}(?:[:. -]?[0-5]\d)?"
+                     rf"(?: ?(?:am|pm|oclock))?))$")
+"""A reminder with nothing to remind of is a timer ("remind me in 10 minutes") or an alarm ("remind me at 7")."""
+REMIND_TO = (re.compile(rf"^remind me to (?P<task>[a-z]+(?: [a-z]+){{0,5}}?) in (?P<duration>{DURATION})$"),
+              re.compile(rf"^in (?P<duration>{DURATION}) remind me to (?P<task>[a-z]+(?: [a-z]+){{0,5}})$"))
+"""A reminder of something after a while: a timer named by it, said when it runs out ("This is your reminder
+to call your mom.")."""
+YOURS = {"me": "you", "my": "your", "i": "you", "myself": "yourself", "mine": "yours", "am": "are"}
+CLOCK = CLOCK_TIME
+SET_ALARM = (
+    re.compile(rf"^{SET}{ARTICLE}alarm (?:for|at) (?P<clock>{CLOCK})(?: (?P<day>tomorrow|today))?"
+               rf"(?: (?:for|called|named) {OWNER}(?P<name>{TIMER_NAME}))?$"),
+    re.compile(rf"^(?:please )?wake me(?: up)? (?:at )?(?P<clock>{CLOCK})(?: (?P<day>tomorrow|today))?$"),
+)
+CANCEL = re.compile(
+    rf"^(?:please )?(?:cancel|stop|delete|remove|clear|turn off|switch off|dismiss|end|kill) "
+    rf"(?P<all>all (?:the |my |of the |of my )?|every )?{OWNER}(?:(?P<name>{ANY_NAME}) )?"
+    rf"(?P<kind>timers?|alarms?|reminders?)"
+    rf"(?: (?:for|called|named|to) {OWNER}(?P<name2>{ANY_NAME}))?$"
+)
+ASK_LEFT = (
+    re.compile(rf"^how (?:much time|long|much longer|many minutes) (?:is |are )?(?:there )?(?:left |remaining )?"
+               rf"(?:on|for|in|until) {OWNER}(?:(?P<name>{ANY_NAME}) )?(?P<kind>timer|alarm|reminder)(?: goes off| rings)?$"),
+    # A misheard "how long" ("how on is left on the pasta timer"): "left" and the timer decide.
+    re.compile(rf"^how [a-z]+(?: [a-z]+)? (?:is |are )?(?:there )?(?:left|remaining) "
+               rf"(?:on|for|in) {OWNER}(?:(?P<name>{ANY_NAME}) )?(?P<kind>timer|alarm|reminder)$"),
+    re.compile(rf"^how long until {OWNER}(?:(?P<name>{ANY_NAME}) )?(?P<kind>timer|alarm|reminder)(?: goes off| rings)?$"),
+    re.compile(r"^(?:what|which) (?P<kind>timers|alarms|reminders) (?:do i have|are (?:running|set|there|on))(?: now)?$"),
+    re.compile(r"^(?:list|show)(?: me)? (?:my |the |all )?(?:running )?(?P<kind>timers|alarms|reminders)$"),
+    re.compile(r"^(?:is there|are there|do i have) (?:a |an |any )?(?P<kind>timers?|alarms?|reminders?)(?: running| set| on)?$"),
+)
+JUST = r"(?:(?:no|actually|oh|oops|sorry|wait|never mind|hmm) )*"
+"""How a correction may open ("Actually, make it twelve minutes.", "Never mind, cancel it.")."""
+CANCEL_THAT = re.compile(rf"^{JUST}(?:cancel|delete|remove|undo|scratch|forget) (?:that|it|this)(?: one)?$")
+CHANGE_THAT = re.compile(rf"^{JUST}(?:make|change|set|switch|move) (?:it|that|this)(?: one)? (?:to |for |into )?(?P<what>.+)$")
+ADD_MORE = re.compile(rf"^{JUST}(?:add|give (?:me|it)) (?:another |an extra )?(?P<count>{COUNT}) (?:more |extra )?"
+                       rf"(?P<unit>{UNIT})(?: more| extra)?(?: (?:to|on) (?:it|that|this|the timer|my timer))?$")
+_POLITE = r"(?:please )?(?:can you |could you )?"
+PAUSE = re.compile(rf"^{_POLITE}(?:pause|hold|freeze) {OWNER}(?:(?P<name>{ANY_NAME}) )?(?P<kind>timer|reminder)"
+                   rf"(?: for (?:a (?:moment|minute|second|bit)|now))?$")
+RESUME = re.compile(rf"^{_POLITE}(?:(?:resume|unpause|continue|unfreeze) {OWNER}(?:(?P<name>{ANY_NAME}) )?(?P<kind>timer|reminder)"
+                    rf"|(?:start|run) {OWNER}(?:(?P<name2>{ANY_NAME}) )?(?P<kind2>timer|reminder) again)$")
+PAUSE_IT = re.compile(rf"^{JUST}(?P<verb>pause|resume|unpause|continue) (?:it|that|this)(?: one)?$")
+"""Pausing a timer and running it on ("pause the pasta timer", "start the timer again"); "pause it" is about the timer
+just set, else the only one running ("stop the timer" cancels it)."""
+NO_TIME = re.compile(rf"^{SET}{ARTICLE}alarm(?: for me)?(?: please)?$"
+                      rf"|^(?:please )?(?:can you |could you )?wake me(?: up)?(?: please)?$")
+"""An alarm asked for with no time: the time is asked for ("For what time?")."""
+ASKED_FOR = re.compile(rf"^(?:can you |could you |please )?{VERB} |^(?:a |an )?timer$")
+"""A timer with no length is asked for only with a request's verb ("set a pasta timer") or alone ("timer")."""
+GIVEN_LENGTH = re.compile(rf"^{JUST}(?:for |about |make it |let us say )?(?P<duration>{DURATION})(?: please)?$")
+GIVEN_TIME = re.compile(rf"^{JUST}(?:for |at |make it |let us say )?(?P<clock>{CLOCK})(?: (?P<day>tomorrow|today))?"
+                         rf"(?: please)?$")
+"""The answer to "For how long?" or "For what time?": a length or a clock time alone ("Ten minutes.", "At 7 am.")."""
+ASK_BARE = re.compile(r"^how (?:much time|long|much longer) (?:is |are )?(?:there )?(?:left|remaining)(?: now)?$")
