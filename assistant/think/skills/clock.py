@@ -25,21 +25,22 @@ NAME = "clock"
 FALLBACK_LOCALE = "en_US"
 
 _NOW = r"(?: now| right now| DAY)?"
-_DAY_WORD = re.compile(r"\b(today|tomorrow|yesterday)\b")
+_DAY_WORD = re.compile(r"\b(the day after tomorrow|the day before yesterday|today|tomorrow|yesterday)\b")
 _QUESTIONS = (  # "DAY" stands for today, tomorrow or yesterday
     ("time", re.compile(
         rf"^(?:what time is it|what is the (?:current )?time|(?:can you |could you )?tell me the time"
         rf"|do you (?:have|know) the time|time){_NOW}$")),
     ("weekday", re.compile(
-        r"^(?:(?:what|which) day of (?:the|a) week is it(?: DAY)?|what (?:day of the week|weekday) is DAY"
+        r"^(?:(?:what|which) day of (?:the|a) week is it(?: DAY)?|what (?:day of the week|weekday) (?:is|was) DAY"
         r"|what weekday is it(?: DAY)?)$")),
     ("date", re.compile(
         r"^(?:what is (?:the )?(?:date|day)(?: DAY)?|what is DAY(?: date| day)?|what date is it(?: DAY)?"
-        r"|what day is it(?: DAY)?|what day is DAY|(?:can you |could you )?tell me (?:the|DAY) date|DAY date)$")),
+        r"|what day is it(?: DAY)?|what (?:day|date) (?:is|was) DAY|(?:can you |could you )?tell me (?:the|DAY) date|DAY date"
+        r"|what was (?:the )?(?:date|day) DAY|what was DAY(?: date)?)$")),
     ("year", re.compile(r"^(?:what year is it(?: now)?|what is the (?:current )?year)$")),
     ("month", re.compile(r"^(?:what month is it(?: now)?|what is the (?:current )?month)$")),
 )
-_OFFSETS = {"today": 0, "tomorrow": 1, "yesterday": -1, None: 0}
+_OFFSETS = {"today": 0, "tomorrow": 1, "yesterday": -1, "the day after tomorrow": 2, "the day before yesterday": -2, None: 0}
 ASKED_MOST = {
     "en": ("what time is it", "what is the date today", "what day of the week is it"),
     "ko": ("지금 몇 시야", "오늘 며칠이야", "오늘 무슨 요일이야"),
@@ -90,7 +91,8 @@ class Clock:
     def _answer(self, kind: str, day: str | None, context: SkillContext) -> str:
         now, locale = context.now, self.locale
         when = now + timedelta(days=_OFFSETS[day])
-        verb = {"tomorrow": "Tomorrow is", "yesterday": "Yesterday was"}.get(day or "", "Today is")
+        verb = {"tomorrow": "Tomorrow is", "yesterday": "Yesterday was", "the day after tomorrow": "The day after tomorrow is",
+                "the day before yesterday": "The day before yesterday was"}.get(day or "", "Today is")
         if kind == "time":
             return f"It's {format_time(now, format='short', locale=locale)}."
         if kind == "weekday":

@@ -95,6 +95,8 @@ _FORMS = [
     ("cancel", f"[all=모든|모두|전부] [{{name}}] kind=타이머:timer|알람:alarm [@TOPIC|을|를] [all2=다|모두|전부] {_CANCEL}"),
     ("left", f"[{{name}}] kind=타이머:timer|알람:alarm [@TOPIC] {_LEFT}"),
     ("left", "[kind=타이머:timer|알람:alarm] 남은_시간 [@TOPIC] [@TELL|얼마예요|얼마야|@IS]"),
+    ("left", "[다음] [{name}] kind=알람:alarm [@TOPIC] 몇_시에|언제 울려|울려요|울리나요|울리지|울리니|울려"),
+    ("left", "[다음] kind=알람:alarm [@TOPIC] 몇_시야|몇_시예요|몇_시로_맞춰져_있어|언제야|언제예요"),
     ("list", "kind=타이머:timer|알람:alarm [뭐|몇_개] 있어|있어요|있나요|있니"),
     # corrections of the timer or alarm just set (timer_store.RECENT_S): "그거 취소해", "십오 분으로 바꿔 줘", "오 분 더 늘려 줘"
     ("cancel_that", "그거|그것|방금_거|방금_그거|방금_맞춘_거 [좀] 취소|취소해|취소해_줘|취소해_주세요|지워_줘"),

@@ -39,6 +39,17 @@ REMIND_TO = (re.compile(rf"^remind me to (?P<task>[a-z]+(?: [a-z]+){{0,5}}?) in 
               re.compile(rf"^in (?P<duration>{DURATION}) remind me to (?P<task>[a-z]+(?: [a-z]+){{0,5}})$"))
 """A reminder of something after a while: a timer named by it, said when it runs out ("This is your reminder
 to call your mom.")."""
+_TASK = r"[a-z]+(?: [a-z]+){0,5}?"
+_WHEN = (rf"(?:(?P<day>tomorrow|today) )?(?:at )?(?P<clock>{CLOCK_TIME}|noon|midnight)"
+         rf"(?: (?P<day2>tomorrow|today|tonight))?(?: (?P<part>morning|afternoon|evening|night))?")
+REMIND_AT = (re.compile(rf"^remind me {_WHEN} to (?P<task>{_TASK})$"),
+             re.compile(rf"^remind me to (?P<task>{_TASK}) {_WHEN}$"),
+             re.compile(rf"^{_WHEN} remind me to (?P<task>{_TASK})$"))
+"""A reminder of something at a clock time: an alarm named by it ("Remind me at 5 pm to call mom.", "Remind me to
+water the plants at 8 am.", "Remind me tomorrow at noon to call the dentist.")."""
+REPEATING = re.compile(r"^(?=.*\b(?:every|each|daily|weekdays|weekends|recurring|repeating|repeat)\b)"
+                       rf"(?:(?:can you |could you |please )?{VERB} (?=.*\balarm\b)|(?:please )?(?:can you |could you )?wake me )")
+"""An alarm to repeat ("every weekday at 7", "a recurring alarm"): alarms ring once, and that is said."""
 YOURS = {"me": "you", "my": "your", "i": "you", "myself": "yourself", "mine": "yours", "am": "are"}
 CLOCK = CLOCK_TIME
 SET_ALARM = (
@@ -62,6 +73,10 @@ ASK_LEFT = (
     re.compile(r"^(?:what|which) (?P<kind>timers|alarms|reminders) (?:do i have|are (?:running|set|there|on))(?: now)?$"),
     re.compile(r"^(?:list|show)(?: me)? (?:my |the |all )?(?:running )?(?P<kind>timers|alarms|reminders)$"),
     re.compile(r"^(?:is there|are there|do i have) (?:a |an |any )?(?P<kind>timers?|alarms?|reminders?)(?: running| set| on)?$"),
+    # when an alarm rings ("What's my next alarm?", "When is my alarm?", "What time is my alarm set for?")
+    re.compile(rf"^(?:what|when|what time) is {OWNER}(?P<next>next )?(?:(?P<name>{ANY_NAME}) )?(?P<kind>alarm|reminder)"
+               rf"(?: set for| set| for| going off| going to go off)?$"),
+    re.compile(rf"^when (?:does|will) {OWNER}(?P<next>next )?(?:(?P<name>{ANY_NAME}) )?(?P<kind>alarm|reminder) (?:go off|ring)$"),
 )
 JUST = r"(?:(?:no|actually|oh|oops|sorry|wait|never mind|hmm) )*"
 """How a correction may open ("Actually, make it twelve minutes.", "Never mind, cancel it.")."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Callable
 
@@ -82,7 +82,7 @@ class TimerSkill:
             return change
         if not any(word in said for word in ("timer", "alarm", "wake me", "remind")) and not forms.ASK_BARE.match(said):
             return None
-        for handle in (self._remind, self._set_timer, self._set_alarm, self._cancel, self._ask):
+        for handle in (self._remind, self._remind_at, self._set_timer, self._set_alarm, self._cancel, self._ask):
             reply = handle(said, context)
             if reply is not None:
                 return reply
@@ -136,7 +136,21 @@ class TimerSkill:
 
         return SkillReply(NAME, f"Okay, I'll remind you to {task} in {spoken_duration(seconds)}.", effect=start)
 
+    def _remind_at(self, said: str, context: SkillContext) -> SkillReply | None:
+        command = next((m for p in forms.REMIND_AT if (m := p.match(said))), None)
+        when = _when(command, context) if command is not None else None
+        if when is None:
+            return None
+        task = _yours(command["task"])
+        spoken = f"{self.clock_time(when)} {'tomorrow' if when.date() != context.now.date() else 'today'}"
+        return SkillReply(NAME, f"Okay, I'll remind you to {task} at {spoken}.",
+                          effect=lambda: self.timers.add(f"{REMINDER}{task}", "alarm", when.timestamp()))
+
     def _set_alarm(self, said: str, context: SkillContext) -> SkillReply | None:
+        if forms.REPEATING.match(said):
+            time = re.search(rf"\b(?:at|for) ({forms.CLOCK})\b", said)
+            return SkillReply(NAME, "I can't set a repeating alarm, only the next one: say, set an alarm for "
+                                    f"{time[1] if time else '7 am'}.")
         command = next((m for p in forms.SET_ALARM if (m := p.match(said))), None)
         if command is None:
             return _asking("For what time?", lambda: self.timers.ask("alarm")) if forms.NO_TIME.match(said) else None
@@ -162,7 +176,7 @@ class TimerSkill:
         if name and kind == "reminder":
             name = _yours(name)
         every = bool(command["all"]) or command["kind"].endswith("s")
-        chosen = self._choose(name, kind)
+        chosen = self._choose(name, kind) or (self._ringing_at(name, context) if name and kind == "alarm" else [])
         if not chosen:
             what = f"{name} {kind}" if name else kind
             return SkillReply(NAME, f"There is no {what} running.")
@@ -178,7 +192,7 @@ class TimerSkill:
                 return SkillReply(NAME, _listing(self.timers.active(), self, sentence=True))
             return None
         kind = command["kind"].rstrip("s")
-        chosen = self._choose(command.groupdict().get("name"), kind)
+        chosen = self._choose(command.groupdict().get("name"), kind)[:1 if command.groupdict().get("next") else None]
         if not chosen:
             name = command.groupdict().get("name")
             return SkillReply(NAME, f"There is no {name + ' ' if name else ''}{kind} running.")
@@ -283,9 +297,26 @@ class TimerSkill:
             return exact or [t for t in timers if name in t.name or t.name in name and t.name]
         return timers
 
+    def _ringing_at(self, said: str, context: SkillContext) -> list[Timer]:
+        """The alarms that ring at the day or the time ``said`` ("tomorrow", "6 am", "9:30")."""
+        alarms = [t for t in self.timers.active() if t.kind == "alarm"]
+        moments = {t.id: datetime.fromtimestamp(t.ends_at, context.now.tzinfo) for t in alarms}
+        if said in ("today", "tomorrow"):
+            day = context.now.date() + timedelta(days=said == "tomorrow")
+            return [t for t in alarms if moments[t.id].date() == day]
+        clock = re.fullmatch(forms.CLOCK, said)
+        when = next_time(context.now, clock, None) if clock else None
+        if when is None:
+            return []
+        either_half = not clock["half"] and int(clock["hour"]) <= 12  # "my 6 alarm": 6 am or 6 pm
+        return [t for t in alarms if moments[t.id].minute == when.minute and
+                (moments[t.id].hour == when.hour or either_half and moments[t.id].hour % 12 == when.hour % 12)]
+
     def left(self, timer: Timer) -> str:
         if timer.kind == "alarm":
-            return f"set for {self.clock_time(datetime.fromtimestamp(timer.ends_at).astimezone())}"
+            when = datetime.fromtimestamp(timer.ends_at).astimezone()
+            today = datetime.fromtimestamp(self.timers.clock()).astimezone().date()
+            return f"set for {self.clock_time(when)}{' tomorrow' if when.date() != today else ''}"
         return f"{spoken_duration(timer.left_s(self.timers.clock()))} left{', paused' if timer.paused else ''}"
 
     def clock_time(self, moment: datetime) -> str:
@@ -299,7 +330,8 @@ class TimerSkill:
             return
         if timer.kind == "alarm":
             now = self.clock_time(datetime.now().astimezone())
-            text = f"It's {now}. Your {timer.label} is ringing." if timer.name else f"It's {now}. This is your alarm."
+            text = (f"It's {now}. This is your {timer.label}." if timer.reminder else
+                    f"It's {now}. Your {timer.label} is ringing." if timer.name else f"It's {now}. This is your alarm.")
         else:
             text = f"This is your {timer.label}." if timer.reminder else f"Your {timer.label} is done."
         self._setup.announce(SkillReply(NAME, text, sound=chime(self._setup.output_rate)))
@@ -314,6 +346,17 @@ def _listing(timers: list[Timer], skill: TimerSkill, sentence: bool = False) -> 
              for t in timers]
     listed = ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
     return f"You have {listed}." if sentence else listed
+
+
+def _when(said: re.Match, context: SkillContext) -> datetime | None:
+    """The moment a reminder is asked for (:data:`timer_forms.REMIND_AT`): its clock time, on its day."""
+    clock = {"noon": "12 pm", "midnight": "12 am"}.get(said["clock"], said["clock"])
+    if said["part"] and not re.search(r"am|pm|oclock|in the|at night", clock):
+        clock += " am" if said["part"] == "morning" else " pm"
+    elif said["day2"] == "tonight" and not re.search(r"am|pm", clock):
+        clock += " pm"
+    day = said["day"] or said["day2"]
+    return next_time(context.now, re.fullmatch(forms.CLOCK, clock), "tomorrow" if day == "tomorrow" else None)
 
 
 def _yours(words: str) -> str:
