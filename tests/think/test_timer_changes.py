@@ -10,7 +10,7 @@ from datetime import datetime
 import pytest
 
 from assistant.think.skills import SkillContext, Skills
-from assistant.think.skills.timer_store import ASK_S, RECENT_S
+from assistant.think.skills.timer_store import ASK_S, RECENT_S, RUNG_S
 
 
 def running(skills: Skills, tz) -> list[tuple[str, float]]:
@@ -173,3 +173,37 @@ def test_stop_still_cancels_and_pause_leaves_music_to_others(skills, tell):
     assert tell("Pause the music.") != "5 minute timer paused, with 5 minutes left."
     assert tell("Stop the timer.") == "5 minute timer cancelled."
     assert tell("Pause the timer.") == "There is no timer running."
+
+
+@pytest.mark.parametrize("first, then, answer, after", [
+    ("Set an alarm for 7 am.", "Snooze.", "Okay, I'll ring again in 9 minutes.", [("alarm", 9.0)]),
+    ("Set an alarm for 7 am.", "Snooze for 5 minutes.", "Okay, I'll ring again in 5 minutes.", [("alarm", 5.0)]),
+    ("Set an alarm for 7 am.", "Five more minutes.", "Okay, I'll ring again in 5 minutes.", [("alarm", 5.0)]),
+    ("Set a pasta timer for 8 minutes.", "Give me two more minutes.", "Okay, I'll ring again in 2 minutes.",
+     [("pasta timer", 2.0)]),
+    ("Set a timer for 3 minutes.", "Add one more minute.", "Okay, I'll ring again in 1 minute.", [("1 minute timer", 1.0)]),
+    ("오전 일곱 시에 알람 맞춰 줘", "알람 미뤄 줘", "구 분 뒤에 다시 울릴게요.", [("alarm", 9.0)]),
+    ("오전 일곱 시에 알람 맞춰 줘", "오 분만 더", "오 분 뒤에 다시 울릴게요.", [("alarm", 5.0)]),
+])
+def test_what_just_rang_is_snoozed(skills, tell, first, then, answer, after):
+    now = [tell.now.timestamp()]
+    skills.timers.clock = lambda: now[0]
+    assert tell(first) is not None
+    now[0] = skills.timers.active()[0].ends_at + 5
+    assert len(skills.timers.ring_due()) == 1
+    assert tell(then) == answer
+    left = [(t.kind if t.kind == "alarm" else t.label, round(t.ends_at - now[0]) / 60) for t in skills.timers.active()]
+    assert left == after
+    assert tell("Snooze.") == "There is no alarm or timer ringing to snooze."  # snoozed once: that ring is answered
+
+
+def test_a_snooze_is_about_a_ring_a_moment_ago_only(skills, tell):
+    now = [tell.now.timestamp()]
+    skills.timers.clock = lambda: now[0]
+    assert tell("Five more minutes.") is None  # nothing rang: the model's
+    assert tell("Snooze.") == "There is no alarm or timer ringing to snooze."
+    tell("Set an alarm for 7 am.")
+    now[0] = skills.timers.active()[0].ends_at + 5
+    skills.timers.ring_due()
+    now[0] += RUNG_S + 1
+    assert tell("Five more minutes.") is None

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Protocol
 
 from assistant.writing import has_hangul, is_syllable
@@ -22,7 +22,7 @@ from assistant.think.korean import time_words
 from assistant.think.skills import SkillContext, SkillReply
 from assistant.think.skills.korean_numbers import copula, native, obj, parse, say, subject, topic, towards
 from assistant.think.skills.korean_pattern import Form, first
-from assistant.think.skills.timer_store import RECENT_S, same_half_of_day, soonest
+from assistant.think.skills.timer_store import RECENT_S, SNOOZE_S, same_half_of_day, soonest
 
 if TYPE_CHECKING:
     from assistant.think.skills.timer_store import Timer, Timers
@@ -107,6 +107,10 @@ _FORMS = [
 _PAUSE = "일시정지|일시정지해|일시정지해_줘|일시정지해_주세요|잠깐_멈춰|잠깐_멈춰_줘|잠깐_멈춰_주세요|잠시_멈춰_줘|잠시_멈춰_주세요"
 _RESUME = "다시_시작|다시_시작해|다시_시작해_줘|다시_시작해_주세요|계속|계속해|계속해_줘|계속해_주세요|재개|재개해_줘|재개해_주세요"
 _PAUSE_AND_ASK = [
+    # the timer or alarm that just rang, again later ("알람 미뤄 줘", "오 분만 더", "십 분 뒤에 다시 울려 줘")
+    ("snooze", "[알람|타이머] [을|를|좀] 미뤄|미뤄_줘|미뤄_주세요|스누즈|다시_울려_줘|이따_다시_울려_줘|나중에_다시_울려_줘"),
+    ("snooze", "{d} [만] 더 [잘게|잘래|잘래요|줘|주세요]"),
+    ("snooze", "{d} 뒤에|후에 다시 울려|울려_줘|울려_주세요"),
     # a timer paused ("타이머 일시정지해 줘", "잠깐 멈춰 줘": 멈춰 alone cancels it) and run on ("다시 시작해 줘")
     ("pause", f"[{{name}}] 타이머 [@TOPIC|을|를|좀] {_PAUSE}"),
     ("resume", f"[{{name}}] 타이머 [@TOPIC|을|를|좀] {_RESUME}"),
@@ -256,9 +260,24 @@ class _Handler:
         day = "내일" if when.date() != self.context.now.date() else "오늘"
         return self._anew(latest, time_words(when), when.timestamp(), 0.0, f"알람을 {day} {towards(time_words(when))} 바꿨어요.")
 
+    def snooze(self, v: dict) -> SkillReply | None:
+        rung = self.store.rung()
+        if rung is None:
+            return SkillReply(self.skill.name, "지금 울린 알람이나 타이머가 없어요.") if "d" not in v else None
+        seconds = v.get("d") or SNOOZE_S
+        if not 0 < seconds <= 24 * 3600:
+            return None
+        name = spoken_duration(seconds) if rung.kind == "timer" and rung.name == spoken_duration(rung.duration_s) else rung.name
+        if rung.kind == "alarm":  # a Korean alarm is named by the time it rings
+            name = time_words(self.context.now + timedelta(seconds=seconds))
+        return SkillReply(self.skill.name, f"{spoken_duration(seconds)} 뒤에 다시 울릴게요.",
+                          effect=lambda: self.store.snooze(rung, seconds, name))
+
     def more(self, v: dict) -> SkillReply | None:
         timer = self.store.to_extend()
-        if timer is None or not 0 < v["d"] <= 24 * 3600:
+        if timer is None:
+            return self.snooze(v)  # "오 분 더" right after a ring
+        if not 0 < v["d"] <= 24 * 3600:
             return None
         left = timer.left_s(self.store.clock()) + v["d"]
         text = f"{spoken_duration(v['d'])} 더 늘렸어요. {spoken_duration(left)} 남았어요."

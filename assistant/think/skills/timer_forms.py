@@ -92,6 +92,10 @@ RESUME = re.compile(rf"^{_POLITE}(?:(?:resume|unpause|continue|unfreeze) {OWNER}
 PAUSE_IT = re.compile(rf"^{JUST}(?P<verb>pause|resume|unpause|continue) (?:it|that|this)(?: one)?$")
 """Pausing a timer and running it on ("pause the pasta timer", "start the timer again"); "pause it" is about the timer
 just set, else the only one running ("stop the timer" cancels it)."""
+SNOOZE = re.compile(rf"^{JUST}(?:please )?snooze(?: it| that| {OWNER}(?:alarm|timer))?(?: for (?P<duration>{DURATION}))?"
+                    rf"(?: please)?$")
+MORE_NOW = re.compile(rf"^{JUST}(?:just |give me |another )?(?P<count>{COUNT}) more (?P<unit>{UNIT})(?: please)?$")
+"""A snooze: "snooze", "snooze for 5 minutes", and, right after a ring, "five more minutes" (or "add 2 more minutes")."""
 NO_TIME = re.compile(rf"^{SET}{ARTICLE}alarm(?: for me)?(?: please)?$"
                       rf"|^(?:please )?(?:can you |could you )?wake me(?: up)?(?: please)?$")
 """An alarm asked for with no time: the time is asked for ("For what time?")."""

@@ -42,6 +42,11 @@ alarm set within this many seconds (:meth:`Timers.latest`)."""
 ASK_S = 30.0
 """A request that lacked its length or time was asked for it ("For how long?"); the answer ("ten minutes",
 "십 분") is taken within this many seconds (:meth:`Timers.asked`)."""
+RUNG_S = 600.0
+"""A snooze ("snooze", "five more minutes", "알람 미뤄 줘") is about the timer or alarm that rang within this many
+seconds (:meth:`Timers.rung`)."""
+SNOOZE_S = 540.0
+"""How long a snooze lasts when none is said: nine minutes, as on most alarm clocks."""
 POLL_S = 0.5
 """Longest the ringing thread sleeps between looks at the clock (a wall-clock change is
 noticed within this)."""
@@ -93,6 +98,8 @@ class Timers:
         self._added: tuple[str, float] | None = None
         """The id of the timer added last and when (on :attr:`clock`): what "cancel that" is about."""
         self._asked: tuple[str, str, float] | None = None
+        self._rung: tuple[Timer, float] | None = None
+        """The timer or alarm that rang last, and when."""
         """What was asked for last (:meth:`ask`): the kind, the name, and when."""
         self._wake = threading.Condition()
         self._stopped = False
@@ -146,6 +153,19 @@ class Timers:
 
         return answered
 
+    def rung(self) -> Timer | None:
+        """The timer or alarm that rang within :data:`RUNG_S` and was not snoozed yet, else None."""
+        with self._wake:
+            if self._rung is None or self.clock() - self._rung[1] > RUNG_S:
+                return None
+            return self._rung[0]
+
+    def snooze(self, timer: Timer, seconds: float, name: str) -> Timer:
+        """``timer``, which rang, set to ring again in ``seconds``, named ``name``."""
+        with self._wake:
+            self._rung = None
+        return self.add(name, timer.kind, self.clock() + seconds, seconds if timer.kind == "timer" else 0.0)
+
     def to_extend(self) -> Timer | None:
         """The timer "add 2 minutes" is about: the one set a moment ago (:data:`RECENT_S`), else the only one running."""
         latest = self.latest(RECENT_S)
@@ -183,7 +203,7 @@ class Timers:
     def clear(self) -> list[Timer]:
         """Cancel every timer and alarm (a kiosk's visitor left); returns them."""
         with self._wake:
-            cleared, self._timers, self._asked = self._timers, [], None
+            cleared, self._timers, self._asked, self._rung = self._timers, [], None, None
             self._save()
             self._wake.notify()
         return cleared
@@ -208,6 +228,7 @@ class Timers:
             due = [t for t in self._timers if t.ends_at <= now and not t.paused]
             if due:
                 self._timers = [t for t in self._timers if t not in due]
+                self._rung = (max(due, key=lambda t: t.ends_at), now)
                 self._save()
         for timer in sorted(due, key=lambda t: t.ends_at):
             try:

@@ -28,7 +28,7 @@ from assistant.writing import has_hangul
 from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_timers, timer_forms as forms
 from assistant.think.skills.clock import resolve_locale
 from assistant.think.skills.text import FUNCTION_WORDS, NUMBER, capital, normalize, spoken_duration, spoken_number
-from assistant.think.skills.timer_store import (RECENT_S, REMINDER, Timer, Timers, chime, next_time, same_half_of_day,
+from assistant.think.skills.timer_store import (RECENT_S, REMINDER, SNOOZE_S, Timer, Timers, chime, next_time, same_half_of_day,
                                                 soonest)
 
 NAME = "timers"
@@ -240,10 +240,27 @@ class TimerSkill:
         more = forms.ADD_MORE.match(said)
         timer = self.timers.to_extend() if more is not None else None
         if timer is None:
-            return None
+            return self._snooze(said, more or forms.MORE_NOW.match(said))
         extra = duration_s(f"{more['count']} {more['unit']}")
         left = timer.left_s(self.timers.clock()) + extra
         return self._replace(timer, timer.ends_at + extra, timer.duration_s + extra, spoken_duration(left), added=extra)
+
+    def _snooze(self, said: str, more: re.Match | None) -> SkillReply | None:
+        """The timer or alarm that just rang, set to ring again: "snooze" (:data:`SNOOZE_S`), "snooze for 5
+        minutes", "five more minutes"."""
+        snooze = forms.SNOOZE.match(said)
+        rung = self.timers.rung()
+        if snooze is None and (more is None or rung is None):
+            return None
+        if rung is None:
+            return SkillReply(NAME, "There is no alarm or timer ringing to snooze.")
+        said_length = snooze["duration"] if snooze is not None else f"{more['count']} {more['unit']}"
+        seconds = duration_s(said_length) if said_length else SNOOZE_S
+        if not 0 < seconds <= 24 * 3600:
+            return None
+        name = length_name(seconds) if rung.kind == "timer" and rung.name == length_name(rung.duration_s) else rung.name
+        return SkillReply(NAME, f"Okay, I'll ring again in {spoken_duration(seconds)}.",
+                          effect=lambda: self.timers.snooze(rung, seconds, name))
 
     def _pause(self, said: str) -> SkillReply | None:
         """A timer paused, or run on from where it was paused."""
