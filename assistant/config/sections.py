@@ -75,10 +75,11 @@ class TurnConfig:
     language it does not know), or, where ``unsure_word_p`` is set, the recognizer was unsure of the
     last word. About a fixed endpoint."""
     phrase_ms: int = within(300, "complete_ms", "max_ms", "ms")
-    """Silence that ends a turn whose words are a greeting, thanks, yes or no of the instant-reply
-    table (``complete_ms`` ends one that is any other phrase or a skill's request): people go on
-    from one after a comma's pause ("Okay, set a timer..."); on the tuning takes 160-352 ms, 1 in
-    20 at 320 ms or more (docs/tuning.md)."""
+    """Silence that ends a turn whose words are answered without the model (a skill's request, a phrase
+    of the instant-reply table): people go on after a comma's pause, from a greeting ("Okay, set a
+    timer...") as from a request ("Tell me a joke, please."); on the tuning takes 160-352 ms, 1 in 20
+    at 320 ms or more (docs/tuning.md). A Korean request that ends on a sentence-final ending is over
+    after ``complete_ms``."""
     no_ending_ms: int = within(1000, "complete_ms", 5000, "ms")
     """Korean (a language with sentence-final endings): the silence waited (``max_ms`` at most)
     after words that end on no sentence-final ending, and, where the model cannot read Korean,

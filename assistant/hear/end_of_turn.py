@@ -29,10 +29,9 @@ silence has lasted. The wait grows smoothly as the model's probability falls:
   no such table the words are not even waited for (their transcription would only delay
   the end); a model that reads such a language decides only
   where it is confident the words are complete;
-- what is answered without the model (an instant-reply phrase, a skill's request) is complete;
-  a greeting, thanks, yes or no, and such words that trail off (the recognizer's comma: the
-  voice went on, "What day of the week was January 1, ...") after ``phrase_ms``, the length of
-  a comma's pause, so that what follows it is the same turn.
+- what is answered without the model (an instant-reply phrase, a skill's request) is complete
+  after ``phrase_ms``, the length of a comma's pause, so that what follows one is the same turn
+  ("Tell me a joke, please.").
 
 ``fixed`` mode keeps the plain silence endpoint: the detector never commits early.
 Like :class:`~assistant.hear.vad.Endpointer`, it is fed numbers and returns decisions, so its
@@ -228,16 +227,18 @@ def model_expects_more(log10: float, config: TurnConfig) -> bool:
     return log10 < config.unfinished_log10
 
 
-def phrase_judgement(signals: TurnSignals, config: TurnConfig) -> Judgement:
-    """Words of the instant-reply table, or a skill's request: complete. A greeting, thanks, yes or
-    no after ``phrase_ms`` (what follows a comma's pause is the same turn), and so do words that
-    trail off (the recognizer heard the voice go on: "What day of the week was January 1," before
-    "2000"); others after ``complete_ms``."""
+def phrase_judgement(signals: TurnSignals, config: TurnConfig, language: str = "en") -> Judgement:
+    """Words of the instant-reply table, or a skill's request: complete, after ``phrase_ms``, the length of
+    a comma's pause: what follows one is the same turn, after a greeting, thanks, yes or no ("Thanks, what
+    is ten times four?") as after a request ("Tell me a joke, please.", "What time is it in Paris,
+    France?"), which the recognizer ends with "." at the pause as often as with ",". A request in a
+    language whose sentences end on their verb's ending (Korean: "지금 몇 시예요") is over on that
+    ending: after ``complete_ms``."""
     if signals.social:
         return Judgement(TurnCall.COMPLETE, config.phrase_ms, "an instant-reply phrase (a request may follow)")
-    if trails_off(signals.transcript):
-        return Judgement(TurnCall.COMPLETE, config.phrase_ms, "answered at once, but trails off (more may follow)")
-    return Judgement(TurnCall.COMPLETE, config.complete_ms, "an instant-reply phrase")
+    if language in FINAL_ENDINGS and ends_on_a_final_ending(signals.transcript, language):
+        return Judgement(TurnCall.COMPLETE, config.complete_ms, "answered at once (a sentence-final ending)")
+    return Judgement(TurnCall.COMPLETE, config.phrase_ms, "answered at once (more may follow a comma's pause)")
 
 
 def model_wait_ms(log10: float, config: TurnConfig) -> float:
@@ -269,7 +270,7 @@ def judge(signals: TurnSignals | None, config: TurnConfig, fixed_ms: float = 300
     if not text:  # read, and nothing found: the recognizer could not read the words, misheard at the most
         return Judgement(TurnCall.UNSURE, min(config.misheard_ms, config.max_ms), "no words transcribed")
     if signals.instant and words:
-        return phrase_judgement(signals, config)
+        return phrase_judgement(signals, config, language)
     if words and ends_on_a_final_ending(text, language) is not None:
         return judge_by_ending(signals, config, language)
     if signals.awaiting_model:
@@ -325,7 +326,7 @@ def judge_without_model(signals: TurnSignals | None, config: TurnConfig, languag
             return Judgement(TurnCall.UNSURE, no_ending_ms, reason)
         return silence
     if signals.instant:
-        return phrase_judgement(signals, config)
+        return phrase_judgement(signals, config, language)
     if language not in FINAL_ENDINGS:
         return silence
     syllable = last_syllable(signals.transcript)
