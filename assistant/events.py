@@ -74,6 +74,8 @@ class TurnSignals:
     social: bool = False
     """...a greeting, thanks, yes or no, or "stop" with no reply to stop: people go on from one after
     a comma's pause ("Thanks, what is ten times four?"), so it ends the turn after ``turn.phrase_ms``."""
+    stops_reply: bool = False
+    """"stop", "wait" said over a reply: it ends the turn after ``turn.complete_ms``, not a comma's pause."""
     awaiting_model: bool = False
     """The model's probability is on its way: the words alone do not decide yet."""
     punctuated: bool = False

@@ -236,6 +236,8 @@ def phrase_judgement(signals: TurnSignals, config: TurnConfig, language: str = "
     ending: after ``complete_ms``."""
     if signals.social:
         return Judgement(TurnCall.COMPLETE, config.phrase_ms, "an instant-reply phrase (a request may follow)")
+    if signals.stops_reply:
+        return Judgement(TurnCall.COMPLETE, config.complete_ms, "stops the reply")
     if language in FINAL_ENDINGS and ends_on_a_final_ending(signals.transcript, language):
         return Judgement(TurnCall.COMPLETE, config.complete_ms, "answered at once (a sentence-final ending)")
     return Judgement(TurnCall.COMPLETE, config.phrase_ms, "answered at once (more may follow a comma's pause)")

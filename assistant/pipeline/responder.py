@@ -174,10 +174,12 @@ class ResponderStage(Stage):
                 timeline.set("end_of_turn_p", probability)
                 timeline.set("prompt_eval_ms", (time.perf_counter() - started) * 1000.0)  # counted in the TTFT
         misheard = self.misheard is not None and self.misheard.unsure(message.least_word_p)
-        social = opens_a_turn(hit, self.playback.replying)
+        replying = self.playback.replying
+        social = opens_a_turn(hit, replying)
+        stops_reply = replying and hit is not None and hit.action == "stop"
         self.answering.more_about_words(message, TurnSignals(message.text, end_of_turn=probability, instant=instant,
-                                                             social=social, last_word_p=message.last_word_p,
-                                                             misheard=misheard))
+                                                             social=social, stops_reply=stops_reply,
+                                                             last_word_p=message.last_word_p, misheard=misheard))
 
     def _prefill(self, message: PartialText) -> None:
         """Evaluate the user's words so far (the turn is not answered yet)."""

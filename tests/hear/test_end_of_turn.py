@@ -85,6 +85,7 @@ def test_an_instant_phrase_is_complete_without_the_model_after_a_comma_s_pause()
         judgement = judge(TurnSignals(text, instant=True), CONFIG)
         assert judgement.call is TurnCall.COMPLETE and judgement.wait_ms == CONFIG.phrase_ms == 300
     assert judge(TurnSignals("Tell me a joke", end_of_turn=0.9), CONFIG).wait_ms == CONFIG.complete_ms == 150
+    assert judge(TurnSignals("stop", instant=True, stops_reply=True), CONFIG).wait_ms == 150  # over a reply: at once
 
 
 def test_a_greeting_or_thanks_waits_out_a_comma_s_pause():
