@@ -74,7 +74,11 @@ def clock(words: str) -> tuple[int, int] | None:
 
 
 def _name(words: str) -> str | None:
+    """A timer's name: the noun before 타이머 ("라면"); a word ending in a particle is no such noun ("칠 분" misheard
+    as "치옥은")."""
     if not 1 <= len(words) <= 4 or not all(is_syllable(c) for c in words) or words in _NOT_NAMES:
+        return None
+    if len(words) > 1 and words[-1] in "은는을를":
         return None
     return None if duration_s(words) or parse(words, counter=True) is not None else words
 
@@ -82,6 +86,8 @@ def _name(words: str) -> str | None:
 _READERS = {"d": duration_s, "t": clock, "name": _name}
 _SET = "[좀] [맞춰_줘|맞춰_주세요|맞춰|맞춰줄래|설정|설정해|설정해_줘|설정해_주세요|시작|시작해|시작해_줘|시작해_주세요|" \
        "켜_줘|켜_주세요|해_줘|해_주세요|부탁해|부탁해요|맞춰_놔|맞춰_놔_줘|맞춰_주실래요]"
+_SET_SAID = _SET.replace("[좀] [", "[좀] ").removesuffix("]")
+"""The request's verb, said (a timer asked for with no length must be asked for: "타이머 맞춰 줘")."""
 _DAY = "[day=오늘|내일] [half=오전:am|오후:pm|아침:am|저녁:pm|밤:pm|낮:pm|새벽:am]"
 _CANCEL = "취소|취소해|취소해_줘|취소해_주세요|꺼|꺼_줘|꺼_주세요|끄기|끄기|삭제|삭제해_줘|지워|지워_줘|멈춰|멈춰_줘|그만"
 _LEFT = "[얼마나|몇_분|얼마] 남았어|남았어요|남았나요|남았니|남았지|남았죠"
@@ -115,8 +121,11 @@ _PAUSE_AND_ASK = [
     ("pause", f"[{{name}}] 타이머 [@TOPIC|을|를|좀] {_PAUSE}"),
     ("resume", f"[{{name}}] 타이머 [@TOPIC|을|를|좀] {_RESUME}"),
     # a timer or an alarm asked for with no length or time: the length or time is asked for
-    ("ask_timer", f"[{{name}}] 타이머 [을|를|좀|하나] {_SET}"),
-    ("ask_alarm", f"알람 [을|를|좀|하나] {_SET}"),
+    ("ask_timer", f"타이머 [을|를|좀|하나] {_SET_SAID}"),
+    # with a word before 타이머, nobody's: a length misheard ("십 분" as "씹풍") as often as a name, and no longer
+    # read, a letter or two off, as a cancel ("라면 타이머 맞춰 줘" as "라면 타이머 꺼 줘")
+    ("not_ours", f"{{name}} 타이머 [을|를|좀|하나] {_SET_SAID}"),
+    ("ask_alarm", f"알람 [을|를|좀|하나] {_SET_SAID}"),
     ("ask_alarm", "[좀] 깨워_줘|깨워_주세요|깨워|깨워_줄래|깨워_줄래요|깨워줘요"),
 ]
 _ANSWERS = [  # what was asked for (timer_store.Timers.asked), said alone: "십 분", "일곱 시로 해 줘"
@@ -175,10 +184,11 @@ class _Handler:
 
         return SkillReply(self.skill.name, f"{day} {name}에 알람을 맞췄어요.", effect=start)
 
-    def ask_timer(self, v: dict) -> SkillReply:
-        name = v.get("name") or ""
-        return SkillReply(self.skill.name, f"{obj(name + ' 타이머') + ' ' if name else ''}몇 분으로 맞출까요?",
-                          effect=lambda: self.store.ask("timer", name), asks=True)
+    def ask_timer(self, v: dict) -> SkillReply:  # noqa: ARG002 - the forms' handlers take their values
+        return SkillReply(self.skill.name, "몇 분으로 맞출까요?", effect=lambda: self.store.ask("timer"), asks=True)
+
+    def not_ours(self, v: dict) -> None:  # noqa: ARG002 - the forms' handlers take their values
+        return None
 
     def ask_alarm(self, v: dict) -> SkillReply:  # noqa: ARG002 - the forms' handlers take their values
         return SkillReply(self.skill.name, "몇 시로 맞출까요?", effect=lambda: self.store.ask("alarm"), asks=True)
