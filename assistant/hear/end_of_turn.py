@@ -49,7 +49,7 @@ from enum import Enum
 from assistant.config import Config, TurnConfig, VadConfig, check_section
 from assistant.events import TurnSignals
 from assistant.hear import korean_grammar
-from assistant.writing import SYLLABLE, SYLLABLES, final_consonant_index
+from assistant.writing import SYLLABLE
 
 CANNOT_END = {
     "en": frozenset("a an the and or but nor um uh er erm hmm ah my your their our".split()),
@@ -70,7 +70,7 @@ polite -아요, -세요, -에요, -네요), 다 (-다, -습니다), 죠 (-지요
 and the two informal forms people say to an assistant most ("몇 시야", "타이머 맞춰 줘"): 야 (-야,
 -이야) and 줘. A particle or a connective ending (은, 를, 에서, 까지, -고, -면, -는데, -니까) is
 never the last syllable of a finished sentence. 까 ends one only as the questions -ㄹ까 and -ㅂ니까
-(:func:`ends_on_a_question_in_kka`), never the connective -니까. Left out, since particles and
+(:func:`~assistant.hear.korean_grammar.ends_on_a_question_in_kka`), never the connective -니까. Left out, since particles and
 connectives end on them too: 지 (-지; but 까지), 자 (-자; but -자마자), the other informal -아/-어
 forms (해, 와, 봐; but 가, 와, 서), and 네 (-네; but Whisper writes the particle 에 after a vowel as
 네: "부산에" heard 사네, "월요일에" 요이네): such words wait as any others that end on no ending. (야
@@ -171,25 +171,7 @@ def ends_on_a_final_ending(transcript: str, language: str) -> bool | None:
         read = korean_grammar.ends_a_sentence(words_for_model(transcript))
         if read is not None:  # the analyser's reading of the words (else the last syllable's)
             return read
-    return syllable in endings or (language == "ko" and ends_on_a_question_in_kka(transcript))
-
-
-_RIEUL, _BIEUP = 8, 17
-"""Final consonants (받침) by their index in a Hangul syllable: ㄹ and ㅂ."""
-
-
-def ends_on_a_question_in_kka(transcript: str) -> bool:
-    """The Korean words end on the question -ㄹ까 / -을까 ("뭐 먹을까", "갈까": 까 after a syllable that
-    ends in ㄹ) or the formal -ㅂ니까 / -습니까 ("몇 시입니까": 니 after one that ends in ㅂ); not on the
-    connective -니까 ("시간이 없으니까": 니 after anything else) nor on 까지, whose last syllable is 지."""
-    words = SYLLABLES.findall(transcript)
-    letters = words[-1] if words else ""
-    if len(letters) < 2 or letters[-1] != "까":
-        return False
-    before = final_consonant_index(letters[-2])
-    if before == _RIEUL:
-        return True
-    return letters[-2] == "니" and len(letters) >= 3 and final_consonant_index(letters[-3]) == _BIEUP
+    return syllable in endings or (language == "ko" and korean_grammar.ends_on_a_question_in_kka(transcript))
 
 
 def trails_off(transcript: str) -> bool:

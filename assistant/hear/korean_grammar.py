@@ -29,7 +29,7 @@ import logging
 import threading
 import warnings
 
-from assistant.writing import SYLLABLE
+from assistant.writing import SYLLABLE, SYLLABLES, final_consonant_index
 
 log = logging.getLogger(__name__)
 
@@ -85,3 +85,21 @@ def ends_a_sentence(words: str) -> bool | None:
     syllables = SYLLABLE.findall(words)
     open_a = bool(syllables) and syllables[-1] in OPEN_A and last.tag != "EC"
     return last.form == "다" or last.form.endswith("요") or last.tag == "JKV" or open_a
+
+
+_RIEUL, _BIEUP = 8, 17
+"""Final consonants (받침) by their index in a Hangul syllable: ㄹ and ㅂ."""
+
+
+def ends_on_a_question_in_kka(transcript: str) -> bool:
+    """The Korean words end on the question -ㄹ까 / -을까 ("뭐 먹을까", "갈까": 까 after a syllable that
+    ends in ㄹ) or the formal -ㅂ니까 / -습니까 ("몇 시입니까": 니 after one that ends in ㅂ); not on the
+    connective -니까 ("시간이 없으니까": 니 after anything else) nor on 까지, whose last syllable is 지."""
+    words = SYLLABLES.findall(transcript)
+    letters = words[-1] if words else ""
+    if len(letters) < 2 or letters[-1] != "까":
+        return False
+    before = final_consonant_index(letters[-2])
+    if before == _RIEUL:
+        return True
+    return letters[-2] == "니" and len(letters) >= 3 and final_consonant_index(letters[-3]) == _BIEUP

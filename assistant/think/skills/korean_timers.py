@@ -1,6 +1,8 @@
 """Timers and alarms asked in Korean: "십 분 타이머 맞춰 줘", "라면 타이머 삼 분", "한 시간 반
 타이머", "내일 아침 일곱 시에 깨워 주세요", "오후 세 시 반에 알람 맞춰 줘", "타이머 얼마나
-남았어요", "라면 타이머 취소해 줘"; answered in Korean ("십 분 타이머를 맞췄어요.").
+남았어요", "라면 타이머 취소해 줘", "타이머 일시정지해 줘", "다시 시작해 줘", "알람 몇 시에 울려", "알람 미뤄 줘"
+(after a ring); "타이머 맞춰 줘" is asked its length ("몇 분으로 맞출까요?") and takes "십 분" next; answered in
+Korean ("십 분 타이머를 맞췄어요.").
 
 They live in the timers skill's store with the English ones. A Korean timer without a
 name is named by its length in Korean ("십 분"), an alarm by its time ("오전 일곱 시"), so
