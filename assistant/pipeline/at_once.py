@@ -40,9 +40,9 @@ def first_clause(text: str) -> tuple[str, str] | None:
 
 
 def ends_at_once(hit: InstantReply | SkillReply | None) -> bool:
-    """Words ``hit`` answers are a whole request: the turn may end on them at once (``turn.complete_ms``,
-    or ``phrase_ms`` where :func:`opens_a_turn`). A skill that asks for what the request lacked ("Set a
-    timer." -> "For how long?") leaves the end of the turn to the model: the length may be on its way."""
+    """Words ``hit`` answers are a whole request: the turn may end on them without the model (after a
+    comma's pause, ``turn.phrase_ms``). A skill that asks for what the request lacked ("Set a timer." ->
+    "For how long?") leaves the end of the turn to the model: the length may be on its way."""
     return hit is not None and not (isinstance(hit, SkillReply) and hit.asks)
 
 

@@ -115,7 +115,7 @@ def test_time_and_date_follow_the_locale(tmp_path):
     "What are the times tables?", "What time does the store open?", "What time is it in Atlantis?",
     "What day is my birthday?", "What is the date of the election?", "How many people live in Paris?",
     "What is the speed of light in a vacuum?", "How long should I boil an egg?", "What is a kitchen timer?",
-    "What is the history of the egg timer?", "Set a timer.", "How much time is left?", "What is a joke?",
+    "What is the history of the egg timer?", "How much time is left?", "What is a joke?",
     "How many moons does Jupiter have?", "What is five?", "Two tickets to Paris, please.",
 ])
 def test_questions_that_only_sound_similar_go_to_the_llm(skills, question):
