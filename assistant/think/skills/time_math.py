@@ -19,11 +19,11 @@ from babel.dates import format_date, format_time, get_month_names
 from dateutil.relativedelta import relativedelta
 
 from assistant.think.skills.text import NUMBER, capital, spoken_duration
+from assistant.think.skills.timer_forms import duration_s
 from assistant.think.skills.timer_store import CLOCK_TIME, next_time, soonest
 
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _MONTHS = {name.lower(): number for number, name in get_month_names("wide", locale="en").items()}
-_UNIT_S = {"hour": 3600, "minute": 60, "second": 1}
 _UNIT = r"(?:hours?|minutes?|seconds?)"
 _COUNT = rf"(?:{NUMBER}|an?)"
 _DURATION = (rf"(?:{_COUNT}(?: and a half)? {_UNIT}(?: and a half)?(?:(?: and)? {_COUNT} {_UNIT})?"
@@ -68,17 +68,6 @@ def english(said: str, now: datetime, locale: Locale) -> str | None:
     kind, found = hit
     answer = _ANSWERS[kind](found, now, locale)
     return answer.replace("\u202f", " ").replace("\xa0", " ") if answer else None
-
-
-def duration_s(words: str) -> float | None:
-    """Seconds in "2 hours", "2 and a half hours", "an hour and a half", "half an hour", "1 hour 30 minutes"."""
-    if words.startswith("half a"):
-        return _UNIT_S[words.split()[-1]] / 2
-    total = 0.0
-    for count, half, unit, half_after in re.findall(rf"({_COUNT})( and a half)? ({_UNIT})( and a half)?", words):
-        size = _UNIT_S[unit.rstrip("s")]
-        total += (1.0 if count in ("a", "an") else float(count)) * size + (size / 2 if half or half_after else 0)
-    return total or None
 
 
 def _time(moment: datetime, locale: Locale, now: datetime) -> str:

@@ -106,3 +106,15 @@ GIVEN_TIME = re.compile(rf"^{JUST}(?:for |at |make it |let us say )?(?P<clock>{C
                          rf"(?: please)?$")
 """The answer to "For how long?" or "For what time?": a length or a clock time alone ("Ten minutes.", "At 7 am.")."""
 ASK_BARE = re.compile(r"^how (?:much time|long|much longer) (?:is |are )?(?:there )?(?:left|remaining)(?: now)?$")
+
+
+def duration_s(words: str) -> float:
+    """Seconds in "1 hour and 30 minutes", "a minute and a half", "2 and a half hours", "half an hour", "0.5 hour"
+    (as :func:`~assistant.think.skills.text.normalize` writes them); 0 when there is no length."""
+    if words.startswith("half a"):
+        return UNIT_S[words.split()[-1].rstrip("s")] / 2
+    total = 0.0
+    for count, half, unit, half_after in re.findall(rf"({COUNT})( and a half)? ({UNIT})( and a half)?", words):
+        size = UNIT_S[unit.rstrip("s")]
+        total += (1.0 if count in ("a", "an") else float(count)) * size + (size / 2 if half or half_after else 0)
+    return total

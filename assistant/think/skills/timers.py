@@ -35,15 +35,6 @@ NAME = "timers"
 
 
 
-def duration_s(words: str) -> float:
-    """Seconds in "1 hour and 30 minutes", "a minute and a half", "0.5 hour"."""
-    total = 0.0
-    for count, unit, half in re.findall(rf"({forms.COUNT}) ({forms.UNIT})( and a half)?", words):
-        seconds = forms.UNIT_S[unit.rstrip("s")]
-        total += (1.0 if count in ("a", "an") else float(count)) * seconds + (seconds / 2 if half else 0)
-    return total
-
-
 def _asking(question: str, ask: Callable[[], None]) -> SkillReply:
     """A question for what the request lacked; the request is remembered once the turn is committed."""
     return SkillReply(NAME, question, effect=ask, asks=True)
@@ -108,7 +99,7 @@ class TimerSkill:
             name = names[0] if names else ""
             return _asking(f"How long should the {name} timer be?" if name else "For how long?",
                            lambda: self.timers.ask("timer", name))
-        seconds = duration_s(durations[0])
+        seconds = forms.duration_s(durations[0])
         if seconds <= 0 or seconds > 24 * 3600:
             return SkillReply(NAME, "A timer can run from one second to 24 hours.")
         name = names[0] if names else length_name(seconds)
@@ -125,7 +116,7 @@ class TimerSkill:
         command = next((m for p in forms.REMIND_TO if (m := p.match(said))), None)
         if command is None:
             return None
-        seconds = duration_s(command["duration"])
+        seconds = forms.duration_s(command["duration"])
         if seconds <= 0 or seconds > 24 * 3600:
             return SkillReply(NAME, "A reminder can be from one second to 24 hours away.")
         task = _yours(command["task"])
@@ -235,13 +226,13 @@ class TimerSkill:
                                      f"{'today' if when.date() == context.now.date() else 'tomorrow'}")
             if re.fullmatch(NUMBER, what):  # "make it 12": in the unit it was set in
                 what = f"{what} {next(u for u, size in forms.UNIT_S.items() if latest.duration_s % size == 0)}"
-            seconds = duration_s(what) if re.fullmatch(forms.DURATION, what) else 0
+            seconds = forms.duration_s(what) if re.fullmatch(forms.DURATION, what) else 0
             return self._replace(latest, self.timers.clock() + seconds, seconds) if 0 < seconds <= 24 * 3600 else None
         more = forms.ADD_MORE.match(said)
         timer = self.timers.to_extend() if more is not None else None
         if timer is None:
             return self._snooze(said, more or forms.MORE_NOW.match(said))
-        extra = duration_s(f"{more['count']} {more['unit']}")
+        extra = forms.duration_s(f"{more['count']} {more['unit']}")
         left = timer.left_s(self.timers.clock()) + extra
         return self._replace(timer, timer.ends_at + extra, timer.duration_s + extra, spoken_duration(left), added=extra)
 
@@ -255,7 +246,7 @@ class TimerSkill:
         if rung is None:
             return SkillReply(NAME, "There is no alarm or timer ringing to snooze.")
         said_length = snooze["duration"] if snooze is not None else f"{more['count']} {more['unit']}"
-        seconds = duration_s(said_length) if said_length else SNOOZE_S
+        seconds = forms.duration_s(said_length) if said_length else SNOOZE_S
         if not 0 < seconds <= 24 * 3600:
             return None
         name = length_name(seconds) if rung.kind == "timer" and rung.name == length_name(rung.duration_s) else rung.name
