@@ -144,7 +144,7 @@ def match(skill: TimerSkill, text: str, context: SkillContext) -> SkillReply | N
     handler = _Handler(skill, context)
     asked = skill.timers.asked()
     answer = first(ANSWERS, text) if asked is not None else None
-    if answer is not None and asked is not None and answer[0] == asked[0]:
+    if answer is not None and answer[0] == asked[0]:
         values = {**answer[1].values, **({"name": asked[1]} if asked[1] else {})}
         reply = handler.set(values) if asked[0] == "timer" else handler.alarm(values)
         return replace(reply, effect=skill.timers.answering(reply.effect)) if reply and reply.effect else reply
@@ -203,10 +203,11 @@ class _Handler:
 
     def _pause(self, v: dict, pausing: bool) -> SkillReply:
         chosen = self._choose(v.get("name"), "timer")
-        if len(chosen) != 1:
+        if not chosen:
+            return SkillReply(self.skill.name, f"{subject(_label(v.get('name'), 'timer'))} 없어요.")
+        if len(chosen) > 1:
             listed = ", ".join(korean_label(t) for t in chosen)
-            return SkillReply(self.skill.name, f"타이머가 {native(len(chosen))} 개 있어요: {listed}. 어느 것이요?" if chosen else
-                              f"{subject(_label(v.get('name'), 'timer'))} 없어요.")
+            return SkillReply(self.skill.name, f"타이머가 {native(len(chosen))} 개 있어요: {listed}. 어느 것이요?")
         timer = chosen[0]
         label, left = korean_label(timer), spoken_duration(timer.left_s(self.store.clock()))
         if timer.paused == pausing:
@@ -258,7 +259,7 @@ class _Handler:
             seconds = v["d"]
             if not 0 < seconds <= 24 * 3600:
                 return None
-            name = spoken_duration(seconds) if latest.name == spoken_duration(latest.duration_s) else latest.name  # by length
+            name = _named_anew(latest, seconds)
             label = "타이머" if name != latest.name else f"{name} 타이머"
             text = f"{obj(label)} {towards(spoken_duration(seconds))} 바꿨어요."
             return self._anew(latest, name, self.store.clock() + seconds, seconds, text)
@@ -279,9 +280,10 @@ class _Handler:
         seconds = v.get("d") or SNOOZE_S
         if not 0 < seconds <= 24 * 3600:
             return None
-        name = spoken_duration(seconds) if rung.kind == "timer" and rung.name == spoken_duration(rung.duration_s) else rung.name
         if rung.kind == "alarm":  # a Korean alarm is named by the time it rings
             name = time_words(self.context.now + timedelta(seconds=seconds))
+        else:
+            name = _named_anew(rung, seconds)
         return SkillReply(self.skill.name, f"{spoken_duration(seconds)} 뒤에 다시 울릴게요.",
                           effect=lambda: self.store.snooze(rung, seconds, name))
 
@@ -294,7 +296,7 @@ class _Handler:
         left = timer.left_s(self.store.clock()) + v["d"]
         text = f"{spoken_duration(v['d'])} 더 늘렸어요. {spoken_duration(left)} 남았어요."
         seconds = timer.duration_s + v["d"]
-        name = spoken_duration(seconds) if timer.name == spoken_duration(timer.duration_s) else timer.name
+        name = _named_anew(timer, seconds)
         return self._anew(timer, name, timer.ends_at + v["d"], seconds, text)
 
     def _anew(self, timer: Timer, name: str, ends_at: float, seconds: float, text: str) -> SkillReply:
@@ -316,6 +318,11 @@ class _Handler:
         if not name:
             return timers
         return [t for t in timers if t.name == name] or [t for t in timers if name in t.name]
+
+
+def _named_anew(timer: Timer, seconds: float) -> str:
+    """The name of a timer set anew for ``seconds``: its new length where its length named it ("십 분")."""
+    return spoken_duration(seconds) if timer.kind == "timer" and timer.name == spoken_duration(timer.duration_s) else timer.name
 
 
 def _label(name: str | None, kind: str) -> str:

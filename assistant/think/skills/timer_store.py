@@ -98,9 +98,9 @@ class Timers:
         self._added: tuple[str, float] | None = None
         """The id of the timer added last and when (on :attr:`clock`): what "cancel that" is about."""
         self._asked: tuple[str, str, float] | None = None
+        """What was asked for last (:meth:`ask`): the kind, the name, and when."""
         self._rung: tuple[Timer, float] | None = None
         """The timer or alarm that rang last, and when."""
-        """What was asked for last (:meth:`ask`): the kind, the name, and when."""
         self._wake = threading.Condition()
         self._stopped = False
         self._thread: threading.Thread | None = None
@@ -111,7 +111,7 @@ class Timers:
         """The running timers, soonest first (safe to call from any thread)."""
         now = self.clock()
         with self._wake:
-            return sorted(self._timers, key=lambda t: now + t.paused_left if t.paused_left is not None else t.ends_at)
+            return sorted(self._timers, key=lambda t: (t.left_s(now), t.ends_at))  # a paused one by its time left
 
     def add(self, name: str, kind: str, ends_at: float, duration_s: float = 0.0) -> Timer:
         """Start a timer; a named one replaces one of the same name and kind."""

@@ -35,6 +35,11 @@ NAME = "timers"
 
 
 
+def _named_anew(timer: Timer, seconds: float) -> str:
+    """The name of ``timer`` set anew for ``seconds``: its new length where its length named it ("10 minute")."""
+    return length_name(seconds) if timer.kind == "timer" and timer.name == length_name(timer.duration_s) else timer.name
+
+
 def _asking(question: str, ask: Callable[[], None]) -> SkillReply:
     """A question for what the request lacked; the request is remembered once the turn is committed."""
     return SkillReply(NAME, question, effect=ask, asks=True)
@@ -69,7 +74,7 @@ class TimerSkill:
             said = f"set a timer for {duration}" if duration else f"set an alarm for {clock}"
         if (answer := self._answer(said, context)) is not None:
             return answer
-        if (change := self._change(said, context) or self._pause(said)) is not None:
+        if (change := self._change(said, context) or self._snooze(said) or self._pause(said)) is not None:
             return change
         if not any(word in said for word in ("timer", "alarm", "wake me", "remind")) and not forms.ASK_BARE.match(said):
             return None
@@ -231,15 +236,16 @@ class TimerSkill:
         more = forms.ADD_MORE.match(said)
         timer = self.timers.to_extend() if more is not None else None
         if timer is None:
-            return self._snooze(said, more or forms.MORE_NOW.match(said))
+            return None
         extra = forms.duration_s(f"{more['count']} {more['unit']}")
         left = timer.left_s(self.timers.clock()) + extra
         return self._replace(timer, timer.ends_at + extra, timer.duration_s + extra, spoken_duration(left), added=extra)
 
-    def _snooze(self, said: str, more: re.Match | None) -> SkillReply | None:
+    def _snooze(self, said: str) -> SkillReply | None:
         """The timer or alarm that just rang, set to ring again: "snooze" (:data:`SNOOZE_S`), "snooze for 5
-        minutes", "five more minutes"."""
+        minutes", "five more minutes" (or "add 2 more minutes" with no timer to add them to)."""
         snooze = forms.SNOOZE.match(said)
+        more = forms.ADD_MORE.match(said) or forms.MORE_NOW.match(said)
         rung = self.timers.rung()
         if snooze is None and (more is None or rung is None):
             return None
@@ -249,9 +255,8 @@ class TimerSkill:
         seconds = forms.duration_s(said_length) if said_length else SNOOZE_S
         if not 0 < seconds <= 24 * 3600:
             return None
-        name = length_name(seconds) if rung.kind == "timer" and rung.name == length_name(rung.duration_s) else rung.name
         return SkillReply(NAME, f"Okay, I'll ring again in {spoken_duration(seconds)}.",
-                          effect=lambda: self.timers.snooze(rung, seconds, name))
+                          effect=lambda: self.timers.snooze(rung, seconds, _named_anew(rung, seconds)))
 
     def _pause(self, said: str) -> SkillReply | None:
         """A timer paused, or run on from where it was paused."""
@@ -279,7 +284,7 @@ class TimerSkill:
 
     def _replace(self, timer: Timer, ends_at: float, seconds: float, said: str = "", added: float = 0.0) -> SkillReply:
         """``timer`` set anew to end at ``ends_at`` (named by its new length where its length named it)."""
-        name = length_name(seconds) if timer.kind == "timer" and timer.name == length_name(timer.duration_s) else timer.name
+        name = _named_anew(timer, seconds)
 
         def change() -> None:
             self.timers.replace(timer, name, ends_at, seconds)
