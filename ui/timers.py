@@ -27,7 +27,8 @@ def countdown(seconds: float) -> str:
 def chip_text(timer: Timer, now: float) -> str:
     if timer.kind == "alarm":
         return f"{timer.label} at {datetime.fromtimestamp(timer.ends_at).strftime('%H:%M')}"
-    return f"{timer.label}  {'⏸ ' if timer.paused else ''}{countdown(timer.left_s(now))}"  # a paused one stands still
+    # a paused one stands still, said in words: a pause sign is missing from the fonts a fresh machine has
+    return f"{timer.label}  {countdown(timer.left_s(now))}{' paused' if timer.paused else ''}"
 
 
 class TimersPanel(QWidget):
