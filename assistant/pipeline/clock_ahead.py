@@ -14,6 +14,7 @@ import threading
 from datetime import datetime, timedelta
 from typing import Callable
 
+from assistant.exiting import stop_at_exit
 from assistant.think.replies import InstantReplies, fill
 from assistant.think.skills import Skills
 from assistant.think.skills.clock import ASKED_MOST
@@ -51,6 +52,7 @@ class ClockAhead:
         self._thread = threading.Thread(target=self._run, name="clock-ahead", daemon=True)
 
     def start(self) -> "ClockAhead":
+        stop_at_exit(self)  # the voice synthesizing on a daemon thread as Python ends aborts the process
         self._thread.start()
         return self
 

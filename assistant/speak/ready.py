@@ -5,17 +5,16 @@ synthesized ahead and kept in memory while they are true."""
 
 from __future__ import annotations
 
-import atexit
 import hashlib
 import io
 import logging
 import threading
-import weakref
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
+from assistant.exiting import stop_at_exit
 from assistant.resources import cache_dir, write_bytes
 from assistant.sound import resample
 from assistant.speak.tts import Tts
@@ -122,7 +121,7 @@ class ReadyAudio:
             self._ready.set()
         elif background:
             self._thread = threading.Thread(target=self._synthesize, args=(missing,), name="replies-prerender", daemon=True)
-            _RENDERING.add(self)
+            stop_at_exit(self)  # a voice's native threads must not be running when the process ends
             self._thread.start()
         else:
             self._synthesize(missing)
@@ -174,19 +173,6 @@ class ReadyAudio:
         with self._lock:
             (self._passing if passing else self._audio)[text] = audio
 
-
-
-_RENDERING: weakref.WeakSet[ReadyAudio] = weakref.WeakSet()
-"""Reply audio being prerendered in the background, stopped before the interpreter ends (:func:`_stop_rendering`)."""
-
-
-@atexit.register
-def _stop_rendering() -> None:
-    """At the process's end, background prerendering stops and is waited for: a daemon thread left inside the
-    voice's native code while Python shuts down aborted the process (about one exit in four, once the table grew
-    and a fresh cache had more to render than a short run lasts)."""
-    for audio in list(_RENDERING):
-        audio.stop()
 
 
 def ready_audio(tts: Tts, output_rate: int) -> ReadyAudio:

@@ -158,3 +158,37 @@ def test_the_engine_renders_ahead_and_its_close_ends_the_thread(user_dirs, skill
         assert not thread.is_alive()
     assert skills.match("What time is it?").audio is not None
     assert not [t for t in threading.enumerate() if t.name == "clock-ahead"]
+
+
+EXITING_WHILE_RENDERING = '''
+import sys, threading
+from assistant.pipeline.clock_ahead import ClockAhead
+
+rendering = threading.Event()
+
+def render(texts, before_each):  # stands for the voice: it synthesizes until told to stop
+    rendering.set()
+    while before_each():
+        threading.Event().wait(0.01)
+    print("stopped after the text at hand", flush=True)
+    return 0
+
+ClockAhead(lambda moment: ["It's 3:07 PM."], render, busy=lambda: False).start()
+rendering.wait(5)
+sys.exit(0)  # no close: the app ended some other way (app.exit, sys.exit)
+'''
+
+
+def test_a_render_under_way_is_stopped_and_waited_for_when_the_process_ends():
+    """A daemon thread still in the voice's native code as Python shuts down aborted the process (a kiosk's
+    exit, one in four): the renderer is stopped at exit, however the app ended, before the tear-down."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", EXITING_WHILE_RENDERING], capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ, PYTHONPATH=str(repo)))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "stopped after the text at hand", (done.stdout, done.stderr)

@@ -535,7 +535,8 @@ def test_greetings_thanks_and_yes_are_social_requests_and_actions_are_not(user_d
 def test_background_prerendering_stops_after_its_text_when_the_process_ends(tmp_path):
     """At the process's end (``atexit``) a background prerender stops after the text it is on, and is waited for: a
     voice's native threads left running while Python shut down aborted the process (about one exit in four)."""
-    from assistant.speak.ready import ReadyAudio, _stop_rendering
+    from assistant.exiting import stop_workers
+    from assistant.speak.ready import ReadyAudio
 
     tts = BlockingTts()
     audio = ReadyAudio(tts, OUTPUT_RATE, AudioCache(tmp_path, tts.voice_id, tts.rate))
@@ -543,6 +544,6 @@ def test_background_prerendering_stops_after_its_text_when_the_process_ends(tmp_
     assert wait_until(lambda: tts.threads, 5)  # "One." is being synthesized
     audio.stop(timeout=0)  # asked to stop (not waited for yet)
     tts.release.set()
-    _stop_rendering()  # what runs at the process's end: waits for it
+    stop_workers()  # what runs at the process's end: waits for it
     assert audio.wait_ready(0)
     assert tts.spoken == ["One."]
