@@ -8,7 +8,7 @@ from datetime import datetime
 import pytest
 
 from assistant.think.skills import SkillContext
-from assistant.think.skills.text import FUNCTION_WORDS, one_word_off
+from assistant.think.skills.text import FUNCTION_WORDS, numbers_misheard, one_word_off
 
 from test_skills import NOW, answer
 
@@ -88,4 +88,30 @@ def test_a_timer_heard_as_a_time_for_a_length_is_a_timer(skills, heard, reply):
 
 @pytest.mark.parametrize("heard", ["Set a time for the meeting.", "What time for 5 minutes?", "Set the time to 5 minutes past."])
 def test_a_time_without_a_length_is_not_a_timer(skills, heard):
+    assert skills.match(heard, NOW) is None
+
+
+def test_numbers_misheard_reads_each_sound_alike_and_all_of_them_at_once():
+    assert numbers_misheard("What's free plus free?") == ["what is 3 plus free", "what is free plus 3", "what is 3 plus 3"]
+    assert numbers_misheard("What is the capital of France?") == []
+
+
+@pytest.mark.parametrize("heard, reply", [
+    ("What's free plus free?", ("arithmetic", "3 plus 3 is 6.")),
+    ("What is 13 times free?", ("arithmetic", "13 times 3 is 39.")),
+    ("What is three times for?", ("arithmetic", "3 times 4 is 12.")),
+    ("Set a timer for free minutes.", ("timers", "Timer set for 3 minutes.")),
+])
+def test_a_number_heard_as_a_word_that_sounds_like_it_is_answered(skills, heard, reply):
+    assert answer(skills, heard) == reply
+
+
+@pytest.mark.parametrize("heard", [
+    "Is it free to park here?",
+    "I want to cook for two people.",
+    "Is that too much sugar?",
+    "What is it times two?",          # "it" may be the answer before: not read as eight
+    "Set a timer for for minutes.",   # four minutes, or a minute: readings that disagree are the model's
+])
+def test_sound_alikes_that_are_no_number_request_go_to_the_model(skills, heard):
     assert skills.match(heard, NOW) is None

@@ -24,7 +24,7 @@ import numpy as np
 
 from assistant.config import Config, ConfigError, RepliesConfig, SkillsConfig
 from assistant.writing import has_hangul
-from assistant.think.skills.text import one_word_off
+from assistant.think.skills.text import numbers_misheard, one_word_off
 
 log = logging.getLogger(__name__)
 
@@ -139,14 +139,16 @@ class Skills:
         fails is logged and skipped: it must never cost the user an answer.
 
         English words that no skill takes as they are may still be a request with one function
-        word misheard ("what time of it"): taken when every such reading gives the same reply
-        (:func:`~assistant.think.skills.text.one_word_off`; never an action: "stop" must be said)."""
+        word misheard ("what time of it"), or a number heard as a word that sounds like it ("what's free
+        plus free"): taken when every such reading gives the same reply
+        (:func:`~assistant.think.skills.text.one_word_off`, :func:`~assistant.think.skills.text.numbers_misheard`;
+        never an action: "stop" must be said)."""
         context = context or SkillContext()
         reply = self._with_audio(self._first(text, context, self.skills))
         if reply is not None or has_hangul(text):
             return reply
         replies = {}
-        for variant in one_word_off(text):
+        for variant in one_word_off(text) + numbers_misheard(text):
             found = self._first(variant, context, self._guessable)
             if found is not None:
                 replies.setdefault((found.skill, found.text), (variant, found))
@@ -155,7 +157,7 @@ class Skills:
         if not replies:
             return None
         variant, reply = next(iter(replies.values()))
-        log.info("%r taken as %r (a function word misheard)", text, variant)
+        log.info("%r taken as %r (a word misheard)", text, variant)
         return self._with_audio(reply)
 
     def _with_audio(self, reply: SkillReply | None) -> SkillReply | None:

@@ -47,7 +47,8 @@ _FILLERS = frozenset({"um", "umm", "uh", "uhh", "uhm", "erm", "er", "hmm", "plea
 def normalize(text: str) -> str:
     """Lower case, contractions expanded, numbers as digits, punctuation dropped
     (except a number's decimal point and the colon of a clock time). Kept for the last
-    texts: every skill reads the same words, and each of their readings (:func:`one_word_off`)."""
+    texts: every skill reads the same words, and each of their readings (:func:`one_word_off`,
+    :func:`numbers_misheard`)."""
     text = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'").replace("\u2018", "'")
     for pattern, words in _CONTRACTIONS:
         text = re.sub(pattern, words, text)
@@ -114,6 +115,24 @@ def one_word_off(text: str, most_words: int = 12) -> list[str]:
     return [" ".join(words[:i] + [other] + words[i + 1 :])
             for i, word in enumerate(words) if word in FUNCTION_WORDS
             for other in FUNCTION_WORDS if other != word]
+
+
+SOUNDS_LIKE_A_NUMBER = {"won": "one", "to": "two", "too": "two", "free": "three", "tree": "three", "for": "four",
+                        "fore": "four", "ate": "eight"}
+"""Words a recognizer writes for a number word it heard (eSpeak NG's British and Caribbean voices' "three" read
+"free": "What's free plus free?", "13 times free"): the number words' homophones and near ones, a closed class."""
+
+
+def numbers_misheard(text: str, most_words: int = 12) -> list[str]:
+    """``text``, normalized, with a word that sounds like a number read as that number: each such word on its
+    own, and all of them at once ("what's free plus free"). The other words stay as they were heard."""
+    words = normalize(text).split()
+    at = [i for i, word in enumerate(words) if word in SOUNDS_LIKE_A_NUMBER]
+    if not at or len(words) > most_words:
+        return []
+    changes = [[i] for i in at] + ([at] if len(at) > 1 else [])
+    return [normalize(" ".join(SOUNDS_LIKE_A_NUMBER[w] if i in change else w for i, w in enumerate(words)))
+            for change in changes]
 
 
 def spoken_duration(seconds: float) -> str:
