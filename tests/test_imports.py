@@ -56,8 +56,8 @@ def _importers(graph, prefix: str) -> set[str]:
 
 STAGES = ("hear", "think", "speak")
 FOLDERS = ("hear", "think", "speak", "machine", "pipeline", "commands")
-SHARED = {"__init__", "__main__", "config", "errors", "events", "languages", "offline", "resources", "sound",
-          "timeline", "writing"}
+SHARED = {"__init__", "__main__", "config", "errors", "events", "exiting", "languages", "offline", "resources",
+          "sound", "timeline", "writing"}
 ENGINE_SIDE = tuple(f"assistant.{folder}" for folder in ("hear", "think", "speak"))
 
 

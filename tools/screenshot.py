@@ -29,7 +29,9 @@ QUESTIONS = {"en": ("Hello", "What is the tallest mountain in the world?"), "ko"
 LAST_QUESTION = {"en": "Tell me a fun fact about the ocean.", "ko": "한국의 수도는 어디예요?"}
 NEXT_QUESTION = {"en": "And how far away is it?", "ko": "거기까지 얼마나 걸려요?"}
 TIMER_REQUESTS = ("Set a pasta timer for ten minutes.", "Set an egg timer for four minutes.",
-                  "How long is left on the pasta timer?")
+                  "How long is left on the pasta timer?", "Start a stopwatch.")
+TIMER_CHIPS = 3
+"""The chips the requests leave: two timers and the stopwatch."""
 
 
 def pump_events_until(condition, timeout_s: float) -> bool:
@@ -112,7 +114,7 @@ def timers_shot(output: str) -> int:
             print("the models did not load", file=sys.stderr)
             return 1
         results = [run_turn(window, request) for request in TIMER_REQUESTS]
-        pump_events_until(lambda: len(window.timers.texts()) == 2, 5)
+        pump_events_until(lambda: len(window.timers.texts()) == TIMER_CHIPS, 5)
         pump_events_until(lambda: False, 1.2)  # the countdowns tick once more
         window.grab().save(output)
         for request, result in zip(TIMER_REQUESTS, results):

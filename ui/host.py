@@ -115,6 +115,11 @@ class EngineHost(QObject):
         skills = self.skills
         return skills.timers if skills is not None else None
 
+    def stopwatch(self):
+        """The stopwatch, for the screen (None without skills or with it turned off)."""
+        skills = self.skills
+        return skills.get("stopwatch") if skills is not None else None
+
     def close_skills(self) -> None:
         skills, self.skills = self.skills, None
         if skills is not None:

@@ -161,7 +161,7 @@ class KioskWindow(QWidget):
         for page in (self.attract, self.conversation, self.notice_page):
             self.pages.addWidget(page)
         self.state = _label("state")
-        self.timers = TimersPanel(self.controller.timers)
+        self.timers = TimersPanel(self.controller.timers, stopwatch=self.controller.stopwatch)
         self.talk = QPushButton(self.tr("Tap to talk"))
         self.talk.setObjectName("talk")
         self.talk.setFocusPolicy(Qt.FocusPolicy.NoFocus)

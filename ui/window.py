@@ -77,7 +77,7 @@ class MainWindow(QMainWindow):
         self.audio_banner = _banner(BANNER_STYLE)
         self.notice = _banner(NOTICE_STYLE)
         self.conversation = ConversationView()
-        self.timers = TimersPanel(self.controller.timers)
+        self.timers = TimersPanel(self.controller.timers, stopwatch=self.controller.stopwatch)
 
         self.text = QLineEdit()
         self.text.setPlaceholderText(self.tr("Type a question and press Enter…"))

@@ -24,6 +24,7 @@ from assistant.machine.hardware import detect, llama_offload
 from assistant.machine.planner import plan_for, recommend
 from assistant.think.replies import InstantReplies, Replies
 from assistant.think.skills import Skills
+from assistant.think.skills.stopwatch import Stopwatch
 from assistant.think.skills.timer_store import Timer, Timers
 from assistant.resources import data_dir
 from assistant.hear import korean_grammar
@@ -182,7 +183,7 @@ def make_skills(config: Config, replies: Replies | None = None, output_rate: int
 
 # ------------------------------------------------------------------ for a front end
 
-__all__ = ["AudioIn", "AudioOut", "LoadedModels", "Llm", "Replies", "Skills", "Timer", "Timers"]
+__all__ = ["AudioIn", "AudioOut", "LoadedModels", "Llm", "Replies", "Skills", "Stopwatch", "Timer", "Timers"]
 
 
 def reload_models(engines: LoadedModels, config: Config, changed: set[str],

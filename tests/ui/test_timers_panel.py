@@ -46,3 +46,28 @@ def test_no_skills_means_no_panel(qtbot):
     qtbot.addWidget(panel)
     panel.refresh()
     assert panel.texts() == [] and panel.isHidden()
+
+
+def test_the_stopwatch_has_a_chip_while_it_has_a_time(qtbot, tmp_path):
+    from assistant.think.skills import SkillContext
+    from assistant.think.skills.stopwatch import Stopwatch
+
+    now = [1000.0]
+    timers = Timers(tmp_path / "timers.json", lambda timer: None, clock=lambda: now[0])
+    watch = Stopwatch(clock=lambda: now[0])
+    panel = TimersPanel(lambda: timers, stopwatch=lambda: watch)
+    qtbot.addWidget(panel)
+    panel.refresh()
+    assert panel.texts() == [] and panel.isHidden()
+    watch.match("Start a stopwatch.", SkillContext()).effect()
+    timers.add("egg", "timer", 1240.0, 240.0)
+    now[0] = 1065.9
+    panel.refresh()
+    assert panel.texts() == ["egg timer  2:55", "Stopwatch  1:05"] and panel.isVisible()
+    watch.match("Stop the stopwatch.", SkillContext()).effect()
+    now[0] = 1200.0
+    panel.refresh()
+    assert panel.texts()[-1] == "Stopwatch  1:05 stopped"
+    watch.match("Reset the stopwatch.", SkillContext()).effect()
+    panel.refresh()
+    assert panel.texts() == ["egg timer  0:40"]

@@ -423,6 +423,19 @@
     </message>
 </context>
 <context>
+    <name>TimersPanel</name>
+    <message>
+        <location filename="../timers.py" line="62"/>
+        <source>Stopwatch</source>
+        <translation>스톱워치</translation>
+    </message>
+    <message>
+        <location filename="../timers.py" line="63"/>
+        <source>stopped</source>
+        <translation>멈춤</translation>
+    </message>
+</context>
+<context>
     <name>TurnView</name>
     <message>
         <location filename="../conversation.py" line="48"/>

@@ -28,7 +28,7 @@ from assistant.think.skills.text import numbers_misheard, one_word_off
 
 log = logging.getLogger(__name__)
 
-SKILLS = ("actions", "timers", "clock", "calendar", "arithmetic", "units", "spelling", "live", "chance", "reach", "jokes")
+SKILLS = ("actions", "timers", "stopwatch", "clock", "calendar", "arithmetic", "units", "spelling", "live", "chance", "reach", "jokes")
 """Modules of this package, in the order they are asked."""
 AS_SAID = frozenset({"actions", "spelling", "live", "reach", "jokes"})
 """Skills taken only as said: an action (stop, louder) is never guessed from misheard words, nor
@@ -216,8 +216,8 @@ class Skills:
             listener(reply)
 
     def forget_visitor(self) -> None:
-        """A kiosk's visitor left: their timers and alarms go, and anything announced
-        that nobody heard yet."""
+        """A kiosk's visitor left: their timers and alarms go, their stopwatch, and anything
+        announced that nobody heard yet."""
         with self._lock:
             self._unheard = []
         timers = self.timers
@@ -225,6 +225,9 @@ class Skills:
             cleared = timers.clear()
             if cleared:
                 log.info("the visitor's %d timer(s) and alarm(s) were cancelled", len(cleared))
+        stopwatch = self.get("stopwatch")
+        if stopwatch is not None:
+            stopwatch.forget()
 
     def close(self) -> None:
         for close in self.setup.closers:
