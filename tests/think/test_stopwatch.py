@@ -57,6 +57,14 @@ def test_started_read_stopped_resumed_and_reset(watch, clock):
     assert said(watch, "What's the stopwatch at?") == "The stopwatch isn't running."
 
 
+@pytest.mark.parametrize("asked", ["How much time has passed on the stopwatch?", "What does the stopwatch say?",
+                                   "How long has it been since I started the stopwatch?"])
+def test_other_ways_to_read_it(watch, clock, asked):
+    said(watch, "Time me.")
+    clock.now += 3
+    assert said(watch, asked) == "The stopwatch is at 3 seconds."
+
+
 def test_a_reply_not_committed_changes_nothing(watch, clock):
     assert watch.match("Start a stopwatch.", NOW).text == "Stopwatch started."  # read at a pause, then dropped
     clock.now += 30
@@ -77,7 +85,9 @@ def test_korean(watch, clock):
 
 
 @pytest.mark.parametrize("heard", ["What is a stopwatch?", "Do you have a stopwatch?", "How does a stopwatch work?",
-                                   "Stop watching TV.", "Start.", "스톱워치가 뭐야?", "스톱워치 하나 사고 싶어요"])
+                                   "Stop watching TV.", "Start.", "How long does a stopwatch battery last?",
+                                   "What does the stopwatch look like?", "How long is the stopwatch in the kitchen drawer?",
+                                   "스톱워치가 뭐야?", "스톱워치 하나 사고 싶어요"])
 def test_look_alikes_go_to_the_model(heard):
     skills = Skills(SkillsConfig(locale="en_US"))
     try:

@@ -26,7 +26,7 @@ NAME = "stopwatch"
 _WATCH = r"(?:the |my |a )?stop ?watch"
 _FORMS = (
     ("start", re.compile(rf"^(?:please )?(?:start|begin|restart) {_WATCH}(?: please| for me| now)?$")),
-    ("start", re.compile(r"^stop ?watch (?:start|go|on)$")),
+    ("start", re.compile(r"^stop ?watch (?:start|go|on)$|^(?:time me|start timing(?: me)?)(?: please| now)?$")),
     ("stop", re.compile(rf"^(?:please )?(?:stop|pause|end|halt) {_WATCH}(?: please| now)?$")),
     ("stop", re.compile(r"^stop ?watch (?:stop|off)$")),
     ("resume", re.compile(rf"^(?:please )?(?:resume|continue|unpause) {_WATCH}(?: please)?$")),
@@ -35,6 +35,8 @@ _FORMS = (
                          rf"|what is on (?:the |my )stop ?watch|what time is on (?:the |my )stop ?watch"
                          rf"|how much time is on {_WATCH}|(?:check|read) {_WATCH}|stop ?watch time"
                          rf"|how long is {_WATCH}(?: at)?|where is {_WATCH}(?: at)?)$")),
+    ("check", re.compile(r"^(?:how long|how much time)\b.* (?:the|my) stop ?watch(?: been running| been going| at| on)?$"
+                         r"|^what (?:does|time does) (?:the|my) stop ?watch (?:say|show|read)$")),
 )
 _KOREAN_WATCH = "스톱워치|스탑워치|스톱_워치|스탑_워치"
 _PLEASE = "[줘|주세요|줄래|줄래요|봐]"
