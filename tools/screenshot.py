@@ -2,8 +2,8 @@
 
     xvfb-run -s "-screen 0 1280x800x24" python -m tools.screenshot docs/screenshot.png
     xvfb-run -s "-screen 0 1280x800x24" python -m tools.screenshot --language ko docs/korean.png
-    xvfb-run -s "-screen 0 1280x800x24" python -m tools.screenshot --timers docs/timers.png
     xvfb-run -s "-screen 0 1280x800x24" python -m tools.screenshot --kiosk [--language ko] docs/kiosk.png
+    xvfb-run -s "-screen 0 1280x800x24" python -m tools.screenshot --timers [--language ko] docs/timers.png
 
 (Qt's xcb plugin needs libxcb-cursor0, libxcb-icccm4 and libxcb-keysyms1 on Debian.)
 
@@ -28,8 +28,9 @@ from assistant.events import EventType, State
 QUESTIONS = {"en": ("Hello", "What is the tallest mountain in the world?"), "ko": ("안녕하세요", "지금 몇 시예요?")}
 LAST_QUESTION = {"en": "Tell me a fun fact about the ocean.", "ko": "한국의 수도는 어디예요?"}
 NEXT_QUESTION = {"en": "And how far away is it?", "ko": "거기까지 얼마나 걸려요?"}
-TIMER_REQUESTS = ("Set a pasta timer for ten minutes.", "Set an egg timer for four minutes.",
-                  "How long is left on the pasta timer?", "Start a stopwatch.")
+TIMER_REQUESTS = {"en": ("Set a pasta timer for ten minutes.", "Set an egg timer for four minutes.",
+                         "How long is left on the pasta timer?", "Start a stopwatch."),
+                  "ko": ("라면 타이머 오 분 맞춰 줘", "아침 일곱 시에 깨워 줘", "라면 타이머 얼마나 남았어?", "스톱워치 시작해 줘")}
 TIMER_CHIPS = 3
 """The chips the requests leave: two timers and the stopwatch."""
 
@@ -51,11 +52,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="screenshot of the window mid-conversation")
     parser.add_argument("output", help="PNG file to write")
     parser.add_argument("--language", choices=sorted(QUESTIONS), default="en", help="language of the questions and screens")
-    parser.add_argument("--timers", action="store_true", help="two running timers instead of a conversation")
+    parser.add_argument("--timers", action="store_true", help="running timers and a stopwatch instead of a conversation")
     parser.add_argument("--kiosk", action="store_true", help="the kiosk's attract screen instead of the window")
     args = parser.parse_args(argv)
     if args.timers:
-        return timers_shot(args.output)
+        return timers_shot(args.output, args.language)
     if args.kiosk:
         return kiosk_shot(args.output, args.language)
 
@@ -94,10 +95,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 
-def timers_shot(output: str) -> int:
+def timers_shot(output: str, language: str = "en") -> int:
     import tempfile
     from dataclasses import replace
 
+    from assistant import languages
     from assistant.config import Config
 
     from tools.stall_probe import run_turn
@@ -107,17 +109,19 @@ def timers_shot(output: str) -> int:
     app = application()  # noqa: F841 - kept alive while the window is open
     with tempfile.TemporaryDirectory() as scratch:
         config = Config()
-        config = replace(config, skills=replace(config.skills, timers_file=f"{scratch}/timers.json"))
-        window = MainWindow(config)
+        config = replace(config, skills=replace(config.skills, timers_file=f"{scratch}/timers.json"),
+                         stt=replace(config.stt, language=language))
+        window = MainWindow(languages.for_language(config))
         window.show()
         if not pump_events_until(window.is_ready, 180):
             print("the models did not load", file=sys.stderr)
             return 1
-        results = [run_turn(window, request) for request in TIMER_REQUESTS]
+        requests = TIMER_REQUESTS[language]
+        results = [run_turn(window, request) for request in requests]
         pump_events_until(lambda: len(window.timers.texts()) == TIMER_CHIPS, 5)
         pump_events_until(lambda: False, 1.2)  # the countdowns tick once more
         window.grab().save(output)
-        for request, result in zip(TIMER_REQUESTS, results):
+        for request, result in zip(requests, results):
             print(f"{request} -> {result.reply if result else None} [{result.source if result else ''}]")
         print(f"timers shown: {window.timers.texts()}")
         print(f"saved {output}")

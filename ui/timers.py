@@ -10,7 +10,7 @@ from typing import Callable
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
-from assistant.pipeline.session import Stopwatch, Timer, Timers
+from assistant.pipeline.session import Stopwatch, Timer, Timers, is_korean, timer_label
 
 CHIP_STYLE = "background:#fff1e5; color:#762c00; border:1px solid #ffb77c; border-radius:10px; padding:4px 10px;"
 REFRESH_MS = 500
@@ -26,10 +26,14 @@ def countdown(seconds: float, up: bool = True) -> str:
 
 
 def chip_text(timer: Timer, now: float) -> str:
+    """A timer's chip in the words it was set in: "pasta timer  9:58", "라면 타이머  4:12", "alarm at 07:00"."""
+    label, korean = timer_label(timer), is_korean(timer)
     if timer.kind == "alarm":
-        return f"{timer.label} at {datetime.fromtimestamp(timer.ends_at).strftime('%H:%M')}"
+        at = datetime.fromtimestamp(timer.ends_at).strftime('%H:%M')
+        return f"{label} {at}" if korean else f"{label} at {at}"
     # a paused one stands still, said in words: a pause sign is missing from the fonts a fresh machine has
-    return f"{timer.label}  {countdown(timer.left_s(now))}{' paused' if timer.paused else ''}"
+    paused = (" 일시 정지" if korean else " paused") if timer.paused else ""
+    return f"{label}  {countdown(timer.left_s(now))}{paused}"
 
 
 class TimersPanel(QWidget):

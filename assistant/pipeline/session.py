@@ -24,6 +24,7 @@ from assistant.machine.hardware import detect, llama_offload
 from assistant.machine.planner import plan_for, recommend
 from assistant.think.replies import InstantReplies, Replies
 from assistant.think.skills import Skills
+from assistant.think.skills.korean_timers import is_korean, korean_label
 from assistant.think.skills.stopwatch import Stopwatch
 from assistant.think.skills.timer_store import Timer, Timers
 from assistant.resources import data_dir
@@ -183,7 +184,15 @@ def make_skills(config: Config, replies: Replies | None = None, output_rate: int
 
 # ------------------------------------------------------------------ for a front end
 
-__all__ = ["AudioIn", "AudioOut", "LoadedModels", "Llm", "Replies", "Skills", "Stopwatch", "Timer", "Timers"]
+
+def timer_label(timer: Timer) -> str:
+    """How a timer is called on screen: in Korean where it was set in Korean ("라면 타이머", "오전 일곱 시 알람"),
+    else "pasta timer", "alarm"."""
+    return korean_label(timer) if is_korean(timer) else timer.label
+
+
+__all__ = ["AudioIn", "AudioOut", "LoadedModels", "Llm", "Replies", "Skills", "Stopwatch", "Timer", "Timers", "is_korean",
+           "timer_label"]
 
 
 def reload_models(engines: LoadedModels, config: Config, changed: set[str],

@@ -71,3 +71,16 @@ def test_the_stopwatch_has_a_chip_while_it_has_a_time(qtbot, tmp_path):
     watch.match("Reset the stopwatch.", SkillContext()).effect()
     panel.refresh()
     assert panel.texts() == ["egg timer  0:40"]
+
+
+def test_a_timer_set_in_korean_has_its_chip_in_korean(qtbot, tmp_path):
+    now = [1000.0]
+    timers = Timers(tmp_path / "timers.json", lambda timer: None, clock=lambda: now[0])
+    panel = TimersPanel(lambda: timers)
+    qtbot.addWidget(panel)
+    timers.pause(timers.add("라면", "timer", 1300.0, 300.0))
+    timers.add("pasta", "timer", 1600.0, 600.0)
+    panel.refresh()
+    assert panel.texts() == ["라면 타이머  5:00 일시 정지", "pasta timer  10:00"]
+    alarm = timers.add("오전 일곱 시", "alarm", 1e9)
+    assert chip_text(alarm, now[0]).startswith("오전 일곱 시 알람 ") and " at " not in chip_text(alarm, now[0])
