@@ -115,3 +115,17 @@ def test_a_number_heard_as_a_word_that_sounds_like_it_is_answered(skills, heard,
 ])
 def test_sound_alikes_that_are_no_number_request_go_to_the_model(skills, heard):
     assert skills.match(heard, NOW) is None
+
+
+@pytest.mark.parametrize("heard, reply", [
+    ("Convere 10 miles to kilometers", "10 miles is 16.1 kilometers."),  # "convert" a letter or two off
+    ("Conveate 3 miles to kilometers.", "3 miles is 4.83 kilometers."),
+])
+def test_a_conversion_whose_verb_is_misheard_is_still_converted(skills, heard, reply):
+    assert answer(skills, heard) == ("units", reply)
+
+
+@pytest.mark.parametrize("heard", ["Comfort 10 miles to kilometers", "Cover three months of your monitor.",
+                                   "Convert the file to a PDF."])
+def test_no_conversion_without_a_verb_like_convert_and_two_units(skills, heard):
+    assert skills.match(heard, NOW) is None

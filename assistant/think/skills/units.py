@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 import threading
 
+from rapidfuzz import fuzz
+
 from assistant.writing import has_hangul
 from assistant.think.skills import SkillContext, SkillReply, SkillSetup, counts, korean_units
 from assistant.think.skills.text import NUMBER, normalize, spoken_number
@@ -39,6 +41,8 @@ _SPOKEN_AS = (  # words people say for units pint spells otherwise
     (r"^kilos?$", "kilogram"), (r"^centigrade$", "celsius"),
 )
 _WITHIN_A_YEAR = frozenset({"week", "day", "hour", "minute", "second"})
+CONVERT_LIKE = 75
+"""How alike a first word must be to "convert" (rapidfuzz's ratio) to be read as it: one or two letters off."""
 _NOT_UNITS = frozenset({"a", "an", "in", "at", "to", "of", "is", "it", "the", "one", "s", "m", "c", "f"})
 
 
@@ -69,7 +73,7 @@ class Units:
         count = counts.match(said, context)
         if count is not None:
             return SkillReply(NAME, count)
-        form = next((m for f in _FORMS if (m := f.match(said))), None)
+        form = next((m for f in _FORMS if (m := f.match(said))), None) or _FORMS[1].match(_convert_misheard(said))
         if form is None:
             return None
         source, target = self._unit(form["from"]), self._unit(form["to"])
@@ -107,6 +111,14 @@ class Units:
     def _fluid(self, unit):
         """Ounces next to a volume are fluid ounces."""
         return self.registry.parse_units("fluid_ounce") if str(unit) == "ounce" else unit
+
+
+def _convert_misheard(said: str) -> str:
+    """``said`` with its first word read as "convert" where it is a letter or two off ("convere 10 miles to
+    kilometers", "conveate 3 miles to kilometers": eSpeak NG's Scottish voices through Whisper tiny.en); the
+    units on both sides still decide."""
+    first, _, rest = said.partition(" ")
+    return f"convert {rest}" if rest and first != "convert" and fuzz.ratio(first, "convert") >= CONVERT_LIKE else said
 
 
 def _with_degrees(words: str, unit) -> str:
