@@ -58,7 +58,8 @@ def test_started_read_stopped_resumed_and_reset(watch, clock):
 
 
 @pytest.mark.parametrize("asked", ["How much time has passed on the stopwatch?", "What does the stopwatch say?",
-                                   "How long has it been since I started the stopwatch?"])
+                                   "How long has it been since I started the stopwatch?",
+                                   "How long has this top watch been running?"])  # Whisper, for some voices
 def test_other_ways_to_read_it(watch, clock, asked):
     said(watch, "Time me.")
     clock.now += 3

@@ -23,20 +23,22 @@ from assistant.think.skills.text import normalize, spoken_duration
 from assistant.writing import has_hangul
 
 NAME = "stopwatch"
-_WATCH = r"(?:the |my |a )?stop ?watch"
+_SW = r"(?:stop ?watch|(?<=this )top ?watch)"
+"""The word, also as Whisper writes "the stopwatch" for some voices: "this top watch"."""
+_WATCH = rf"(?:the |my |a |this )?{_SW}"
 _FORMS = (
     ("start", re.compile(rf"^(?:please )?(?:start|begin|restart) {_WATCH}(?: please| for me| now)?$")),
-    ("start", re.compile(r"^stop ?watch (?:start|go|on)$|^(?:time me|start timing(?: me)?)(?: please| now)?$")),
+    ("start", re.compile(rf"^{_SW} (?:start|go|on)$|^(?:time me|start timing(?: me)?)(?: please| now)?$")),
     ("stop", re.compile(rf"^(?:please )?(?:stop|pause|end|halt) {_WATCH}(?: please| now)?$")),
-    ("stop", re.compile(r"^stop ?watch (?:stop|off)$")),
+    ("stop", re.compile(rf"^{_SW} (?:stop|off)$")),
     ("resume", re.compile(rf"^(?:please )?(?:resume|continue|unpause) {_WATCH}(?: please)?$")),
     ("reset", re.compile(rf"^(?:please )?(?:reset|clear|zero) {_WATCH}(?: please)?$")),
-    ("check", re.compile(rf"^(?:how long has {_WATCH} been (?:running|going|on)|what is (?:the |my )stop ?watch at"
-                         rf"|what is on (?:the |my )stop ?watch|what time is on (?:the |my )stop ?watch"
-                         rf"|how much time is on {_WATCH}|(?:check|read) {_WATCH}|stop ?watch time"
+    ("check", re.compile(rf"^(?:how long has {_WATCH} been (?:running|going|on)|what is (?:the |my |this ){_SW} at"
+                         rf"|what is on (?:the |my |this ){_SW}|what time is on (?:the |my |this ){_SW}"
+                         rf"|how much time is on {_WATCH}|(?:check|read) {_WATCH}|{_SW} time"
                          rf"|how long is {_WATCH}(?: at)?|where is {_WATCH}(?: at)?)$")),
-    ("check", re.compile(r"^(?:how long|how much time)\b.* (?:the|my) stop ?watch(?: been running| been going| at| on)?$"
-                         r"|^what (?:does|time does) (?:the|my) stop ?watch (?:say|show|read)$")),
+    ("check", re.compile(rf"^(?:how long|how much time)\b.* (?:the|my|this) {_SW}(?: been running| been going| at| on)?$"
+                         rf"|^what (?:does|time does) (?:the|my|this) {_SW} (?:say|show|read)$")),
 )
 _KOREAN_WATCH = "스톱워치|스탑워치|스톱_워치|스탑_워치"
 _PLEASE = "[줘|주세요|줄래|줄래요|봐]"
