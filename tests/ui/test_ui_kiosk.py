@@ -256,14 +256,15 @@ def test_idle_reset_forgets_the_conversation_and_the_llm_history(qtbot, make_kio
     assert new_tokens < 60, "the next visitor's prompt holds no old history"
 
 
-def test_a_forgotten_visitors_timers_leave_the_screen(qtbot, make_kiosk):
+def test_a_forgotten_visitors_timers_and_stopwatch_leave_the_screen(qtbot, make_kiosk):
     window = make_kiosk(fake_engines())
     turns = Turns(window)
     assert window.controller.timers_path() is None  # a visitor's timers are kept in memory
     ask(qtbot, window, turns, "Set a pasta timer for ten minutes.")
-    qtbot.waitUntil(lambda: window.timers.isVisible() and len(window.timers.texts()) == 1, timeout=5000)
-    assert window.timers.texts()[0].startswith("pasta timer")
+    ask(qtbot, window, turns, "Start a stopwatch.")
+    qtbot.waitUntil(lambda: window.timers.isVisible() and len(window.timers.texts()) == 2, timeout=5000)
+    assert window.timers.texts()[0].startswith("pasta timer") and window.timers.texts()[1].startswith("Stopwatch")
     window.controller.session.forget_visitor()
     qtbot.waitUntil(lambda: window.showing() == "attract", timeout=5000)
-    assert window.timers.texts() == [] and not window.timers.isVisible()
-    assert window.controller.timers().active() == []
+    qtbot.waitUntil(lambda: window.timers.texts() == [] and not window.timers.isVisible(), timeout=2000)
+    assert window.controller.timers().active() == [] and window.controller.stopwatch().elapsed_s() is None
