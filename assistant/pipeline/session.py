@@ -23,7 +23,7 @@ from assistant.pipeline.watchdog import watch_audio
 from assistant.machine.hardware import detect, llama_offload
 from assistant.machine.planner import plan_for, recommend
 from assistant.think.replies import InstantReplies, Replies
-from assistant.think.skills import Skills
+from assistant.think.skills import Skills, often_answers
 from assistant.think.skills.korean_timers import is_korean, korean_label
 from assistant.think.skills.stopwatch import Stopwatch
 from assistant.think.skills.timer_store import Timer, Timers
@@ -143,15 +143,17 @@ def build_engine(
 
 def make_replies(config: Config, tts: Tts, output_rate: int) -> Replies | None:
     """The instant replies with their audio ready before the first turn (rendering it
-    would compete with the first answer; after the first start it comes from disk)."""
-    replies = load_replies(config.replies, tts, output_rate)
+    would compete with the first answer; after the first start it comes from disk), and the
+    skills' answers asked often (:data:`~assistant.think.skills.ASKED_OFTEN`)."""
+    often = tuple(often_answers(config.stt.language == "ko")) if config.skills.enabled else ()
+    replies = load_replies(config.replies, tts, output_rate, also=often)
     if replies is not None:
         replies.wait_ready(timeout=120)
     return replies
 
 
 def load_replies(config: RepliesConfig, tts: Tts, output_rate: int,
-                 background: bool | None = None) -> InstantReplies | None:
+                 background: bool | None = None, also: tuple[str, ...] = ()) -> InstantReplies | None:
     """The instant replies with ``tts`` rendering their audio; None when disabled.
 
     ``background`` None renders on a thread when the engine allows concurrent use
@@ -162,7 +164,7 @@ def load_replies(config: RepliesConfig, tts: Tts, output_rate: int,
     from assistant.think import replies
 
     concurrent = tts.concurrent if background is None else background
-    return replies.load_replies(config, ready_audio(tts, output_rate), concurrent)
+    return replies.load_replies(config, ready_audio(tts, output_rate), concurrent, also)
 
 
 def desktop_timers() -> Path:

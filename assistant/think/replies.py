@@ -365,12 +365,12 @@ class InstantReplies:
         """Audio of ``text`` at the output rate, once it is ready."""
         return self._audio.audio(text)
 
-    def prerender(self, background: bool) -> None:
-        """Read the cached audio of every fixed reply and synthesize what is missing,
-        on a background thread or right here."""
+    def prerender(self, background: bool, also: tuple[str, ...] = ()) -> None:
+        """Read the cached audio of every fixed reply (and of the texts ``also``: the skills' answers asked
+        often) and synthesize what is missing, on a background thread or right here."""
         texts = self.table.static_texts() + ([self.table.filler] if self.config.filler and self.table.filler else [])
         # said as soon as the turn is over: Korean the model cannot answer, words the recognizer was unsure
-        texts += [CANNOT_ANSWER, DID_NOT_CATCH, *NOT_HEARD.values()]  # of, speech read as nothing
+        texts += [CANNOT_ANSWER, DID_NOT_CATCH, *NOT_HEARD.values(), *also]  # of, speech read as nothing
         self._audio.prerender(list(dict.fromkeys(texts)), background)
 
     def wait_ready(self, timeout: float | None = None) -> bool:
@@ -389,12 +389,12 @@ def _size_mb(path: Path | None) -> float:
         return 0.0
 
 
-def load_replies(config: RepliesConfig, audio: ReplyAudio, background: bool) -> InstantReplies | None:
-    """The instant replies, their audio rendering started; None when disabled. Raises
-    :class:`ConfigError` for a malformed table."""
+def load_replies(config: RepliesConfig, audio: ReplyAudio, background: bool, also: tuple[str, ...] = ()) -> InstantReplies | None:
+    """The instant replies, their audio rendering started (with the texts ``also``); None when disabled.
+    Raises :class:`ConfigError` for a malformed table."""
     if not config.enabled:
         return None
     table = load_table(Path(config.table).expanduser() if config.table else None)
     replies = InstantReplies(config, table, audio)
-    replies.prerender(background)
+    replies.prerender(background, also)
     return replies

@@ -110,3 +110,19 @@ def test_the_skills_take_it_in_a_frame_and_a_kiosk_visitor_takes_it_along():
         assert skills.match("What's the stopwatch at?", NOW).text == "The stopwatch isn't running."
     finally:
         skills.close()
+
+
+def test_the_answers_asked_often_are_what_the_skills_say():
+    """Their audio is made ahead under these texts: a skill that words its answer otherwise would find none."""
+    from assistant.think.skills import ASKED_OFTEN, often_answers
+
+    skills = Skills(SkillsConfig(locale="en_US"))
+    try:
+        for asked, answer in ASKED_OFTEN["en"] + ASKED_OFTEN["ko"]:
+            reply = skills.match(asked, NOW)
+            assert reply is not None and reply.text == answer, (asked, reply)
+        assert "Timer set for 5 minutes." in often_answers(korean=False)
+        assert "오 분 타이머를 맞췄어요." not in often_answers(korean=False)
+        assert "오 분 타이머를 맞췄어요." in often_answers(korean=True)
+    finally:
+        skills.close()
