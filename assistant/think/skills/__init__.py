@@ -28,7 +28,8 @@ from assistant.think.skills.text import numbers_misheard, one_word_off
 
 log = logging.getLogger(__name__)
 
-SKILLS = ("actions", "timers", "stopwatch", "clock", "calendar", "arithmetic", "units", "spelling", "live", "chance", "reach", "jokes")
+SKILLS = ("actions", "timers", "stopwatch", "clock", "calendar", "arithmetic", "units", "spelling", "live", "chance",
+          "reach", "jokes")
 """Modules of this package, in the order they are asked."""
 AS_SAID = frozenset({"actions", "spelling", "live", "reach", "jokes"})
 """Skills taken only as said: an action (stop, louder) is never guessed from misheard words, nor
@@ -43,6 +44,7 @@ class SkillContext:
 
     now: datetime = field(default_factory=lambda: datetime.now().astimezone())
     """Local time, with its time zone."""
+
 
 ASKED_OFTEN = {
     "en": tuple((f"set a timer for {n} minute{'s' if n > 1 else ''}", f"Timer set for {n} minute{'s' if n > 1 else ''}.")
