@@ -90,8 +90,8 @@ class TurnConfig:
     (``stt.misheard_below``: the words are likely misheard, so the model's reading of them is no
     reason to wait longer), or read no words at all: the longest thinking pause the budget counts (1 s) and the most the
     silence the detector counts outlasts the speaker's pause (132 ms on the tuning half: the
-    voice's return is heard a frame or more late). Words no sentence ends on still wait
-    ``max_ms`` (docs/tuning.md)."""
+    voice's return is heard a frame or more late). Misheard words that end on a word no sentence
+    ends on, or trail off, wait it too: that word or mark may be misheard as well (docs/tuning.md)."""
     complete_log10: float = within(-0.3, "unfinished_log10", 0.0)
     """log10 of the model's probability that a sentence ends after the words, at or above
     which they are complete (and outweigh the word rules)."""

@@ -12,11 +12,11 @@ silence has lasted. The wait grows smoothly as the model's probability falls:
   between the wait rises along a square-root curve;
 - words that cannot end a sentence in any reading (an article, a conjunction, a filler:
   "the", "and", "um") or that trail off ("...", ",") wait ``max_ms``, unless the model
-  is confident they are complete;
+  is confident they are complete or the words are likely misheard;
 - when the recognizer was unsure of a word (the words are likely misheard), the model's
   reading of them waits ``misheard_ms`` at most (a little over the longest thinking pause
-  the budget counts), not the maximum; so does a reading with no words at all (words not
-  read yet wait the maximum);
+  the budget counts), not the maximum, and so does the word or mark they end on; so does a
+  reading with no words at all (words not read yet wait the maximum);
 - when the model cannot read the words at all (a language it does not know), or, where
   ``unsure_word_p`` is set (off by default), the recognizer was unsure of the last word, the
   silence decides alone: at most ``unsure_ms``,
@@ -264,10 +264,12 @@ def judge(signals: TurnSignals | None, config: TurnConfig, fixed_ms: float = 300
     log10 = math.log10(max(signals.end_of_turn, 1e-12))
     about = f"end of sentence 10^{log10:.1f}"
     if words and not model_is_confident(log10, config):
-        if ends_on_a_word_that_cannot_end(text):
-            return Judgement(TurnCall.UNFINISHED, config.max_ms, f"{about}, ends with '{last_word(text)}'")
-        if trails_off(text):
-            return Judgement(TurnCall.UNFINISHED, config.max_ms, f"{about}, trails off")
+        rule = (f"ends with '{last_word(text)}'" if ends_on_a_word_that_cannot_end(text)
+                else "trails off" if trails_off(text) else "")
+        if rule and signals.misheard:  # the word or mark it ends on may be misheard too
+            return Judgement(TurnCall.UNSURE, min(config.misheard_ms, config.max_ms), f"{about}, {rule}, likely misheard")
+        if rule:
+            return Judgement(TurnCall.UNFINISHED, config.max_ms, f"{about}, {rule}")
     wait = model_wait_ms(log10, config)
     if recognizer_was_unsure_of_the_last_word(signals, config) and wait > config.unsure_ms:
         return Judgement(TurnCall.UNSURE, config.unsure_ms, f"{about}, last word recognized at p {signals.last_word_p:.2f}")

@@ -129,8 +129,8 @@ def test_a_last_word_the_recognizer_was_unsure_of_waits_a_moderate_silence_at_mo
 
 def test_words_likely_misheard_wait_at_most_the_longest_counted_thinking_pause():
     """A word the recognizer was unsure of ("Which said he doesn't do it."): the model's low reading
-    of misheard words waits ``misheard_ms``, not the maximum; a reading under it is kept, and a
-    word no sentence ends on still waits the longest."""
+    of misheard words waits ``misheard_ms``, not the maximum; a reading under it is kept; so do misheard
+    words that end on a word no sentence ends on or trail off, which the same words not misheard do not."""
     misheard = TurnSignals("Which said he doesn't do it.", end_of_turn=10**-3.4, misheard=True)
     judgement = judge(misheard, CONFIG)
     assert judgement.call is TurnCall.UNSURE and judgement.wait_ms == CONFIG.misheard_ms > 1000
@@ -138,7 +138,9 @@ def test_words_likely_misheard_wait_at_most_the_longest_counted_thinking_pause()
     assert judge(replace(misheard, misheard=False), CONFIG).wait_ms > 1500
     assert judge(replace(misheard, end_of_turn=10**-1.0), CONFIG).wait_ms == judge(
         replace(misheard, end_of_turn=10**-1.0, misheard=False), CONFIG).wait_ms < CONFIG.misheard_ms
-    assert judge(replace(misheard, transcript="Which said he doesn't do the"), CONFIG).wait_ms == 2000
+    for unfinished in ("Which said he doesn't do the", "The role to all and to let..."):
+        assert judge(replace(misheard, transcript=unfinished), CONFIG).wait_ms == CONFIG.misheard_ms
+        assert judge(replace(misheard, transcript=unfinished, misheard=False), CONFIG).wait_ms == 2000
     assert judge(replace(misheard, end_of_turn=1e-6), replace(CONFIG, max_ms=900)).wait_ms == 900  # never past it
 
 
