@@ -23,3 +23,12 @@ def test_a_question_inside_a_question_is_the_skills(tmp_path):
     code, turns, err = chat("--input", question, "--output", tmp_path / "answer.wav", "--json")
     assert code == 0, err
     assert [(t["source"], t["reply"]) for t in turns] == [("skill", "10 times 3 is 30.")], turns
+
+
+def test_an_answer_asked_often_plays_from_the_audio_made_ahead(tmp_path):
+    """The real engine, typed: "Start a stopwatch." is the stopwatch's, and its answer (one of the skills' answers
+    asked often) plays from the audio made with the instant replies' (nothing synthesized for it: 0 ms)."""
+    code, turns, err = chat("--text", "Start a stopwatch.", "--output", tmp_path / "answer.wav", "--json")
+    assert code == 0, err
+    assert [(t["source"], t["skill"], t["reply"]) for t in turns] == [("skill", "stopwatch", "Stopwatch started.")], turns
+    assert turns[0]["latency_ms"]["tts_first_chunk"] == 0, turns[0]["latency_ms"]
