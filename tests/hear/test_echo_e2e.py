@@ -36,7 +36,11 @@ def test_a_question_is_answered_to_the_end_through_the_echo(speak, tmp_path):
     assert counts.get("barge_in_resumed", 0) == counts.get("barge_in_pauses", 0), counts
     reply = load_wav(out, 22050)
     heard = sum(b - a for a, b in sound_spans(reply, 22050))
-    assert heard > 0.8 * turn["counts"]["tts_audio_s"], "the whole reply was played"
+    said_about = {k: turn[k] for k in ("source", "transcript", "reply")}
+    if "tts_audio_s" in counts:  # synthesized: all of it sounded
+        assert heard > 0.8 * counts["tts_audio_s"], ("the whole reply was played", said_about, heard, counts)
+    else:  # nothing synthesized: played from audio made ahead (a question misheard gets its notice), never the model's
+        assert turn["source"] != "llm" and heard > 0.3, ("a reply made ahead was played", said_about, heard, counts)
     # the microphone heard the reply: louder than the question's silence, after it
     said, mic_pcm = load_wav(question, 16000), load_wav(mic, 16000)
     tail = mic_pcm[said.size :]
