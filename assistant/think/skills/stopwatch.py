@@ -109,7 +109,7 @@ class Stopwatch:
     def _stop(self):
         seconds = self.elapsed_s()
         if not self.running:
-            return ("not running", seconds), None
+            return self._check()  # what a stopwatch not running says when asked
 
         def stop() -> None:
             with self._lock:
@@ -145,7 +145,6 @@ def _english(answer: tuple[str, float | None]) -> str:
         "running": f"The stopwatch is at {said}.",
         "stopped": f"Stopwatch stopped at {said}.",
         "stopped at": f"The stopwatch is stopped at {said}.",
-        "not running": f"The stopwatch is stopped at {said}." if said else "The stopwatch isn't running.",
         "reset": "Stopwatch reset.",
         "none": "The stopwatch isn't running.",
     }[what]
@@ -160,7 +159,6 @@ def _korean(answer: tuple[str, float | None]) -> str:
         "running": f"스톱워치는 지금 {copula(said)}.",
         "stopped": f"스톱워치를 멈췄어요. {copula(said)}.",
         "stopped at": f"스톱워치는 {said}에 멈춰 있어요.",
-        "not running": f"스톱워치는 {said}에 멈춰 있어요." if said else "실행 중인 스톱워치가 없어요.",
         "reset": "스톱워치를 초기화했어요.",
         "none": "실행 중인 스톱워치가 없어요.",
     }[what]
