@@ -32,3 +32,17 @@ def test_an_answer_asked_often_plays_from_the_audio_made_ahead(tmp_path):
     assert code == 0, err
     assert [(t["source"], t["skill"], t["reply"]) for t in turns] == [("skill", "stopwatch", "Stopwatch started.")], turns
     assert turns[0]["latency_ms"]["tts_first_chunk"] == 0, turns[0]["latency_ms"]
+
+
+def test_a_fun_fact_is_one_of_the_true_ones_and_is_heard(tmp_path):
+    """Spoken end to end: "Can you tell me a fun fact?" got "The answer is no." from the small model; now it is the
+    facts skill's first fact, said by the voice."""
+    from assistant.think.skills.facts import facts
+
+    audio, _, _ = join_parts([espeak_speaker("en-gb+m3", 175, 50)("Can you tell me a fun fact?")], [])
+    question = tmp_path / "fact.wav"
+    sf.write(question, audio, 16000)
+    code, turns, err = chat("--input", question, "--output", tmp_path / "answer.wav", "--json")
+    assert code == 0, err
+    assert [(t["source"], t["skill"], t["reply"]) for t in turns] == [("skill", "facts", facts()["en"][0].text)], turns
+    assert turns[0]["counts"]["tts_audio_s"] > 3.0, turns[0]["counts"]

@@ -29,13 +29,13 @@ from assistant.think.skills.text import numbers_misheard, one_word_off
 log = logging.getLogger(__name__)
 
 SKILLS = ("actions", "timers", "stopwatch", "clock", "calendar", "arithmetic", "units", "spelling", "live", "chance",
-          "reach", "jokes")
+          "reach", "jokes", "facts")
 """Modules of this package, in the order they are asked."""
-AS_SAID = frozenset({"actions", "spelling", "live", "reach", "jokes"})
+AS_SAID = frozenset({"actions", "spelling", "live", "reach", "jokes", "facts"})
 """Skills taken only as said: an action (stop, louder) is never guessed from misheard words, nor
 the word to spell (a function word misheard is another word), nor a question about the weather ("is
-it cold on Mars" is no "in Mars"), nor what the assistant cannot do or a joke (a question misheard must
-not be turned away or joked at)."""
+it cold on Mars" is no "in Mars"), nor what the assistant cannot do, a joke or a fun fact (a question misheard
+must not be turned away, joked at or told something else)."""
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@ speech", "why do people laugh").
 from __future__ import annotations
 
 import re
-import threading
 
 from assistant.think.skills import SkillContext, SkillReply, SkillSetup
+from assistant.think.skills.in_turn import InTurn
 from assistant.think.skills.korean_pattern import Form, first
 from assistant.think.skills.text import normalize
 from assistant.writing import has_hangul
@@ -64,27 +64,15 @@ class Jokes:
     name = NAME
 
     def __init__(self) -> None:
-        self._told = {"en": 0, "ko": 0}
-        self._lock = threading.Lock()
+        self._jokes = InTurn(NAME)
 
     def match(self, text: str, context: SkillContext) -> SkillReply | None:  # noqa: ARG002 - the skills' signature
         if has_hangul(text):
             if not any(form.match(text) is not None for form in _KOREAN):
                 return None
-            return self._next("ko", KOREAN_JOKES)
+            return self._jokes.next("ko", KOREAN_JOKES)
         said = normalize(text)
-        return self._next("en", JOKES) if any(form.match(said) for form in _FORMS) else None
-
-    def _next(self, language: str, jokes: tuple[str, ...]) -> SkillReply:
-        with self._lock:
-            told = self._told[language]
-
-        def told_one() -> None:
-            with self._lock:
-                if self._told[language] == told:  # the same reading taken twice moves on once
-                    self._told[language] = told + 1
-
-        return SkillReply(NAME, jokes[told % len(jokes)], effect=told_one)
+        return self._jokes.next("en", JOKES) if any(form.match(said) for form in _FORMS) else None
 
 
 def create(setup: SkillSetup) -> Jokes:  # noqa: ARG001 - every skill gets the setup
