@@ -8,6 +8,7 @@ import re
 
 from assistant.hear.bargein import words
 from assistant.hear.wake import plain_letters
+from assistant.think.about_itself import plain_question
 from assistant.think.replies import InstantReply, Replies
 from assistant.think.requests import follow_ups, plain_forms
 from assistant.think.skills import SkillReply, Skills
@@ -117,7 +118,8 @@ class AtOnce:
         return [(" ".join(words[:n]), " ".join(words[n:])) for n in range(1, min(OPENING_WORDS, len(words) - 1) + 1)]
 
     def _without_model(self, text: str) -> InstantReply | SkillReply | None:
-        for said in [text, *plain_forms(text)]:  # then a request in a frame: "could you tell me what time it is"
+        forms = [text, *plain_forms(text)]  # then a request in a frame: "could you tell me what time it is"
+        for said in forms + [plain for form in forms if (plain := plain_question(form))][:1]:  # then what it can do
             hit = self.skills.match(said) if self.skills else None
             if hit is None and self.replies:
                 hit = self.replies.lookup(said)

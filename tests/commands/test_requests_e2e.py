@@ -46,3 +46,17 @@ def test_a_fun_fact_is_one_of_the_true_ones_and_is_heard(tmp_path):
     assert code == 0, err
     assert [(t["source"], t["skill"], t["reply"]) for t in turns] == [("skill", "facts", facts()["en"][0].text)], turns
     assert turns[0]["counts"]["tts_audio_s"] > 3.0, turns[0]["counts"]
+
+
+def test_what_it_is_good_at_is_what_it_can_do(tmp_path):
+    """Spoken end to end: "What are you good at?" got "I'm good at playing chess." from the small model; now it is
+    the table's answer to "what can you do", from the audio made ahead."""
+    from assistant.think.replies import default_table
+
+    capabilities = next(entry.text for entry in default_table().entries if "what can you do" in entry.phrases)
+    audio, _, _ = join_parts([espeak_speaker("en-gb+iven2", 170, 45)("What are you good at?")], [])
+    question = tmp_path / "good_at.wav"
+    sf.write(question, audio, 16000)
+    code, turns, err = chat("--input", question, "--output", tmp_path / "answer.wav", "--json")
+    assert code == 0, err
+    assert [(t["source"], t["reply"]) for t in turns] == [("cache", capabilities)], turns

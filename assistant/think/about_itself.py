@@ -1,0 +1,43 @@
+"""A question about what the assistant can do, however it is put, in the plain form the table answers.
+
+"What are you good at?", "What kind of things can you help me with?", "What else can you do?" and "Tell me your
+skills." all ask what the instant-reply table answers for "what can you do"; the table lists a few wordings, and
+the small model answers the others as if asked about a person ("I'm good at playing chess."). The forms below are
+a question's shape, asked of "you": a question word, what may stand between it and the verb (kinds of things,
+questions, commands), a verb of doing or helping; or what "you" or "your" are (good at, able to do, your skills,
+your purpose); never a content word of the question's own ("What can you tell me about dolphins?", "What do you
+know about Paris?", "What are the skills of a good manager?" stay the model's). English only: the Korean rows are
+matched letter by letter.
+"""
+
+from __future__ import annotations
+
+import re
+
+from assistant.think.replies import normalize
+
+PLAIN = "what can you do"
+"""The table's wording that what these forms ask is put as."""
+
+_WHAT = r"(?:what|which)(?: else| other| more)?(?: (?:kinds?|sorts?|types?) of)?"
+_THINGS = r"(?: (?:things|stuff|questions|commands|requests|tasks|jobs|features|functions|skills))?"
+_DOING = r"(?:do|help(?: me| us)?(?: with| do)?|answer|understand|handle|know how to do|take care of)"
+_WHAT_YOU_ARE = (r"(?:good at|able to do|capable of|useful for|for|made for|meant for|designed for|skills|abilities|features|"
+                 r"functions|capabilities|strengths|purpose|job|role|function)")
+_FORMS = tuple(re.compile(form) for form in (
+    rf"^{_WHAT}{_THINGS} (?:can|could|do) you {_DOING}(?: for (?:me|us))?(?: (?:besides|apart from|other than) [a-z ]+)?$",
+    rf"^{_WHAT} (?:features|functions|skills|commands|abilities|options) do you (?:have|know|offer|support)$",
+    r"^what (?:can|should|could) i (?:ask|tell|say to) you(?: to do)?$",
+    rf"^what (?:are|is) (?:you|your) {_WHAT_YOU_ARE}(?: doing)?$",
+    rf"^what (?:are|is) (?:the )?(?:things|stuff)(?: that)? you (?:can|could) do$",
+    rf"^(?:tell me|show me|list|name|say) (?:what you (?:can do|are good at|do)|your (?:skills|abilities|features|"
+    rf"functions|capabilities|commands))(?: for me)?$",
+    r"^(?:do|can) you (?:have|do) (?:any )?(?:special )?(?:skills|abilities|features|functions|tricks)$",
+    r"^how (?:can|could|do|will|might) you (?:help|be useful|assist)(?: me| us)?(?: today)?$",
+))
+
+
+def plain_question(text: str) -> str | None:
+    """:data:`PLAIN` where ``text`` asks what the assistant can do, else None."""
+    said = normalize(text)
+    return PLAIN if any(form.match(said) for form in _FORMS) else None

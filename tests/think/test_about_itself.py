@@ -1,0 +1,47 @@
+"""What the assistant can do, however it is asked, is the table's answer to "what can you do"; questions with a
+content word of their own stay the model's."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.config import RepliesConfig
+from assistant.pipeline.at_once import AtOnce
+from assistant.think.about_itself import PLAIN, plain_question
+from assistant.think.replies import InstantReplies, default_table
+
+
+class NoAudio:
+    def audio(self, text):  # noqa: ARG002 - the protocol's
+        return None
+
+
+@pytest.fixture(scope="module")
+def at_once(english_skills):
+    return AtOnce(english_skills, InstantReplies(RepliesConfig(), default_table(), NoAudio()))
+
+
+@pytest.mark.parametrize("question", [
+    "What things can you do?", "What are your abilities?", "What are you capable of?", "What is your purpose?",
+    "What functions do you have?", "What can you help me do?", "What kind of questions do you answer?",
+    "What commands do you understand?", "What can I tell you to do?", "List your skills.",
+    "What can you do besides timers?", "What are you useful for?", "What's your job?", "Do you have any skills?",
+    "What sort of things do you do?", "Could you tell me what you're good at?", "Hello, what else can you do?",
+])
+def test_asked_what_it_can_do(at_once, question):
+    capabilities = at_once.replies.lookup(PLAIN)
+    assert capabilities is not None
+    found = at_once.find(question, 1)
+    assert found is not None and found.text == capabilities.text, (question, found)
+
+
+@pytest.mark.parametrize("question", [
+    "What do you know about Paris?", "What can you tell me about dolphins?", "What are the skills of a good manager?",
+    "What can a dolphin do?", "What is the purpose of life?", "What job should I get?", "How do I do a handstand?",
+    "What are you doing later?", "What would you do in my place?", "What did you do yesterday?",
+    "What do you have in the fridge?",
+])
+def test_questions_of_their_own_stay_the_models(at_once, question):
+    assert plain_question(question) is None
+    found = at_once.find(question, 1)
+    assert found is None or found.text != at_once.replies.lookup(PLAIN).text, (question, found)
