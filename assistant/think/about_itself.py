@@ -1,4 +1,5 @@
-"""A question about what the assistant can do, however it is put, in the plain form the table answers.
+"""A question about what the assistant can do, however it is put, in the plain form the table answers; and its
+favourite anything.
 
 "What are you good at?", "What kind of things can you help me with?", "What else can you do?" and "Tell me your
 skills." all ask what the instant-reply table answers for "what can you do"; the table lists a few wordings, and
@@ -6,8 +7,9 @@ the small model answers the others as if asked about a person ("I'm good at play
 a question's shape, asked of "you": a question word, what may stand between it and the verb (kinds of things,
 questions, commands), a verb of doing or helping; or what "you" or "your" are (good at, able to do, your skills,
 your purpose); never a content word of the question's own ("What can you tell me about dolphins?", "What do you
-know about Paris?", "What are the skills of a good manager?" stay the model's). English only: the Korean rows are
-matched letter by letter.
+know about Paris?", "What are the skills of a good manager?" stay the model's). Its favourite colour, song or food is
+the table's "do you have favorites" (it has none: the model said "My favorite color is blue."). English only: the
+Korean rows are matched letter by letter.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ import re
 from assistant.think.replies import normalize
 
 PLAIN = "what can you do"
-"""The table's wording that what these forms ask is put as."""
+"""The table's wording that what the forms of :data:`_FORMS` ask is put as."""
+FAVORITE = "do you have favorites"
+"""... and what those of :data:`_FAVORITES` ask."""
 
 _WHAT = r"(?:what|which)(?: else| other| more)?(?: (?:kinds?|sorts?|types?) of)?"
 _THINGS = r"(?: (?:things|stuff|questions|commands|requests|tasks|jobs|features|functions|skills))?"
@@ -36,8 +40,17 @@ _FORMS = tuple(re.compile(form) for form in (
     r"^how (?:can|could|do|will|might) you (?:help|be useful|assist)(?: me| us)?(?: today)?$",
 ))
 
+_FAVORITES = tuple(re.compile(form) for form in (
+    r"^(?:what|which) (?:is|are) your (?:very )?(?:favorite|favourite|best loved) [a-z]+(?: [a-z]+)?$",
+    r"^(?:do|did) you (?:have|got) (?:a|any) (?:favorite|favourite) [a-z]+(?: [a-z]+)?$",
+    r"^what (?:[a-z]+ )?do you like (?:best|most|the most)$",
+))
+
 
 def plain_question(text: str) -> str | None:
-    """:data:`PLAIN` where ``text`` asks what the assistant can do, else None."""
+    """:data:`PLAIN` where ``text`` asks what the assistant can do, :data:`FAVORITE` where it asks its favourite
+    anything, else None."""
     said = normalize(text)
-    return PLAIN if any(form.match(said) for form in _FORMS) else None
+    if any(form.match(said) for form in _FORMS):
+        return PLAIN
+    return FAVORITE if any(form.match(said) for form in _FAVORITES) else None

@@ -45,3 +45,21 @@ def test_questions_of_their_own_stay_the_models(at_once, question):
     assert plain_question(question) is None
     found = at_once.find(question, 1)
     assert found is None or found.text != at_once.replies.lookup(PLAIN).text, (question, found)
+
+
+@pytest.mark.parametrize("question", [
+    "What's your favorite color?", "What is your favourite food?", "Do you have a favorite book?",
+    "What food do you like best?", "Which is your favorite season?",
+])
+def test_its_favourite_anything_is_that_it_has_none(at_once, question):
+    """"What's your favorite color?" got "My favorite color is blue."; "What is your favorite" alone is no question
+    (words a longer one starts with), and the user's own favourite is the model's."""
+    found = at_once.find(question, 1)
+    assert found is not None and found.text == at_once.replies.lookup("do you have favorites").text, (question, found)
+
+
+@pytest.mark.parametrize("question", ["What is your favorite", "What is my favorite color?",
+                                      "What's your favorite color and why?"])
+def test_not_its_favourite(at_once, question):
+    found = at_once.find(question, 1)
+    assert found is None or "favourites" not in found.text, (question, found)

@@ -121,7 +121,7 @@ ABOUT_ME_KO = "저는 이 컴퓨터의 음성 비서예요. 시간과 날짜, �
         ("잘 자요", "안녕히 주무세요! 좋은 꿈 꾸세요.", None),
         ("Good job!", "Thank you!", None),
         ("Are you there?", "Yes, I'm here.", None),
-        ("I'm bored.", "Want to hear a joke? Just say: tell me a joke.", None),
+        ("I'm bored.", "Want to hear a joke or a fun fact? Just ask: tell me a joke, or tell me a fun fact.", None),
         ("What are you doing?", "Just waiting here, ready to help. What can I do for you?", None),
         ("미안해요", "괜찮아요.", None),
         ("수고했어요", "고마워요!", None),
