@@ -63,3 +63,15 @@ def test_its_favourite_anything_is_that_it_has_none(at_once, question):
 def test_not_its_favourite(at_once, question):
     found = at_once.find(question, 1)
     assert found is None or "favourites" not in found.text, (question, found)
+
+
+@pytest.mark.parametrize(("question", "says"), [
+    ("Sing me a song.", "I can't sing"), ("Can you sing?", "I can't sing"), ("Tell me a story.", "I don't know any stories"),
+    ("노래 불러 줘", "노래는 못 해요"), ("노래 한 곡 불러 줄래?", "노래는 못 해요"), ("이야기 하나 해 줘", "아는 이야기가 없어요"),
+    ("뭘 잘해요?", "음성 비서"),
+])
+def test_asked_to_sing_or_for_a_story_it_says_what_it_can_do_instead(at_once, question, says):
+    """The model made a song and a story up; "노래 불러 줘" was the reach skill's "I can't order" (부르다, to call a
+    taxi, is to sing too)."""
+    found = at_once.find(question, 1)
+    assert found is not None and says in found.text, (question, found)

@@ -151,7 +151,8 @@ _KOREAN = [(kind, Form(spec, _READERS)) for kind, spec in (
     ("web", f"{{who}} [좀] 검색해|찾아봐 {_PLEASE}"),
     ("maps", f"[{{who}}] [까지] 길 [좀] 안내해|알려 [{_PLEASE}]"),
     ("maps", "[{who}] [까지] 길_안내 [좀] [해] [줘|주세요]"),
-    ("orders", f"{{who}} [좀] 주문해|시켜|사|예약해|불러 {_PLEASE}"),
+    ("orders", f"{{who}} [좀] 주문해|시켜|사|예약해 {_PLEASE}"),
+    ("orders", f"택시|콜택시|대리|대리기사|차 [좀|하나|한_대] 불러|잡아 {_PLEASE}"),  # not any words: "노래 불러 줘" is sing
     ("lists", "[오늘|내일] 일정 [좀] [알려|확인해|보여] [줘|주세요|뭐야|있어|있어요]"),
     ("lists", f"[{{who}}] 메모 [좀] 해|남겨 [{_PLEASE}]"),
 )]
