@@ -37,8 +37,11 @@ def test_a_place_not_known_is_the_models(english_skills, question):
     ("도쿄는 지금 몇 시야?", "도쿄는 지금 수요일 오전 열두 시 칠 분이에요."),
     ("뉴욕 시간 알려 줘", "뉴욕은 지금 오전 열 시 칠 분이에요."),
     ("런던은 지금 몇 시예요?", "런던은 지금 오후 세 시 칠 분이에요."),
+    ("지금 도쿄는 몇 시야?", "도쿄는 지금 수요일 오전 열두 시 칠 분이에요."),  # "now" first: it went to the model
+    ("현재 런던은 몇 시예요?", "런던은 지금 오후 세 시 칠 분이에요."),
     ("미국은 지금 몇 시야?", "미국은 시간대가 여러 개예요. 어느 도시요?"),
     ("지금 몇 시야?", None),  # here: the Korean clock's
+    ("지금은 몇 시야?", None),
 ])
 def test_the_time_elsewhere_in_korean(english_skills, question, answer):
     from assistant.think.skills import world_clock
