@@ -48,6 +48,15 @@ def test_the_korean_translation_covers_every_string(tmp_path):
     assert (i18n.TRANSLATIONS / "assistant_ko.qm").stat().st_mtime >= (i18n.TRANSLATIONS / "assistant_ko.ts").stat().st_mtime - 1
 
 
+def test_every_skill_has_a_name_to_show():
+    """The note under a reply names the skill that answered, translated: a skill missing here showed its module's
+    English name on the Korean screens (the stopwatch did)."""
+    from assistant.think.skills import SKILLS
+    from ui.conversation import SKILL_NAMES
+
+    assert set(SKILL_NAMES) == set(SKILLS)
+
+
 def test_a_missing_korean_font_is_named(qtbot, monkeypatch):
     """No system font and no font package: the banner names both remedies."""
     monkeypatch.setattr(i18n.QFontDatabase, "families", staticmethod(lambda *_: []))
