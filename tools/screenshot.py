@@ -25,9 +25,9 @@ from PySide6.QtCore import QEventLoop, Qt, QTimer
 
 from assistant.events import EventType, State
 
-QUESTIONS = {"en": ("Hello", "What is the tallest mountain in the world?"), "ko": ("안녕하세요", "지금 몇 시예요?")}
-LAST_QUESTION = {"en": "Tell me a fun fact about the ocean.", "ko": "한국의 수도는 어디예요?"}
-NEXT_QUESTION = {"en": "And how far away is it?", "ko": "거기까지 얼마나 걸려요?"}
+QUESTIONS = {"en": ("Hello", "Tell me a fun fact about the ocean."), "ko": ("안녕하세요", "지금 몇 시예요?")}
+LAST_QUESTION = {"en": "What is the tallest mountain in the world?", "ko": "한국의 수도는 어디예요?"}
+NEXT_QUESTION = {"en": "And how high is it?", "ko": "거기까지 얼마나 걸려요?"}
 TIMER_REQUESTS = {"en": ("Set a pasta timer for ten minutes.", "Set an egg timer for four minutes.",
                          "How long is left on the pasta timer?", "Start a stopwatch."),
                   "ko": ("라면 타이머 오 분 맞춰 줘", "아침 일곱 시에 깨워 줘", "라면 타이머 얼마나 남았어?", "스톱워치 시작해 줘")}
