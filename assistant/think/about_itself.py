@@ -8,8 +8,8 @@ a question's shape, asked of "you": a question word, what may stand between it a
 questions, commands), a verb of doing or helping; or what "you" or "your" are (good at, able to do, your skills,
 your purpose); never a content word of the question's own ("What can you tell me about dolphins?", "What do you
 know about Paris?", "What are the skills of a good manager?" stay the model's). Its favourite colour, song or food is
-the table's "do you have favorites" (it has none: the model said "My favorite color is blue."). English only: the
-Korean rows are matched letter by letter.
+the table's "do you have favorites" (it has none: the model said "My favorite color is blue."), in Korean too
+("제일 좋아하는 색이 뭐야?"); what it can do is asked in Korean of the table's rows, matched letter by letter.
 """
 
 from __future__ import annotations
@@ -17,11 +17,15 @@ from __future__ import annotations
 import re
 
 from assistant.think.replies import normalize
+from assistant.think.skills.korean_pattern import Form
+from assistant.writing import has_hangul
 
 PLAIN = "what can you do"
 """The table's wording that what the forms of :data:`_FORMS` ask is put as."""
 FAVORITE = "do you have favorites"
 """... and what those of :data:`_FAVORITES` ask."""
+KOREAN_FAVORITE = "좋아하는 거 있어"
+"""... and those of :data:`_KOREAN_FAVORITES`."""
 
 _WHAT = r"(?:what|which)(?: else| other| more)?(?: (?:kinds?|sorts?|types?) of)?"
 _THINGS = r"(?: (?:things|stuff|questions|commands|requests|tasks|jobs|features|functions|skills))?"
@@ -46,10 +50,18 @@ _FAVORITES = tuple(re.compile(form) for form in (
     r"^what (?:[a-z]+ )?do you like (?:best|most|the most)$",
 ))
 
+_ANY = {"thing": lambda said: said if 1 <= len(said) <= 6 else None}
+_KOREAN_FAVORITES = tuple(Form(spec, _ANY) for spec in (
+    "[너는|넌] [제일|가장] 좋아하는 {thing} [이|가|은|는] 뭐야|뭐예요|뭐니|뭔데|뭐에요|있어|있어요|있니",
+    "[너는|넌] [제일|가장] 무슨|어떤 {thing} [을|를] 좋아해|좋아해요|좋아하니|좋아하세요",
+))
+
 
 def plain_question(text: str) -> str | None:
-    """:data:`PLAIN` where ``text`` asks what the assistant can do, :data:`FAVORITE` where it asks its favourite
-    anything, else None."""
+    """:data:`PLAIN` where ``text`` asks what the assistant can do, :data:`FAVORITE` (:data:`KOREAN_FAVORITE`) where
+    it asks its favourite anything, else None."""
+    if has_hangul(text):
+        return KOREAN_FAVORITE if any(form.match(text) is not None for form in _KOREAN_FAVORITES) else None
     said = normalize(text)
     if any(form.match(said) for form in _FORMS):
         return PLAIN

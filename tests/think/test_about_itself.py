@@ -75,3 +75,15 @@ def test_asked_to_sing_or_for_a_story_it_says_what_it_can_do_instead(at_once, qu
     taxi, is to sing too)."""
     found = at_once.find(question, 1)
     assert found is not None and says in found.text, (question, found)
+
+
+@pytest.mark.parametrize(("question", "taken"), [
+    ("제일 좋아하는 색이 뭐야?", True), ("좋아하는 동물 있어?", True), ("가장 좋아하는 계절은 뭐예요?", True),
+    ("넌 무슨 음악 좋아해?", True),
+    ("내가 좋아하는 색이 뭐야?", False),  # mine, not its: 내가 is a letter from 네가, so only 너는 and 넌 ask it
+    ("좋아하는 사람", False), ("사람들이 제일 좋아하는 음식이 뭐야?", False),
+])
+def test_its_favourite_anything_in_korean(at_once, question, taken):
+    found = at_once.find(question, 1)
+    said = found is not None and "좋아하는 게 따로 없어요" in found.text
+    assert said == taken, (question, found)
