@@ -144,12 +144,23 @@ def build_engine(
 def make_replies(config: Config, tts: Tts, output_rate: int) -> Replies | None:
     """The instant replies with their audio ready before the first turn (rendering it
     would compete with the first answer; after the first start it comes from disk), and the
-    skills' answers asked often (:data:`~assistant.think.skills.ASKED_OFTEN`)."""
-    often = tuple(often_answers(config.stt.language == "ko")) if config.skills.enabled else ()
+    skills' answers asked often (:data:`~assistant.think.skills.ASKED_OFTEN`, :func:`told_first`)."""
+    korean = config.stt.language == "ko"
+    often = tuple(often_answers(korean) + told_first(korean)) if config.skills.enabled else ()
     replies = load_replies(config.replies, tts, output_rate, also=often)
     if replies is not None:
         replies.wait_ready(timeout=120)
     return replies
+
+
+def told_first(korean: bool) -> list[str]:
+    """The joke and the fun fact every run tells first (each list is told in turn from its first)."""
+    from assistant.think.skills.facts import facts
+    from assistant.think.skills.jokes import JOKES, KOREAN_JOKES
+
+    languages = ("en", "ko") if korean else ("en",)
+    return [(KOREAN_JOKES if language == "ko" else JOKES)[0] for language in languages] + \
+        [facts()[language][0].text for language in languages]
 
 
 def load_replies(config: RepliesConfig, tts: Tts, output_rate: int,

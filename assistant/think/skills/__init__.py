@@ -60,15 +60,8 @@ instant replies' (kept on disk), so the answer plays at once instead of after th
 
 
 def often_answers(korean: bool) -> list[str]:
-    """The answers of :data:`ASKED_OFTEN` (the Korean ones too where ``korean``), and the joke and the fun fact
-    told first in every run (each list is told in turn from its first)."""
-    from assistant.think.skills.facts import facts
-    from assistant.think.skills.jokes import JOKES, KOREAN_JOKES
-
-    languages = ("en", "ko") if korean else ("en",)
-    firsts = [(JOKES, KOREAN_JOKES)[language == "ko"][0] for language in languages]
-    firsts += [facts()[language][0].text for language in languages]
-    return [answer for _, answer in ASKED_OFTEN["en"] + (ASKED_OFTEN["ko"] if korean else ())] + firsts
+    """The answers of :data:`ASKED_OFTEN` (the Korean ones too where ``korean``)."""
+    return [answer for _, answer in ASKED_OFTEN["en"] + (ASKED_OFTEN["ko"] if korean else ())]
 
 
 @dataclass(frozen=True)
