@@ -42,6 +42,11 @@ _FORMS = tuple(re.compile(form) for form in (
     rf"functions|capabilities|commands))(?: for me)?$",
     r"^(?:do|can) you (?:have|do) (?:any )?(?:special )?(?:skills|abilities|features|functions|tricks)$",
     r"^how (?:can|could|do|will|might) you (?:help|be useful|assist)(?: me| us)?(?: today)?$",
+    # who it is
+    r"^(?:tell|talk to) (?:me|us) (?:a (?:little|little bit|bit) |more |something |a few things )?about (?:yourself|you)$",
+    r"^(?:introduce|describe|present) yourself$",
+    r"^(?:do you have|have you got) (?:a )?name$",
+    r"^(?:tell|give) (?:me|us) (?:a |an |one )?(?:fun |interesting |cool )?fact about (?:yourself|you)$",
 ))
 
 _FAVORITES = tuple(re.compile(form) for form in (

@@ -27,6 +27,7 @@ def at_once(english_skills):
     "What commands do you understand?", "What can I tell you to do?", "List your skills.",
     "What can you do besides timers?", "What are you useful for?", "What's your job?", "Do you have any skills?",
     "What sort of things do you do?", "Could you tell me what you're good at?", "Hello, what else can you do?",
+    "Tell me about yourself.", "Introduce yourself.", "Do you have a name?", "Tell me a fun fact about yourself.",
 ])
 def test_asked_what_it_can_do(at_once, question):
     capabilities = at_once.replies.lookup(PLAIN)
@@ -39,7 +40,8 @@ def test_asked_what_it_can_do(at_once, question):
     "What do you know about Paris?", "What can you tell me about dolphins?", "What are the skills of a good manager?",
     "What can a dolphin do?", "What is the purpose of life?", "What job should I get?", "How do I do a handstand?",
     "What are you doing later?", "What would you do in my place?", "What did you do yesterday?",
-    "What do you have in the fridge?",
+    "What do you have in the fridge?", "Tell me about yourself and your family, John.",
+    "How do I introduce myself in an interview?",
 ])
 def test_questions_of_their_own_stay_the_models(at_once, question):
     assert plain_question(question) is None
