@@ -41,7 +41,7 @@ KOREAN_TELL = re.compile(r"(?P<what>\S+?)(?:이)?인지 (?:좀 )?(?:알려|말�
 """An indirect question ("지금 몇 시인지 알려 줄래요"): the question put plainly ("지금 몇 시야")."""
 KOREAN_ASK = re.compile(r"[가-힣] (?:줄래요?|주실래요|주시겠어요|줄 수 있어요|주실 수 있어요|줄 수 있나요)$")
 """A request asked as a question ("조용히 해 줄래?"): asked plainly ("조용히 해 줘")."""
-KOREAN_SOFTENERS = ("조금 ", "좀 ", "약간 ")
+KOREAN_SOFTENERS = ("조금 ", "좀 ", "약간 ", "하나 ")
 MOST_WORDS = 16
 """Longer utterances are the model's whatever their frame."""
 
@@ -106,6 +106,8 @@ def _korean_forms(text: str) -> list[str]:
     for softener in KOREAN_SOFTENERS:
         if said.startswith(softener) and len(said) > len(softener):
             forms.append(said[len(softener):])
+        elif f" {softener}" in said:  # before the verb: "소리 조금 키워 줘", "동화 하나 들려 줘"
+            forms.append(said.replace(f" {softener}", " ", 1))
     return list(dict.fromkeys(form for form in forms if form != said))
 
 

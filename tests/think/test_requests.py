@@ -53,6 +53,8 @@ def answer(skills: Skills, text: str) -> str | None:
     ("오늘 며칠인지 알려 줘", ["오늘 며칠이야"]),
     ("조용히 해 줄래?", ["조용히 해 줘"]),
     ("조금 더 크게", ["더 크게"]),
+    ("소리 조금 키워 줘", ["소리 키워 줘"]),             # a softener before the verb too
+    ("동화 하나 들려 줘", ["동화 들려 줘"]),
 ])
 def test_the_forms_a_frame_leaves(text, forms):
     assert plain_forms(text) == forms
