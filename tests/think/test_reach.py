@@ -68,6 +68,7 @@ def test_questions_about_these_things_stay_the_models(english_skills, question):
 @pytest.mark.parametrize("question, skill", [
     ("Turn off the alarm.", "timers"), ("Turn it up.", "actions"), ("Turn the volume down.", "actions"),
     ("Stop.", "actions"), ("Set an alarm for seven.", "timers"),
+    ("Play it again.", "actions"), ("Play that back.", "actions"),  # what it just said, again: it plays no music
 ])
 def test_the_assistant_s_own_volume_and_alarms_stay_theirs(english_skills, question, skill):
     found = english_skills.match(question)

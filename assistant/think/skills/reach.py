@@ -76,7 +76,7 @@ _FORMS = (
     # an emergency first: not the plain "cannot call"
     ("emergency", rf"^(?:call|phone|ring|dial|get|send for|contact) (?:me )?{_EMERGENCY}(?: now| please| quickly)?$"),
     # music
-    ("music", rf"^(?:play|shuffle) (?!{_GAMES}|{_VERB}){_WORDS}$"),
+    ("music", rf"^(?:play|shuffle) (?!{_GAMES}|{_VERB}|(?:it|that|this)(?: one)? (?:again|back|one more time)$){_WORDS}$"),
     ("music", rf"^(?:put on|start|turn on|switch on) (?:some |the |my )?{_MEDIA}(?: music)?$"),
     ("music", rf"^(?:pause|stop|skip|resume|mute) {_OWNER}{_MEDIA_NOUN}$"),
     ("music", rf"^(?:play )?(?:the )?(?:next|previous|last) {_MEDIA_NOUN}$"),
