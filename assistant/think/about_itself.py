@@ -30,10 +30,11 @@ KOREAN_FAVORITE = "좋아하는 거 있어"
 _WHAT = r"(?:what|which)(?: else| other| more)?(?: (?:kinds?|sorts?|types?) of)?"
 _THINGS = r"(?: (?:things|stuff|questions|commands|requests|tasks|jobs|features|functions|skills))?"
 _DOING = r"(?:do|help(?: me| us)?(?: with| do)?|answer|understand|handle|know how to do|take care of)"
-_WHAT_YOU_ARE = (r"(?:good at|able to do|capable of|useful for|for|made for|meant for|designed for|skills|abilities|features|"
-                 r"functions|capabilities|strengths|purpose|job|role|function)")
+_WHAT_YOU_ARE = (r"(?:good at|able to do|capable of|useful for|for|made for|meant for|designed for|skills|"
+                 r"abilities|features|functions|capabilities|strengths|purpose|job|role|function)")
 _FORMS = tuple(re.compile(form) for form in (
-    rf"^{_WHAT}{_THINGS} (?:can|could|do) you {_DOING}(?: for (?:me|us))?(?: (?:besides|apart from|other than) [a-z ]+)?$",
+    rf"^{_WHAT}{_THINGS} (?:can|could|do) you {_DOING}(?: for (?:me|us))?"
+    rf"(?: (?:besides|apart from|other than) [a-z ]+)?$",
     rf"^{_WHAT} (?:features|functions|skills|commands|abilities|options) do you (?:have|know|offer|support)$",
     r"^what (?:can|should|could) i (?:ask|tell|say to) you(?: to do)?$",
     rf"^what (?:are|is) (?:you|your) {_WHAT_YOU_ARE}(?: doing)?$",
@@ -43,7 +44,8 @@ _FORMS = tuple(re.compile(form) for form in (
     r"^(?:do|can) you (?:have|do) (?:any )?(?:special )?(?:skills|abilities|features|functions|tricks)$",
     r"^how (?:can|could|do|will|might) you (?:help|be useful|assist)(?: me| us)?(?: today)?$",
     # who it is
-    r"^(?:tell|talk to) (?:me|us) (?:a (?:little|little bit|bit) |more |something |a few things )?about (?:yourself|you)$",
+    r"^(?:tell|talk to) (?:me|us) (?:a (?:little|little bit|bit) |more |something |a few things )?"
+    r"about (?:yourself|you)$",
     r"^(?:introduce|describe|present) yourself$",
     r"^(?:do you have|have you got) (?:a )?name$",
     r"^(?:tell|give) (?:me|us) (?:a |an |one )?(?:fun |interesting |cool )?fact about (?:yourself|you)$",

@@ -1,14 +1,14 @@
 """A fun fact when asked for one, in English and Korean, told in turn from a list of true ones.
 
-The small model makes facts up, or does not give one (SmolLM2-135M, asked "Can you tell me a fun fact?": "The answer
-is no."); what a voice tells as a fact, people repeat. The facts are in ``data/facts.toml``, each with what it is about,
-so "a fun fact about space" is one about space; a request about something no fact is about ("a fun fact about
-Napoleon's horse") is the model's.
+The small model makes facts up, or does not give one (SmolLM2-135M, asked "Can you tell me a fun fact?": "The
+answer is no."); what a voice tells as a fact, people repeat. The facts are in ``data/facts.toml``, each with what
+it is about, so "a fun fact about space" is one about space; a request about something no fact is about ("a fun
+fact about Napoleon's horse") is the model's.
 
-Guard (taken only as said): the whole utterance must ask for a fact or for something interesting or new ("tell me a
-fun fact", "do you know any interesting facts", "teach me something new", "재미있는 사실 알려 줘"); questions about
-facts stay the model's ("is it a fact that ...", "what is a fun thing to do in Paris"), and so does a story ("재미있는
-이야기 해 주세요").
+Guard (taken only as said): the whole utterance must ask for a fact or for something interesting or new ("tell me
+a fun fact", "do you know any interesting facts", "teach me something new", "재미있는 사실 알려 줘"); questions
+about facts stay the model's ("is it a fact that ...", "what is a fun thing to do in Paris"), and so does a story
+("재미있는 이야기 해 주세요").
 """
 
 from __future__ import annotations
@@ -40,19 +40,25 @@ def facts() -> dict[str, tuple[Fact, ...]]:
     """The facts of ``data/facts.toml`` by language (``en``, ``ko``)."""
     text = resources.files("assistant.think").joinpath("data", "facts.toml").read_text(encoding="utf-8")
     table = tomllib.loads(text)
-    return {language: tuple(Fact(row["text"], tuple(row["about"])) for row in table[language]) for language in ("en", "ko")}
+    return {language: tuple(Fact(row["text"], tuple(row["about"])) for row in table[language])
+            for language in ("en", "ko")}
 
 
-_KIND = r"(?:fun|funny|interesting|cool|random|amazing|surprising|strange|weird|fascinating|good|great|little known|quick|new|true|neat)"
-_A_FACT = rf"(?:(?:a|an|another|one more|some|any|a few|one|a couple of|your best|a) )?(?:{_KIND} )*(?:facts?|trivia|piece of trivia|bit of trivia)"
-_SOMETHING = r"something (?:(?:really|very|cool|fun|new|interesting|surprising|amazing|neat) )*(?:interesting|cool|fun|new|surprising|amazing|neat|i (?:do not|don t|did not|didn t) know)"
+_KIND = (r"(?:fun|funny|interesting|cool|random|amazing|surprising|strange|weird|fascinating|good|great|little known|"
+         r"quick|new|true|neat)")
+_A_FACT = (rf"(?:(?:a|an|another|one more|some|any|a few|one|a couple of|your best) )?(?:{_KIND} )*"
+           rf"(?:facts?|trivia|piece of trivia|bit of trivia)")
+_SOMETHING = (r"something (?:(?:really|very|cool|fun|new|interesting|surprising|amazing|neat) )*"
+              r"(?:interesting|cool|fun|new|surprising|amazing|neat|i (?:do not|don t|did not|didn t) know)")
 _ABOUT = r"(?: (?:about|on|regarding) (?P<about>[a-z ]+?))?"
 _END = r"(?: with (?:me|us))?(?: please| today| now)?"
 _FORMS = tuple(re.compile(form) for form in (
     rf"^(?:tell|give|share|say|teach|read)(?: me| us)? {_A_FACT}{_ABOUT}{_END}$",
     rf"^(?:share|tell) {_A_FACT} with (?:me|us){_ABOUT}$",
-    rf"^(?:do you )?(?:know|have|got)(?: any| a| some| another| more)? (?:{_KIND} )*(?:facts?|trivia){_ABOUT}$",
-    rf"^(?:i want|i would like|i need|i would love|i would like you|i want you)(?: to hear| to know| to learn| to tell me)? {_A_FACT}{_ABOUT}{_END}$",
+    rf"^(?:do you )?(?:know|have|got)(?: any| a| some| another| more)? (?:{_KIND} )*"
+    rf"(?:facts?|trivia){_ABOUT}$",
+    rf"^(?:i want|i would like|i need|i would love|i would like you|i want you)"
+    rf"(?: to hear| to know| to learn| to tell me)? {_A_FACT}{_ABOUT}{_END}$",
     rf"^(?:tell|teach|show)(?: me| us) {_SOMETHING}{_ABOUT}{_END}$",
     rf"^(?:say) {_SOMETHING}{_END}$",
     rf"^(?:i want to|i would like to|help me|let me) learn {_SOMETHING}{_ABOUT}$",
@@ -107,8 +113,8 @@ def _is_about(fact: Fact, about: str, language: str) -> bool:
         return hangul.squeeze(about) in fact.about
     words = [word for word in about.split() if word not in ("the", "a", "an", "our", "my", "your")]
     named = " ".join(words)
-    return any(named in (topic, topic + "s", topic + "es") or (topic.endswith("y") and named == topic[:-1] + "ies")
-               for topic in fact.about)
+    return any(named in (topic, topic + "s", topic + "es")
+               or (topic.endswith("y") and named == topic[:-1] + "ies") for topic in fact.about)
 
 
 def create(setup: SkillSetup) -> Facts:  # noqa: ARG001 - every skill gets the setup
