@@ -12,8 +12,12 @@ from assistant.think.about_itself import plain_question
 from assistant.think.replies import InstantReply, Replies
 from assistant.think.requests import follow_ups, plain_forms
 from assistant.think.skills import SkillReply, Skills
+from assistant.writing import plain_words
 
 _CLAUSE_END = re.compile(r"[,.!?;]\s+(?=\S)")
+ANOTHER = re.compile(r"^(?:(?:tell me|give me|say|and|okay|ok) )?(?:another(?: one)?|one more|one more time please|more)"
+                     r"(?: please)?$|^(?:하나 더|또 해 줘|또 알려 줘|하나 더 해 줘|하나 더 알려 줘|또 하나|다른 거)$")
+"""After a joke or a fun fact, "another one" asks for the next ("하나 더")."""
 
 OPENING_WORDS = 4
 """The most words an opening with no comma after it may have ("thank you very much")."""
@@ -77,7 +81,12 @@ class AtOnce:
         turn's (they may follow up the turn before; None: only asking)."""
         if turn is not None and turn != self._turn:
             self._before, self._this_turn, self._turn = self._this_turn, "", turn
-        hit, took = self._after_openings(text, OPENINGS), text
+        hit, took = None, text
+        if self._before and self.skills and turn is not None and ANOTHER.match(plain_words(text.lower())):
+            again = self.skills.match(self._before)  # after a joke, "another one" is the next joke
+            if again is not None and again.next_one:
+                hit, took = again, self._before
+        hit = hit or self._after_openings(text, OPENINGS)
         if hit is None and self._before and self.skills and turn is not None:
             for form in follow_ups(text, self._before):  # "and in London?" after "what time is it in Tokyo?"
                 found = self.skills.match(form)

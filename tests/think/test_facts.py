@@ -85,3 +85,31 @@ def test_questions_about_facts_stay_the_models(english_skills, question):
     """"Tell me a fun fact abut the moon": a word misheard is no fact about something else (taken only as said)."""
     found = english_skills.match(question)
     assert found is None or found.skill != "facts", found
+
+
+def test_another_one_after_a_fact_or_a_joke_is_the_next():
+    """"Another one." after a fun fact is the next fact (of the same topic), after a joke the next joke, "하나 더"
+    after a Korean one the next Korean one; after anything else it is the model's (it went there after all)."""
+    from assistant.config import SkillsConfig
+    from assistant.pipeline.at_once import AtOnce
+    from assistant.think.skills import Skills
+    from assistant.think.skills.jokes import JOKES
+
+    skills = Skills(SkillsConfig(locale="en_US"))  # its own: what was told before moves the lists on
+    at_once = AtOnce(skills, None)
+    turns = iter(range(1, 100))
+
+    def said(text: str) -> str | None:
+        found = at_once.find(text, next(turns))
+        if found is not None and found.effect is not None:
+            found.effect()
+        return None if found is None else found.text
+
+    moon = [fact.text for fact in facts()["en"] if "moon" in fact.about]
+    assert [said("Tell me a fun fact about the moon."), said("Another one!")] == moon[:2]
+    assert said("One more, please.") == moon[0]  # round again: the moon's facts are two
+    assert said("What time is it?") is not None and said("Another one.") is None
+    first, second = said("재미있는 사실 알려 줘"), said("하나 더")
+    assert [first, second] == KOREAN[:2]
+    assert [said("Tell me a joke."), said("Another.")] == list(JOKES[:2])
+    skills.close()

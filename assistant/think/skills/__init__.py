@@ -84,6 +84,8 @@ class SkillReply:
     asks: bool = False
     """The reply asks for what the request lacked ("Set a timer." -> "For how long?"): the words may be a
     request's start ("Set a timer ... for ten minutes"), so they do not end the turn at once."""
+    next_one: bool = False
+    """The reply is one of a list told in turn (a joke, a fun fact): "another one" after it asks again for the next."""
 
     source = "skill"
 

@@ -30,4 +30,4 @@ class InTurn:
                 if self._told.get(key, 0) == told:  # the same reading taken twice moves on once
                     self._told[key] = told + 1
 
-        return SkillReply(self.skill, texts[told % len(texts)], effect=told_one)
+        return SkillReply(self.skill, texts[told % len(texts)], effect=told_one, next_one=True)
