@@ -86,7 +86,8 @@ class AtOnce:
             again = self.skills.match(self._before)  # after a joke, "another one" is the next joke
             if again is not None and again.next_one:
                 hit, took = again, self._before
-        hit = hit or self._after_openings(text, OPENINGS)
+        if hit is None:
+            hit = self._after_openings(text, OPENINGS)
         if hit is None and self._before and self.skills and turn is not None:
             for form in follow_ups(text, self._before):  # "and in London?" after "what time is it in Tokyo?"
                 found = self.skills.match(form)
@@ -128,10 +129,12 @@ class AtOnce:
 
     def _without_model(self, text: str) -> InstantReply | SkillReply | None:
         forms = [text, *plain_forms(text)]  # then a request in a frame: "could you tell me what time it is"
-        for said in forms + [plain for form in forms if (plain := plain_question(form))][:1]:  # then what it can do
-            hit = self.skills.match(said) if self.skills else None
-            if hit is None and self.replies:
-                hit = self.replies.lookup(said)
-            if hit is not None:
+        for said in forms:
+            if (hit := self._answer(said)) is not None:
                 return hit
-        return None
+        plain = next(filter(None, map(plain_question, forms)), None)  # then what it can do, however asked
+        return self._answer(plain) if plain is not None else None
+
+    def _answer(self, said: str) -> InstantReply | SkillReply | None:
+        hit = self.skills.match(said) if self.skills else None
+        return self.replies.lookup(said) if hit is None and self.replies else hit

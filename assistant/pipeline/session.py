@@ -24,6 +24,8 @@ from assistant.machine.hardware import detect, llama_offload
 from assistant.machine.planner import plan_for, recommend
 from assistant.think.replies import InstantReplies, Replies
 from assistant.think.skills import Skills, often_answers
+from assistant.think.skills.facts import facts
+from assistant.think.skills.jokes import JOKES, KOREAN_JOKES
 from assistant.think.skills.korean_timers import is_korean, korean_label
 from assistant.think.skills.stopwatch import Stopwatch
 from assistant.think.skills.timer_store import Timer, Timers
@@ -155,9 +157,6 @@ def make_replies(config: Config, tts: Tts, output_rate: int) -> Replies | None:
 
 def told_first(korean: bool) -> list[str]:
     """The joke and the fun fact every run tells first (each list is told in turn from its first)."""
-    from assistant.think.skills.facts import facts
-    from assistant.think.skills.jokes import JOKES, KOREAN_JOKES
-
     languages = ("en", "ko") if korean else ("en",)
     return [(KOREAN_JOKES if language == "ko" else JOKES)[0] for language in languages] + \
         [facts()[language][0].text for language in languages]

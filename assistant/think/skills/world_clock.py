@@ -48,7 +48,8 @@ ENGLISH = (
                r"(?: now| right now)? in (?P<place>[a-z][a-z .'-]*?)(?: now| right now| at the moment)?$"),
     re.compile(r"^what time is it (?:now |right now )?in (?P<place>[a-z][a-z .'-]*?)$"),
 )
-KOREAN = re.compile(r"^(?:(?:지금|현재) ?)?(?P<place>[가-힣a-zA-Z ]+?)(?:은|는|이|가|의|에서|에선|에서는)? ?(?:지금|현재)? ?(?:은|는)? ?"
+KOREAN = re.compile(r"^(?:(?:지금|현재) ?)?(?P<place>[가-힣a-zA-Z ]+?)(?:은|는|이|가|의|에서|에선|에서는)? ?"
+                    r"(?:지금|현재)? ?(?:은|는)? ?"
                     r"(?:몇 ?시|시간|현재 시각|시각)(?: ?(?:야|예요|이에요|이야|인가요|입니까|일까요?|에요))?"
                     r"(?: ?(?:좀 )?(?:알려|말해) ?(?:줘|주세요|줄래요?))?$")
 
