@@ -112,13 +112,17 @@ class AtOnce:
             return hit
         split = first_clause(text)
         for opening, rest in [split] if split else self._opening_words(text):
-            if self._is_opening(opening) and (hit := self._after_openings(rest, openings - 1)) is not None:
-                return hit
+            if self._is_opening(opening, whole=not split):
+                if (hit := self._after_openings(rest, openings - 1)) is not None:
+                    return hit
         return None
 
-    def _is_opening(self, words: str) -> bool:
-        """``words`` are the assistant's name or an instant-reply phrase (a greeting, thanks, stop)."""
-        return plain_letters(words) in self._names or (self.replies is not None and self.replies.lookup(words) is not None)
+    def _is_opening(self, words: str, whole: bool) -> bool:
+        """``words`` are the assistant's name or an instant-reply phrase (a greeting, thanks, stop);
+        ``whole``: all of the phrase (with no comma after them, the first words of a question may be
+        most of one: "what do you" of "what do you do", in "What do you call a baby cow?")."""
+        return plain_letters(words) in self._names or (
+            self.replies is not None and self.replies.lookup(words, whole) is not None)
 
     @staticmethod
     def _opening_words(text: str) -> list[tuple[str, str]]:

@@ -92,8 +92,9 @@ class InstantReply:
 
 
 class Replies(Protocol):
-    def lookup(self, transcript: str) -> InstantReply | None:
-        """The reply for a short fixed phrase, or None when the LLM should answer."""
+    def lookup(self, transcript: str, whole: bool = False) -> InstantReply | None:
+        """The reply for a short fixed phrase, or None when the LLM should answer. ``whole``:
+        every word of the phrase was said (none left out, as a whole utterance may)."""
 
     def audio(self, text: str) -> np.ndarray | None:
         """Prerendered audio of a fixed reply text at the output rate, once it is ready."""
@@ -279,7 +280,9 @@ class Matcher:
         self._phrases = [p for p in self._entries if not has_hangul(p)]
         self._korean = {hangul.jamo(p): p for p in self._entries if has_hangul(p)}
 
-    def match(self, transcript: str) -> Entry | None:
+    def match(self, transcript: str, whole: bool = False) -> Entry | None:
+        """``whole``: every word of the phrase must have been said too (a phrase with its last
+        word left out, "what do you" for "what do you do", is no match)."""
         said = normalize(transcript)
         if not said:
             return None
@@ -287,6 +290,8 @@ class Matcher:
             return self._match_korean(said)
         best = process.extractOne(said, self._phrases, scorer=fuzz.ratio, score_cutoff=self.score_cutoff)
         if best is None or not self._same_words(said, best[0]):
+            return None
+        if whole and not self._same_words(best[0], said, extra=0):
             return None
         return self._entries[best[0]]
 
@@ -304,11 +309,11 @@ class Matcher:
         return self._entries[phrase]
 
     @staticmethod
-    def _same_words(said: str, phrase: str) -> bool:
-        """No more than one extra word, and every word said is one of the phrase's:
+    def _same_words(said: str, phrase: str, extra: int = 1) -> bool:
+        """No more than ``extra`` extra words, and every word said is one of the phrase's:
         a close score alone would let "what is the date" hit "what is the time"."""
         words, phrase_words = said.split(), phrase.split()
-        if len(words) > len(phrase_words) + 1:
+        if len(words) > len(phrase_words) + extra:
             return False
         return all(process.extractOne(w, phrase_words, scorer=fuzz.ratio, score_cutoff=WORD_CUTOFF) for w in words)
 
@@ -344,8 +349,8 @@ class InstantReplies:
         """Texts synthesized (not read from the disk cache) by :meth:`prerender`."""
         return self._audio.synthesized
 
-    def lookup(self, transcript: str) -> InstantReply | None:
-        entry = self.matcher.match(transcript)
+    def lookup(self, transcript: str, whole: bool = False) -> InstantReply | None:
+        entry = self.matcher.match(transcript, whole)
         if entry is None:
             return None
         text = fill(entry.text, datetime.now()) if entry.dynamic else entry.text  # the minute's may be ready too

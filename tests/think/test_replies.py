@@ -509,7 +509,10 @@ def test_words_after_an_opening_instant_reply_phrase_are_answered_as_if_said_alo
             "Paris, what is seven times eight?",  # not an instant-reply phrase nor a name first: the model's
             # the recognizer left the comma out: the opening's words are found all the same
             "Never mind what is seven times eight", "Thank you very much what is two plus two",
-            "Stop the car what is two plus two"]  # "stop" then no request a skill takes: the model's
+            "Stop the car what is two plus two",  # "stop" then no request a skill takes: the model's
+            # with no comma, an opening is all of a phrase: "what do you" is not "what do you do" (then "call a
+            # baby cow" would be a call the assistant cannot make)
+            "What do you call a baby cow?"]
     try:
         for turns, text in enumerate(said, 1):
             engine.submit_text(text)
@@ -523,7 +526,15 @@ def test_words_after_an_opening_instant_reply_phrase_are_answered_as_if_said_alo
         ("skill", "2 plus 2 is 4."), ("skill", "3 plus 3 is 6.")]  # the assistant's name set aside too
     assert [(r.source, r.reply) for r in recorder.results[7:9]] == [
         ("skill", "7 times 8 is 56."), ("skill", "2 plus 2 is 4.")]
-    assert llm.calls == [said[3], said[6], said[9]]  # the model gets every word
+    assert llm.calls == [said[3], said[6], said[9], said[10]]  # the model gets every word
+
+
+def test_a_phrase_said_whole_has_every_word_of_it(user_dirs):
+    replies = loaded(FakeTts())
+    assert replies.lookup("what do you") is not None  # a whole utterance may leave a word out
+    assert replies.lookup("what do you", whole=True) is None
+    assert replies.lookup("what do you do", whole=True) is not None
+    assert replies.lookup("thank you", whole=True) is not None
 
 
 def test_greetings_thanks_and_yes_are_social_requests_and_actions_are_not(user_dirs):
