@@ -35,6 +35,14 @@ def hedge_words(language: str, bigger_model: str = "") -> str:
     return _naming(HEDGES, language, bigger_model)
 
 
+def unhedged(reply: str, language: str, bigger_model: str = "") -> str:
+    """``reply`` without the hedge said after it: what the model said. The hedge is not the model's
+    words, and a small model that finds it in the conversation says it too, after any answer ("The
+    answer to this question is 25. But I'm not sure of that.")."""
+    hedge = hedge_words(language, bigger_model)
+    return reply[: -len(hedge)].rstrip() if reply.endswith(hedge) else reply
+
+
 def dont_know_words(language: str, bigger_model: str = "") -> str:
     """"I don't know that one.", naming a bigger model for this machine when there is one."""
     return _naming(DONT_KNOW, language, bigger_model)

@@ -11,6 +11,7 @@ from assistant.think.confidence import TokenOdds, first_sentence, is_content, se
 from assistant.think.conversation import GenerationStats
 from assistant.speak.chunker import first_sentence_end
 from assistant.think.hedge import Hedging, hedge_words, spoken_model_name
+from assistant.pipeline.waiting import wait_until
 
 from fakes import FakeLlm, FakeOdds, FakeStt, FakeTts, FakeVad, Recorder, RecordingSink
 
@@ -128,6 +129,7 @@ def test_an_unsure_reply_finishes_its_first_sentence_then_hedges(hedge_below, he
     try:
         engine.submit_text("What is the capital of Australia?")
         recorder.wait_turns(1)
+        assert wait_until(lambda: llm.remembered, 5)  # the history is taken on the responder's thread
     finally:
         engine.close()
     result = recorder.results[0]
@@ -139,6 +141,8 @@ def test_an_unsure_reply_finishes_its_first_sentence_then_hedges(hedge_below, he
         assert said.startswith("The capital of") and said.endswith("Sydney. But I'm not sure of that.")
         assert "large city" not in said
         assert llm.produced < len(llm.reply.split())  # the stream stopped
+        # the history keeps the model's words, not the hedge (a small model finding it there says it too)
+        assert llm.remembered == [("What is the capital of Australia?", "The capital of Australia is Sydney.")]
     else:
         assert result.reply == llm.reply and not result.hedged
         assert "not sure" not in said
