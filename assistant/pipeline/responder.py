@@ -26,7 +26,7 @@ from assistant.events import (
 )
 from assistant.think import calibration
 from assistant.think.conversation import GenerationStats, Llm
-from assistant.think.hedge import Hedging, hedge_words, unhedged
+from assistant.think.hedge import Hedging, hedge_words, model_words
 from assistant.think.korean_guard import KoreanGuard, Notice
 from assistant.think.misheard import MisheardGuard
 from assistant.think.replies import InstantReply, Replies
@@ -335,9 +335,11 @@ class ResponderStage(Stage):
         return on
 
     def remember(self, user: str, reply: str) -> None:
-        """A finished exchange, as the user heard it, goes into the conversation history (the model's
-        words: not the hedge said after them)."""
-        self.llm.remember(user, unhedged(reply, self.config.llm.reply_language, self.llm.bigger_model))
+        """A finished exchange, as the user heard it, goes into the conversation history: the model's
+        words (:func:`~assistant.think.hedge.model_words`), where it said any."""
+        said = model_words(reply, self.config.llm.reply_language, self.llm.bigger_model)
+        if said:
+            self.llm.remember(user, said)
         self.last_reply = reply
         if self.misheard is not None:
             self.misheard.replied("llm")

@@ -35,10 +35,13 @@ def hedge_words(language: str, bigger_model: str = "") -> str:
     return _naming(HEDGES, language, bigger_model)
 
 
-def unhedged(reply: str, language: str, bigger_model: str = "") -> str:
-    """``reply`` without the hedge said after it: what the model said. The hedge is not the model's
-    words, and a small model that finds it in the conversation says it too, after any answer ("The
-    answer to this question is 25. But I'm not sure of that.")."""
+def model_words(reply: str, language: str, bigger_model: str = "") -> str:
+    """What the model said of ``reply``: not the hedge said after it, nothing of "I don't know that one"
+    said instead of it. Neither is the model's, and a small model that finds them in the conversation
+    says them too, after or instead of any answer ("The answer to this question is 25. But I'm not sure
+    of that.")."""
+    if reply == dont_know_words(language, bigger_model):
+        return ""
     hedge = hedge_words(language, bigger_model)
     return reply[: -len(hedge)].rstrip() if reply.endswith(hedge) else reply
 

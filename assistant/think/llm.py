@@ -367,8 +367,9 @@ class LlamaLlm:
             if self.synthetic:  # nonsense by design, timed at full length
                 yield from self._generate(messages, stats, limit)
                 return
-            examples, language = self.history.examples, self.config.reply_language
-            guard = ReplyGuard(language, examples=examples, question=user, bigger_model=self.bigger_model)
+            # what the model may copy: the examples, and its own answers earlier in the conversation
+            shown = [*self.history.examples, *((e.user, e.assistant) for e in self.history.exchanges)]
+            guard = ReplyGuard(self.config.reply_language, examples=shown, question=user, bigger_model=self.bigger_model)
             yield from guard.stream(self._generate(messages, stats, limit), stats, limit)
 
     def remember(self, user: str, reply: str) -> None:

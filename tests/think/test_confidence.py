@@ -148,6 +148,33 @@ def test_an_unsure_reply_finishes_its_first_sentence_then_hedges(hedge_below, he
         assert "not sure" not in said
 
 
+def test_the_model_s_words_are_what_it_said_without_the_hedge_and_nothing_of_i_don_t_know():
+    from assistant.think.hedge import dont_know_words, model_words
+
+    bigger = "Qwen2.5-0.5B-Instruct Q4_K_M"
+    assert model_words(f"Paris. {hedge_words('en', bigger)}", "en", bigger) == "Paris."
+    assert model_words(f"파리예요. {hedge_words('ko')}", "ko") == "파리예요."
+    assert model_words(dont_know_words("en", bigger), "en", bigger) == ""
+    assert model_words("I don't know that one, but Paris is nice.", "en") == "I don't know that one, but Paris is nice."
+    assert model_words("Paris.", "en", bigger) == "Paris."
+
+
+def test_i_don_t_know_said_instead_of_a_reply_is_not_remembered():
+    from assistant.think.hedge import dont_know_words
+
+    llm = FakeLlm(reply=dont_know_words("en"))
+    engine, recorder, _ = _engine(llm, None)
+    try:
+        engine.submit_text("What is on TV tonight?")
+        recorder.wait_turns(1)
+        engine.submit_text("Hello there, what is two and two?")
+        recorder.wait_turns(2)
+    finally:
+        engine.close()
+    assert recorder.results[0].reply == dont_know_words("en")  # said, and not put in the conversation
+    assert ("What is on TV tonight?", dont_know_words("en")) not in llm.remembered
+
+
 def test_a_reply_with_no_odds_is_never_hedged():
     engine, recorder, tts = _engine(FakeLlm(reply="Paris. It is nice."), 0.99)
     try:

@@ -16,6 +16,21 @@ def test_an_example_answer_said_to_another_question_becomes_i_don_t_know(engines
     assert stats.replaced == "copy"
 
 
+def test_an_earlier_answer_of_the_conversation_said_again_becomes_i_don_t_know(engines):
+    """The model's own answers earlier in the conversation are copied as the examples are: after "The
+    capital of Japan is Tokyo.", "What is its population?" was answered "The capital of Japan is Tokyo."."""
+    engines.llm.reset()
+    engines.llm.remember("What is the capital of Japan?", "The capital of Japan is Tokyo.")
+    try:
+        reply, stats = _reply(engines, "What is its population?")
+        assert reply.startswith(DONT_KNOW["en"]) and "Tokyo" not in reply
+        assert stats.replaced == "copy"
+        reply, stats = _reply(engines, "And what is the capital of France?")  # a question like it: its own answer
+        assert "Paris" in reply and not stats.replaced, reply
+    finally:
+        engines.llm.reset()
+
+
 def test_answers_of_its_own_and_to_a_question_like_an_example_s_are_said(engines):
     for question, expected in [("who wrote Macbeth?", "Shakespeare"), ("what is the capital of Japan?", "Tokyo")]:
         engines.llm.reset()
