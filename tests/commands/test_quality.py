@@ -157,11 +157,29 @@ def test_a_short_quality_run_on_the_real_models(engines, default_config):
     questions = [Question("What is seven times eight?", ("56",), "skill"), Question("Thank you.", ("welcome",), "cache"),
                  Question("What is the capital of France?", ("paris",), "llm")]
     replies = make_replies(default_config, engines.tts, default_config.audio.output_rate)
-    answers = run_quality(engines, default_config, replies, questions)
+    answers = run_quality(engines, default_config, replies, questions, ("typed", "spoken"))
     assert [(a.mode, a.source) for a in answers] == [
         (mode, source) for mode in ("typed", "spoken") for source in ("skill", "cache", "llm")]
     assert all(a.right for a in answers if a.source in ("skill", "cache")), [a.to_json() for a in answers]
     assert answers[3].reply == "7 times 8 is 56." and answers[2].reply and answers[5].transcript
+
+
+@pytest.mark.slow
+def test_a_conversation_asks_each_half_s_questions_into_one_history(engines, default_config, monkeypatch):
+    from assistant.commands.bench.quality import run_quality
+
+    texts = ["What is the capital of Russia?", "What is the capital of Australia?", "What is the capital of China?"]
+    assert [half_of(t) for t in texts] == ["tune", "test", "tune"]
+    questions = [Question(t, ("moscow", "canberra", "beijing"), "llm") for t in texts]
+    seen = []  # the exchanges the model had before it as each question was asked
+    stream = engines.llm.stream
+    monkeypatch.setattr(engines.llm, "stream", lambda user, stats: (seen.append(
+        [e.user for e in engines.llm.history.exchanges]), stream(user, stats))[1])
+    answers = run_quality(engines, default_config, None, questions, ("conversation",))
+    assert [a.question.text for a in answers] == [texts[0], texts[2], texts[1]]  # the tuning half's, then the test's
+    assert seen == [[], [texts[0]], []], [a.to_json() for a in answers]
+    assert all(a.mode == "conversation" and a.source == "llm" for a in answers)
+    assert not engines.llm.history.exchanges  # the model is left with no conversation
 
 
 def test_the_questions_written_for_calibration_are_all_tuning_and_none_of_the_set_s():

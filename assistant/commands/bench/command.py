@@ -68,8 +68,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
                               "tuning half (with the default set, also on the questions written for calibration), "
                               "judge it on the test half and keep it for the model")
     quality.add_argument("--quality-set", type=Path, help="TOML question set (default: the built-in 127 questions)")
-    quality.add_argument("--quality-modes", type=_quality_modes, default="typed,spoken",
-                         help="comma-separated: typed,spoken (default both)")
+    quality.add_argument("--quality-modes", type=_quality_modes, default="typed,spoken,conversation",
+                         help="comma-separated: typed, spoken (each question on a fresh conversation), "
+                              "conversation (typed into one conversation a half) (default all three)")
     out = parser.add_argument_group("output")
     out.add_argument("--out", type=Path, default=Path("bench-out"), help="output folder (default bench-out/)")
     out.add_argument("--json", type=Path, help="report JSON (default OUT/bench.json)")
@@ -81,8 +82,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 def _quality_modes(text: str) -> tuple[str, ...]:
     modes = tuple(m.strip() for m in text.split(",") if m.strip())
-    if not modes or any(m not in ("typed", "spoken") for m in modes):
-        raise argparse.ArgumentTypeError(f"quality modes are typed, spoken (comma-separated), not {text!r}")
+    if not modes or any(m not in ("typed", "spoken", "conversation") for m in modes):
+        raise argparse.ArgumentTypeError(f"quality modes are typed, spoken, conversation (comma-separated), not {text!r}")
     return modes
 
 

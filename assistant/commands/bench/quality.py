@@ -2,7 +2,10 @@
 
 Every question of the set is asked typed (as the text box does) and spoken (a WAV said
 by the configured voice, through the real listening pipeline, not paced), in order, on
-a fresh conversation each; timers set by one question are there for the next. The whole
+a fresh conversation each; timers set by one question are there for the next. In the
+``conversation`` mode the questions are typed one after another into one conversation, a
+half's in one and the other half's in another, as a person asks them, so what the model
+does with its own earlier answers is in the score (a small model copies them). The whole
 reply is read and judged right, wrong or declined (:mod:`.questions`). The report gives
 the test half first, then the tuning half, each with right, wrong and declined, by mode
 and by source (skill, cache, LLM), the model's confidence in each answer and whether it
@@ -36,7 +39,7 @@ from assistant.commands.bench.stats import slug
 
 log = logging.getLogger(__name__)
 
-MODES = ("typed", "spoken")
+MODES = ("typed", "spoken", "conversation")
 TURN_TIMEOUT_S = 120.0
 
 
@@ -92,10 +95,13 @@ def run_quality(engines: LoadedModels, config: Config, replies: Replies | None, 
             skills = load_skills(replace(config, skills=skills_config))
             if skills is not None and replies is not None:
                 skills.use_reply_audio(replies.audio)
+            half = None
             try:
-                for question in questions:
+                for question in _in_order(questions, mode):
                     bar.set_postfix_str(f"{mode}: {question.text}"[:48])
-                    engines.llm.reset()  # every question starts a conversation of its own
+                    if mode != "conversation" or question.half != half:
+                        engines.llm.reset()  # a conversation of its own: every question's, or each half's
+                        half = question.half
                     result = _ask(mode, question, engines, config, replies, skills)
                     answers.append(_scored(mode, question, result, now))
                     bar.update()
@@ -106,8 +112,13 @@ def run_quality(engines: LoadedModels, config: Config, replies: Replies | None, 
     return answers
 
 
+def _in_order(questions: list[Question], mode: str) -> list[Question]:
+    """The questions as asked: in a conversation, a half's one after another (in the set's order)."""
+    return sorted(questions, key=lambda q: HALVES.index(q.half)) if mode == "conversation" else questions
+
+
 def _ask(mode, question, engines, config, replies, skills) -> TurnResult | None:
-    if mode == "typed":
+    if mode in ("typed", "conversation"):
         turn = _OneTurn()
         engine = build_engine(config, engines, InstantSink(config.audio.output_rate), replies=replies,
                               skills=skills, on_event=turn)
@@ -173,7 +184,7 @@ def _percent(share: dict[str, Any]) -> str:
 
 def _format_half(name: str, half: dict[str, Any]) -> list[str]:
     lines = [f"{name}: {_percent(half['overall'])}"]
-    lines += [f"  {mode:8s} {_percent(share)}" for mode, share in half["by_mode"].items()]
+    lines += [f"  {mode:16s} {_percent(share)}" for mode, share in half["by_mode"].items()]
     names = {"skill": "skills", "cache": "instant replies", "llm": "language model", "": "no answer"}
     lines += [f"  {names[s]:16s} {_percent(share)}" for s, share in half["by_source"].items() if share["asked"]]
     return lines
