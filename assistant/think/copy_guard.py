@@ -1,4 +1,5 @@
-"""A small model saying its prompt's example answer to a question it cannot answer.
+"""A small model saying its prompt's example answer to a question it cannot answer, or the
+question itself back.
 
 A 135M model shown a few example exchanges (``data/few_shot.toml``) answers the way it was
 just shown, and where it has nothing to say it says what it was shown: "who won the match?"
@@ -16,6 +17,12 @@ about the same thing (a content word in common with the question) is no example 
 planet is nearest the sun?" "Mercury is the closest planet to the Sun.". Until it is known
 the words are held, :data:`HELD_WORDS` at most, and only while the first spoken chunk would
 wait for them anyway unless a word was taken (:data:`UNTAKEN_CHARS`).
+
+Where it has nothing to say to a statement or a request it says it back, word for word ("I'm
+feeling sad today." -> "I'm feeling sad today.", "Mute." -> "Mute.", "Where am I?" -> "Where am
+I?"): a first sentence that is the question's words, all of them and in order, is a copy too. The
+words are held while they are the question's from its start, which an answer's seldom are ("The
+capital of France is..." to "What is the capital of France?").
 """
 
 from __future__ import annotations
@@ -47,7 +54,8 @@ class ExampleCopy:
     then True (a copy) or False."""
 
     def __init__(self, examples: list[tuple[str, str]], question: str):
-        self._asked = set(_words(question))
+        self._question = _words(question)
+        self._asked = set(self._question)
         self._examples = [set(_words(f"{user} {reply}")) for user, reply in examples if not self._alike(user)]
         self.verdict: bool | None = None if self._examples else False
 
@@ -67,6 +75,12 @@ class ExampleCopy:
         words = _words(text)
         if not complete and words and re.search(r"[^\W_]$", text):
             words = words[:-1]
+        if words and words == self._question[: len(words)]:  # so far, the question said back
+            if not complete:
+                return None
+            if len(words) == len(self._question):  # all of it: "I'm feeling sad today." to "I'm feeling sad today."
+                self.verdict = True
+                return True
         alive = set(range(len(self._examples)))
         taken = dict.fromkeys(alive, 0)
         for word in words:

@@ -130,6 +130,26 @@ def test_an_answer_of_its_own_passes_even_where_it_shares_words_with_an_example(
         assert copied(question, reply) == (reply, None), question
 
 
+def test_the_question_said_back_word_for_word_is_replaced_by_i_don_t_know():
+    from assistant.think.hedge import DONT_KNOW
+
+    # what SmolLM2-135M said to statements and requests it had nothing for
+    for question in ("I'm feeling sad today.", "Mute.", "Where am I?", "Pause."):
+        assert copied(question, question) == (DONT_KNOW["en"], "copy"), question
+    for question, reply in [("Repeat after me: I love pizza.", "I love pizza."),  # what was asked for
+                            ("I'm feeling sad today.", "I'm feeling sad too."),
+                            ("Where am I?", "Where I am is at home.")]:
+        assert copied(question, reply)[1] is None, (question, reply)
+    # the first sentence decides, as for a copied example
+    assert copied("Is it cold?", "Is it cold? Yes.") == (DONT_KNOW["en"], "copy")
+
+
+def test_the_question_s_own_start_is_held_until_the_sentence_tells():
+    guard = ReplyGuard(examples=EXAMPLES, question="I love rainy days and cold mornings.")
+    out = guard.filter(iter(["I", " love", " rainy", " days", " and", " cold", " tea", "."]))
+    assert next(out).startswith("I love rainy days and cold tea")  # held while it was the question's, then let through
+
+
 def test_words_are_held_only_as_long_as_the_first_chunk_or_six_words_with_one_taken():
     guard = ReplyGuard(examples=EXAMPLES, question="what is the capital of France?")
     out = guard.filter(iter(["The", " capital", " of", " France", " is", " Paris", "."]))
