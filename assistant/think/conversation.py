@@ -58,6 +58,13 @@ class History:
         messages.append({"role": "user", "content": user})
         return messages
 
+    def copyable(self) -> list[tuple[str, str]]:
+        """What a small model (the one shown examples) may copy instead of answering: its examples, and its
+        own answers earlier in the conversation (:mod:`~assistant.think.copy_guard`); nothing for another."""
+        if not self.examples:
+            return []
+        return [*self.examples, *((e.user, e.assistant) for e in self.exchanges)]
+
     def clear(self) -> None:
         self.exchanges.clear()
 

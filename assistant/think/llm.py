@@ -367,10 +367,8 @@ class LlamaLlm:
             if self.synthetic:  # nonsense by design, timed at full length
                 yield from self._generate(messages, stats, limit)
                 return
-            # what a small model (the one shown examples) may copy: them, and its own earlier answers
-            examples = self.history.examples
-            shown = [*examples, *((e.user, e.assistant) for e in self.history.exchanges)] if examples else []
-            guard = ReplyGuard(self.config.reply_language, examples=shown, question=user, bigger_model=self.bigger_model)
+            guard = ReplyGuard(self.config.reply_language, examples=self.history.copyable(), question=user,
+                               bigger_model=self.bigger_model)
             yield from guard.stream(self._generate(messages, stats, limit), stats, limit)
 
     def remember(self, user: str, reply: str) -> None:

@@ -93,8 +93,7 @@ class InstantReply:
 
 class Replies(Protocol):
     def lookup(self, transcript: str, whole: bool = False) -> InstantReply | None:
-        """The reply for a short fixed phrase, or None when the LLM should answer. ``whole``:
-        every word of the phrase was said (none left out, as a whole utterance may)."""
+        """The reply for a short fixed phrase, or None when the LLM should answer (``whole``: :meth:`Matcher.match`)."""
 
     def audio(self, text: str) -> np.ndarray | None:
         """Prerendered audio of a fixed reply text at the output rate, once it is ready."""
@@ -281,17 +280,14 @@ class Matcher:
         self._korean = {hangul.jamo(p): p for p in self._entries if has_hangul(p)}
 
     def match(self, transcript: str, whole: bool = False) -> Entry | None:
-        """``whole``: every word of the phrase must have been said too (a phrase with its last
-        word left out, "what do you" for "what do you do", is no match)."""
+        """``whole``: every word of the phrase was said too ("what do you" is not "what do you do")."""
         said = normalize(transcript)
         if not said:
             return None
         if has_hangul(said):
             return self._match_korean(said)
         best = process.extractOne(said, self._phrases, scorer=fuzz.ratio, score_cutoff=self.score_cutoff)
-        if best is None or not self._same_words(said, best[0]):
-            return None
-        if whole and not self._same_words(best[0], said, extra=0):
+        if best is None or not self._same_words(said, best[0]) or whole and not self._same_words(best[0], said, 0):
             return None
         return self._entries[best[0]]
 
@@ -310,8 +306,7 @@ class Matcher:
 
     @staticmethod
     def _same_words(said: str, phrase: str, extra: int = 1) -> bool:
-        """No more than ``extra`` extra words, and every word said is one of the phrase's:
-        a close score alone would let "what is the date" hit "what is the time"."""
+        """At most ``extra`` more words, each one of the phrase's ("what is the date" is not "what is the time")."""
         words, phrase_words = said.split(), phrase.split()
         if len(words) > len(phrase_words) + extra:
             return False
