@@ -11,10 +11,14 @@ from dataclasses import replace
 def _modes(text: str) -> tuple[str, ...]:
     from assistant.commands.bench.runner import MODES  # the engine modules load only when bench runs
 
+    return _listed(text, MODES, "modes")
+
+
+def _listed(text: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
+    """The comma-separated names of ``text``, each one of ``allowed``."""
     modes = tuple(m.strip() for m in text.split(",") if m.strip())
-    unknown = [m for m in modes if m not in MODES]
-    if unknown or not modes:
-        raise argparse.ArgumentTypeError(f"modes are {', '.join(MODES)} (comma-separated), not {text!r}")
+    if not modes or any(m not in allowed for m in modes):
+        raise argparse.ArgumentTypeError(f"{what} are {', '.join(allowed)} (comma-separated), not {text!r}")
     return modes
 
 
@@ -81,10 +85,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def _quality_modes(text: str) -> tuple[str, ...]:
-    modes = tuple(m.strip() for m in text.split(",") if m.strip())
-    if not modes or any(m not in ("typed", "spoken", "conversation") for m in modes):
-        raise argparse.ArgumentTypeError(f"quality modes are typed, spoken, conversation (comma-separated), not {text!r}")
-    return modes
+    from assistant.commands.bench.quality import MODES  # the engine modules load only when bench runs
+
+    return _listed(text, MODES, "quality modes")
 
 
 def run_quality_bench(args: argparse.Namespace) -> int:
