@@ -15,7 +15,7 @@ import numpy as np
 
 from assistant.config import Config, EchoConfig, KioskConfig, LlmConfig
 from assistant.events import EventType
-from assistant.think.conversation import GenerationStats
+from assistant.think.conversation import GenerationStats, History
 from assistant.pipeline.waiting import wait_until
 
 
@@ -100,6 +100,8 @@ class FakeLlm:
     on_cpu: bool = True
     calls: list[str] = field(default_factory=list)
     remembered: list[tuple[str, str]] = field(default_factory=list)
+    history: History = field(default_factory=lambda: History(1000, lambda text: len(text.split())))
+    """Only what the engine reads of it (the history itself is the real backends')."""
     closed: threading.Event = field(default_factory=threading.Event)
     produced: int = 0
     end_of_turn_p: float | None | Callable[[str], float | None] = field(default=lambda words: sentence_end_p(words))
@@ -137,6 +139,7 @@ class FakeLlm:
 
     def reset(self) -> None:
         self.remembered.clear()
+        self.history.clear()
 
     def count_tokens(self, text: str) -> int:
         return len(text.split())

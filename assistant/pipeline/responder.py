@@ -26,7 +26,7 @@ from assistant.events import (
 )
 from assistant.think import calibration
 from assistant.think.conversation import GenerationStats, Llm
-from assistant.think.hedge import Hedging, hedge_words, model_words
+from assistant.think.hedge import Hedging, hedge_words, model_words, names_bigger
 from assistant.think.korean_guard import KoreanGuard, Notice
 from assistant.think.misheard import MisheardGuard
 from assistant.think.replies import InstantReply, Replies
@@ -295,7 +295,8 @@ class ResponderStage(Stage):
             # The first sentence is finished (its start may be playing), the rest is not said.
             said = "".join(reply)[: first_sentence_end("".join(reply))]
             chunks = chunker.end_with(said)
-            reply = [said, " ", hedge_words(self.config.llm.reply_language, self.llm.bigger_model)]
+            named = self.llm.history.naming(self.llm.bigger_model)  # once a conversation
+            reply = [said, " ", hedge_words(self.config.llm.reply_language, named)]
             self.answering.emit_reply(message, EventType.REPLY_TEXT, "".join(reply[1:]))
         else:
             chunks = chunker.flush()
@@ -337,7 +338,10 @@ class ResponderStage(Stage):
     def remember(self, user: str, reply: str) -> None:
         """A finished exchange, as the user heard it, goes into the conversation history: the model's
         words (:func:`~assistant.think.hedge.model_words`), where it said any."""
-        said = model_words(reply, self.config.llm.reply_language, self.llm.bigger_model)
+        language, bigger = self.config.llm.reply_language, self.llm.bigger_model
+        if names_bigger(reply, language, bigger):
+            self.llm.history.bigger_model_named = True  # heard once: the next hedges are the one sentence
+        said = model_words(reply, language, bigger)
         if said:
             self.llm.remember(user, said)
         self.last_reply = reply

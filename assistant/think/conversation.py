@@ -37,6 +37,8 @@ class History:
     exchanges: list[Exchange] = field(default_factory=list)
     examples: list[tuple[str, str]] = field(default_factory=list)
     """Example exchanges shown before the conversation (see :mod:`assistant.think.prompt`); never dropped."""
+    bigger_model_named: bool = False
+    """A bigger model has been named in this conversation (a hedge, or "I don't know that one"): once is enough."""
 
     @property
     def tokens(self) -> int:
@@ -65,8 +67,14 @@ class History:
             return []
         return [*self.examples, *((e.user, e.assistant) for e in self.exchanges)]
 
+    def naming(self, bigger_model: str) -> str:
+        """The bigger model to name after a hedge: ``bigger_model`` until it has been heard once in this
+        conversation, then '' (said after every unsure answer, it was a sentence longer than most answers)."""
+        return "" if self.bigger_model_named else bigger_model
+
     def clear(self) -> None:
         self.exchanges.clear()
+        self.bigger_model_named = False
 
 
 @dataclass

@@ -40,10 +40,19 @@ def model_words(reply: str, language: str, bigger_model: str = "") -> str:
     said instead of it. Neither is the model's, and a small model that finds them in the conversation
     says them too, after or instead of any answer ("The answer to this question is 25. But I'm not sure
     of that.")."""
-    if reply == dont_know_words(language, bigger_model):
-        return ""
-    hedge = hedge_words(language, bigger_model)
-    return reply[: -len(hedge)].rstrip() if reply.endswith(hedge) else reply
+    for named in dict.fromkeys((bigger_model, "")):  # the bigger model is named once a conversation
+        if reply == dont_know_words(language, named):
+            return ""
+        hedge = hedge_words(language, named)
+        if reply.endswith(hedge):
+            return reply[: -len(hedge)].rstrip()
+    return reply
+
+
+def names_bigger(reply: str, language: str, bigger_model: str) -> bool:
+    """Whether ``reply`` ends by naming ``bigger_model`` (a hedge's or "I don't know that one"'s last sentence)."""
+    language = language if language in BIGGER_KNOWS else "en"
+    return bool(bigger_model) and reply.endswith(BIGGER_KNOWS[language].format(model=spoken_model_name(bigger_model)))
 
 
 def dont_know_words(language: str, bigger_model: str = "") -> str:

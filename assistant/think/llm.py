@@ -368,7 +368,7 @@ class LlamaLlm:
                 yield from self._generate(messages, stats, limit)
                 return
             guard = ReplyGuard(self.config.reply_language, examples=self.history.copyable(), question=user,
-                               bigger_model=self.bigger_model)
+                               bigger_model=self.history.naming(self.bigger_model))
             yield from guard.stream(self._generate(messages, stats, limit), stats, limit)
 
     def remember(self, user: str, reply: str) -> None:

@@ -159,6 +159,33 @@ def test_the_model_s_words_are_what_it_said_without_the_hedge_and_nothing_of_i_d
     assert model_words("Paris.", "en", bigger) == "Paris."
 
 
+def test_the_bigger_model_is_named_once_a_conversation():
+    """Named after every unsure answer, the advice was longer than most answers; once heard, the hedge is its
+    first sentence alone, until the conversation is forgotten."""
+    from assistant.think.hedge import model_words
+
+    bigger = "Qwen2.5-0.5B-Instruct Q4_K_M"
+    llm = FakeLlm(reply="The capital of Australia is Sydney. It is a large city.", word_p={"Sydney.": 0.1},
+                  bigger_model=bigger)
+    engine, recorder, _ = _engine(llm, 0.3)
+    try:
+        for turns, question in enumerate(("Capital of Australia?", "And of Canada?"), 1):
+            engine.submit_text(question)
+            recorder.wait_turns(turns)
+            assert wait_until(lambda: len(llm.remembered) == turns, 5)
+        remembered = [said for _, said in llm.remembered]
+        llm.reset()  # a new conversation (a kiosk's next visitor, a new system prompt)
+        engine.submit_text("Capital of Peru?")
+        recorder.wait_turns(3)
+    finally:
+        engine.close()
+    replies = [result.reply for result in recorder.results]
+    named = "The capital of Australia is Sydney. " + hedge_words("en", bigger)
+    assert replies == [named, "The capital of Australia is Sydney. " + hedge_words("en"), named], replies
+    assert remembered == ["The capital of Australia is Sydney."] * 2  # neither hedge
+    assert model_words(hedge_words("en"), "en", bigger) == "" and model_words("Yes.", "en", bigger) == "Yes."
+
+
 def test_i_don_t_know_said_instead_of_a_reply_is_not_remembered():
     from assistant.think.hedge import dont_know_words
 
