@@ -229,12 +229,21 @@ def test_durations_in_native_and_sino_korean(skills, said, reply, seconds):
     ("일곱 시 반에 깨워 줘", "오늘 오후 일곱 시 삼십 분에 알람을 맞췄어요.", (10, 19, 30)),
     ("새벽 다섯 시에 알람 설정해 줘", "내일 오전 다섯 시에 알람을 맞췄어요.", (11, 5, 0)),
     ("7시 30분에 알람 맞춰 주세요", "오늘 오후 일곱 시 삼십 분에 알람을 맞췄어요.", (10, 19, 30)),
+    ("정오에 알람 맞춰 줘", "내일 오후 열두 시에 알람을 맞췄어요.", (11, 12, 0)),  # noon (it was "no alarm at 정오에")
+    ("자정에 깨워 줘", "내일 오전 열두 시에 알람을 맞췄어요.", (11, 0, 0)),      # midnight
 ])
 def test_alarms_on_the_korean_clock(skills, said, reply, when):
     assert ask(skills, said) == ("timers", reply)
     alarm = skills.timers.active()[0]
     rings = datetime.fromtimestamp(alarm.ends_at, SEOUL)
     assert (rings.day, rings.hour, rings.minute) == when and alarm.kind == "alarm"
+
+
+def test_that_alarm_is_the_alarm_and_none_set_is_said_so(skills):
+    assert ask(skills, "그 알람 지워 줘") == ("timers", "맞춰 둔 알람이 없어요.")
+    assert ask(skills, "이 타이머 취소해 줘") == ("timers", "실행 중인 타이머가 없어요.")
+    ask(skills, "새벽 다섯 시에 알람 설정해 줘")
+    assert ask(skills, "그 알람 지워 줘") == ("timers", "오전 다섯 시 알람을 취소했어요.") and not skills.timers.active()
 
 
 def test_korean_timers_ring_in_korean_and_english_ones_in_english(skills):

@@ -47,6 +47,34 @@ def test_a_reminder_at_a_clock_time_is_an_alarm_named_by_it(skills, tell, said, 
     assert alarm.kind == "alarm" and alarm.reminder
 
 
+@pytest.mark.parametrize("said, answer", [  # asked at 3:07 PM
+    ("Set an alarm for tomorrow morning at 7.", "Alarm set for 7:00 AM tomorrow."),
+    ("Wake me up tomorrow at six.", "Alarm set for 6:00 AM tomorrow."),
+    ("Set alarm for 730 tomorrow morning.", "Alarm set for 7:30 AM tomorrow."),  # Whisper writes seven thirty so
+    ("Set an alarm for 9 this evening.", "Alarm set for 9:00 PM today."),
+    ("Set an alarm for 6 tonight.", "Alarm set for 6:00 PM today."),
+    ("Could you wake me up in the morning at 7?", "Alarm set for 7:00 AM tomorrow."),
+    ("Set an alarm for half past six tomorrow.", "Alarm set for 6:30 AM tomorrow."),
+    ("Set an alarm for a quarter to eight tonight.", "Alarm set for 7:45 PM today."),
+    ("Set an alarm for ten after seven in the morning.", "Alarm set for 7:10 AM tomorrow."),
+    ("Set an alarm for noon tomorrow.", "Alarm set for 12:00 PM tomorrow."),
+    ("Set an alarm for 8 o'clock tomorrow evening.", "Alarm set for 8:00 PM tomorrow."),
+    ("Set a wake up alarm for 6 am, please.", "Alarm set for 6:00 AM tomorrow."),
+    ("Remind me tonight at 9 to take my pills.", "Okay, I'll remind you to take your pills at 9:00 PM today."),
+])
+def test_an_alarm_s_day_and_part_of_the_day_before_or_after_its_time(skills, tell, said, answer):
+    assert tell(said) == answer
+    [alarm] = skills.timers.active()
+    assert alarm.kind == "alarm"
+
+
+def test_that_alarm_is_no_alarm_named_that(skills, tell):
+    assert tell("Delete that alarm.") == "There is no alarm set."
+    assert tell("Cancel this timer.") == "There is no timer running."
+    tell("Set an alarm for 7 am.")
+    assert tell("Delete that alarm.") == "Alarm cancelled." and not skills.timers.active()
+
+
 def test_an_alarm_s_reminder_rings_with_its_words(skills, rings):
     heard = rings(lambda: skills.timers.add("reminder to stretch", "alarm", time.time() + 0.3))
     assert len(heard) == 1 and heard[0].text.endswith("This is your reminder to stretch.")
@@ -54,7 +82,7 @@ def test_an_alarm_s_reminder_rings_with_its_words(skills, rings):
 
 def test_when_the_next_alarm_rings_and_an_alarm_cancelled_by_its_time_or_day(skills, tell):
     skills.timers.clock = tell.now.timestamp
-    assert tell("What's my next alarm?") == "There is no alarm running."
+    assert tell("What's my next alarm?") == "There is no alarm set."
     tell("Set an alarm for 6 am.")
     tell("Set an alarm for 9 pm.")
     assert tell("What is my next alarm?") == "The alarm is set for 9:00 PM."  # (3:07 PM now: 9 pm comes first)
@@ -71,4 +99,4 @@ def test_when_the_next_alarm_rings_and_an_alarm_cancelled_by_its_time_or_day(ski
 def test_a_repeating_alarm_is_said_to_be_beyond_it(skills, tell, said):
     assert tell(said) == "I can't set a repeating alarm, only the next one: say, set an alarm for 7."
     assert skills.timers.active() == []
-    assert tell("Cancel every alarm.") == "There is no alarm running."
+    assert tell("Cancel every alarm.") == "There is no alarm set."

@@ -125,6 +125,8 @@ ABOUT_ME_KO = "저는 이 컴퓨터의 음성 비서예요. 시간과 날짜, �
         ("What are you doing?", "Just waiting here, ready to help. What can I do for you?", None),
         ("미안해요", "괜찮아요.", None),
         ("수고했어요", "고마워요!", None),
+        ("Pause.", "", "stop"),  # nothing plays but the voice: the model said "Pause." back
+        ("잠깐만요", "", "stop"),
     ],
 )
 def test_matches_despite_stt_noise(matcher, said, text, action):

@@ -80,7 +80,7 @@ def _name(words: str) -> str | None:
     as "치옥은")."""
     if not 1 <= len(words) <= 4 or not all(is_syllable(c) for c in words) or words in _NOT_NAMES:
         return None
-    if len(words) > 1 and words[-1] in "은는을를":
+    if len(words) > 1 and words[-1] in "은는을를에":  # ("정오에": a time, not a name)
         return None
     return None if duration_s(words) or parse(words, counter=True) is not None else words
 
@@ -100,8 +100,9 @@ _FORMS = [
     ("alarm", f"{_DAY} {{t}} [에] 알람 [을|를|좀] {_SET}"),
     ("alarm", f"알람 [을|를] {_DAY} {{t}} [에|으로|로] {_SET}"),
     ("alarm", f"{_DAY} {{t}} [에] 깨워_줘|깨워_주세요|깨워|깨워_줄래|깨워_줄래요|깨워줘요"),
-    ("cancel", f"[all=모든|모두|전부] [{{name}}] kind=타이머:timer|알람:alarm [@TOPIC|을|를] [all2=다|모두|전부] {_CANCEL}"),
-    ("left", f"[{{name}}] kind=타이머:timer|알람:alarm [@TOPIC] {_LEFT}"),
+    ("cancel", f"[all=모든|모두|전부] [그|이|저] [{{name}}] kind=타이머:timer|알람:alarm [@TOPIC|을|를] [all2=다|모두|전부] "
+               f"{_CANCEL}"),
+    ("left", f"[그|이|저] [{{name}}] kind=타이머:timer|알람:alarm [@TOPIC] {_LEFT}"),
     ("left", "[kind=타이머:timer|알람:alarm] 남은_시간 [@TOPIC] [@TELL|얼마예요|얼마야|@IS]"),
     ("left", "[다음] [{name}] kind=알람:alarm [@TOPIC] 몇_시에|언제 울려|울려요|울리나요|울리지|울리니|울려"),
     ("left", "[다음] kind=알람:alarm [@TOPIC] 몇_시야|몇_시예요|몇_시로_맞춰져_있어|언제야|언제예요"),
@@ -142,6 +143,7 @@ _KIND_SAID = {"timer": "타이머", "alarm": "알람"}
 def match(skill: TimerSkill, text: str, context: SkillContext) -> SkillReply | None:
     """The timers skill's answer to Korean ``text``, or None."""
     handler = _Handler(skill, context)
+    text = text.replace("정오", "낮 열두 시").replace("자정", "새벽 열두 시")  # noon, midnight: the clock's own words
     asked = skill.timers.asked()
     answer = first(ANSWERS, text) if asked is not None else None
     if answer is not None and answer[0] == asked[0]:
@@ -326,7 +328,7 @@ def _named_anew(timer: Timer, seconds: float) -> str:
 
 
 def _label(name: str | None, kind: str) -> str:
-    return f"{name} {_KIND_SAID[kind]}" if name else f"실행 중인 {_KIND_SAID[kind]}"
+    return f"{name} {_KIND_SAID[kind]}" if name else f"{'실행 중인' if kind == 'timer' else '맞춰 둔'} {_KIND_SAID[kind]}"
 
 
 def korean_label(timer: Timer) -> str:

@@ -18,7 +18,7 @@ ANY_NAME = r"[a-z0-9.]+(?: [a-z0-9.]+){0,3}?"
 VERB = r"(?:set|start|create|make|add|put on|begin|give me|i need|i want)"
 SET = rf"(?:(?:can you |could you |please )?{VERB} )?"
 ARTICLE = r"(?:(?:a|an|the|my|your|our|another|one more) )?"
-OWNER = r"(?:the |my |your |our |a )?"
+OWNER = r"(?:the |my |your |our |a |that |this )?"
 REQUEST = re.compile(rf"\b{VERB} ")
 """A request's verb (:data:`VERB`) inside what would be a timer's name: the words before it are not the
 request's ("Mike, set a timer...", its comma dropped)."""
@@ -40,11 +40,16 @@ REMIND_TO = (re.compile(rf"^remind me to (?P<task>[a-z]+(?: [a-z]+){{0,5}}?) in 
 """A reminder of something after a while: a timer named by it, said when it runs out ("This is your reminder
 to call your mom.")."""
 _TASK = r"[a-z]+(?: [a-z]+){0,5}?"
-_WHEN = (rf"(?:(?P<day>tomorrow|today) )?(?:at )?(?P<clock>{CLOCK_TIME}|noon|midnight)"
-         rf"(?: (?P<day2>tomorrow|today|tonight))?(?: (?P<part>morning|afternoon|evening|night))?")
-REMIND_AT = (re.compile(rf"^remind me {_WHEN} to (?P<task>{_TASK})$"),
-             re.compile(rf"^remind me to (?P<task>{_TASK}) {_WHEN}$"),
-             re.compile(rf"^{_WHEN} remind me to (?P<task>{_TASK})$"))
+_PART = r"morning|afternoon|evening|night"
+WHEN = (rf"(?:(?:(?P<day>tomorrow|today|tonight)(?: (?P<part0>{_PART}))?|(?:in the|this) (?P<part1>{_PART})) )?"
+        rf"(?:at )?(?P<clock>{CLOCK_TIME}|noon|midnight)"
+        rf"(?: (?P<day2>tomorrow|today|tonight))?(?: (?:in the |this )?(?P<part>{_PART}))?")
+"""When an alarm or a reminder is to ring: a clock time with the day and the part of the day before or after it
+("tomorrow morning at 7", "at 6 tomorrow night", "in the morning at 7", "at 9 this evening", "noon"):
+:func:`~assistant.think.skills.timers.when_said` reads it."""
+REMIND_AT = (re.compile(rf"^remind me {WHEN} to (?P<task>{_TASK})$"),
+             re.compile(rf"^remind me to (?P<task>{_TASK}) {WHEN}$"),
+             re.compile(rf"^{WHEN} remind me to (?P<task>{_TASK})$"))
 """A reminder of something at a clock time: an alarm named by it ("Remind me at 5 pm to call mom.", "Remind me to
 water the plants at 8 am.", "Remind me tomorrow at noon to call the dentist.")."""
 REPEATING = re.compile(r"^(?=.*\b(?:every|each|daily|weekdays|weekends|recurring|repeating|repeat)\b)"
@@ -53,9 +58,9 @@ REPEATING = re.compile(r"^(?=.*\b(?:every|each|daily|weekdays|weekends|recurring
 YOURS = {"me": "you", "my": "your", "i": "you", "myself": "yourself", "mine": "yours", "am": "are"}
 CLOCK = CLOCK_TIME
 SET_ALARM = (
-    re.compile(rf"^{SET}{ARTICLE}alarm (?:for|at) (?P<clock>{CLOCK})(?: (?P<day>tomorrow|today))?"
-               rf"(?: (?:for|called|named) {OWNER}(?P<name>{TIMER_NAME}))?$"),
-    re.compile(rf"^(?:please )?wake me(?: up)? (?:at )?(?P<clock>{CLOCK})(?: (?P<day>tomorrow|today))?$"),
+    re.compile(rf"^{SET}{ARTICLE}(?:wake up )?alarm (?:(?:for|at) )?{WHEN}"
+               rf"(?: (?:for|called|named) {OWNER}(?P<name>{TIMER_NAME}))?(?: please)?$"),
+    re.compile(rf"^(?:please )?(?:can you |could you )?wake me(?: up)? {WHEN}(?: please)?$"),
 )
 CANCEL = re.compile(
     rf"^(?:please )?(?:cancel|stop|delete|remove|clear|turn off|switch off|dismiss|end|kill) "
@@ -106,6 +111,25 @@ GIVEN_TIME = re.compile(rf"^{JUST}(?:for |at |make it |let us say )?(?P<clock>{C
                          rf"(?: please)?$")
 """The answer to "For how long?" or "For what time?": a length or a clock time alone ("Ten minutes.", "At 7 am.")."""
 ASK_BARE = re.compile(r"^how (?:much time|long|much longer) (?:is |are )?(?:there )?(?:left|remaining)(?: now)?$")
+
+
+_PAST_TO = re.compile(r"\b(?:(?P<half>half)|(?:a )?(?P<quarter>quarter)|(?P<minutes>[1-5]?\d)(?: minutes?)?) "
+                      r"(?P<way>past|after|to|till|before) (?P<hour>1[0-2]|[1-9])\b(?! ?(?:hours?|minutes?|seconds?))")
+
+
+def clock_words(said: str) -> str:
+    """A clock time said the old way written as digits: "half past 6" -> "6:30", "quarter to 8" -> "7:45", "10 after
+    7" -> "7:10" (as :func:`~assistant.think.skills.text.normalize` writes the numbers)."""
+    def digits(found: re.Match) -> str:
+        minutes = 30 if found["half"] else 15 if found["quarter"] else int(found["minutes"])
+        hour = int(found["hour"])
+        if found["way"] in ("past", "after"):
+            return f"{hour}:{minutes:02d}"
+        if found["half"] or not 0 < minutes < 60:
+            return found[0]  # "half to 6" is no time
+        return f"{(hour - 2) % 12 + 1}:{60 - minutes:02d}"
+
+    return _PAST_TO.sub(digits, said)
 
 
 def duration_s(words: str) -> float:

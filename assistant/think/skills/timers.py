@@ -34,7 +34,6 @@ from assistant.think.skills.timer_store import (RECENT_S, REMINDER, SNOOZE_S, Ti
 NAME = "timers"
 
 
-
 def _named_anew(timer: Timer, seconds: float) -> str:
     """The name of ``timer`` set anew for ``seconds``: its new length where its length named it ("10 minute")."""
     return length_name(seconds) if timer.kind == "timer" and timer.name == length_name(timer.duration_s) else timer.name
@@ -66,7 +65,7 @@ class TimerSkill:
     def match(self, text: str, context: SkillContext) -> SkillReply | None:
         if has_hangul(text):
             return korean_timers.match(self, text, context)
-        said = normalize(text)
+        said = forms.clock_words(normalize(text))
         if (heard := forms.TIMER_HEARD_AS_TIME.match(said)) is not None:
             said = f"set a timer for {heard['duration']}"
         if (reminder := forms.REMIND.match(said)) is not None:
@@ -134,7 +133,7 @@ class TimerSkill:
 
     def _remind_at(self, said: str, context: SkillContext) -> SkillReply | None:
         command = next((m for p in forms.REMIND_AT if (m := p.match(said))), None)
-        when = _when(command, context) if command is not None else None
+        when = when_said(command, context) if command is not None else None
         if when is None:
             return None
         task = _yours(command["task"])
@@ -150,7 +149,7 @@ class TimerSkill:
         command = next((m for p in forms.SET_ALARM if (m := p.match(said))), None)
         if command is None:
             return _asking("For what time?", lambda: self.timers.ask("alarm")) if forms.NO_TIME.match(said) else None
-        when = next_time(context.now, command, command.groupdict().get("day"))
+        when = when_said(command, context)
         if when is None:
             return None
         name = command.groupdict().get("name") or ""
@@ -174,8 +173,7 @@ class TimerSkill:
         every = bool(command["all"]) or command["kind"].endswith("s")
         chosen = self._choose(name, kind) or (self._ringing_at(name, context) if name and kind == "alarm" else [])
         if not chosen:
-            what = f"{name} {kind}" if name else kind
-            return SkillReply(NAME, f"There is no {what} running.")
+            return SkillReply(NAME, _none_of(name, kind))
         if len(chosen) > 1 and not every:
             return SkillReply(NAME, f"You have {len(chosen)} {kind}s: {_listing(chosen, self)}. Which one?")
         said = " and ".join(t.label for t in chosen) if len(chosen) <= 2 else f"all {len(chosen)} {kind}s"
@@ -190,8 +188,7 @@ class TimerSkill:
         kind = command["kind"].rstrip("s")
         chosen = self._choose(command.groupdict().get("name"), kind)[:1 if command.groupdict().get("next") else None]
         if not chosen:
-            name = command.groupdict().get("name")
-            return SkillReply(NAME, f"There is no {name + ' ' if name else ''}{kind} running.")
+            return SkillReply(NAME, _none_of(command.groupdict().get("name"), kind))
         return SkillReply(NAME, _listing(chosen, self, sentence=True))
 
     def _answer(self, said: str, context: SkillContext) -> SkillReply | None:
@@ -271,7 +268,7 @@ class TimerSkill:
         else:
             return None
         if not chosen:
-            return SkillReply(NAME, f"There is no {kind} running.")
+            return SkillReply(NAME, _none_of("", kind))
         if len(chosen) > 1:
             return SkillReply(NAME, f"You have {len(chosen)} {kind}s: {_listing(chosen, self)}. Which one?")
         timer, left = chosen[0], spoken_duration(chosen[0].left_s(self.timers.clock()))
@@ -361,21 +358,27 @@ def _listing(timers: list[Timer], skill: TimerSkill, sentence: bool = False) -> 
     return f"You have {listed}." if sentence else listed
 
 
-def _when(said: re.Match, context: SkillContext) -> datetime | None:
-    """The moment a reminder is asked for (:data:`timer_forms.REMIND_AT`): its clock time, on its day."""
+def when_said(said: re.Match, context: SkillContext) -> datetime | None:
+    """The moment an alarm or a reminder is asked for (:data:`timer_forms.WHEN`): its clock time, in the part of
+    the day said ("tomorrow morning", "tonight", "this evening"), on its day."""
     clock = {"noon": "12 pm", "midnight": "12 am"}.get(said["clock"], said["clock"])
-    if said["part"] and not re.search(r"am|pm|oclock|in the|at night", clock):
-        clock += " am" if said["part"] == "morning" else " pm"
-    elif said["day2"] == "tonight" and not re.search(r"am|pm", clock):
-        clock += " pm"
+    part = said["part"] or said["part0"] or said["part1"]
+    if "tonight" in (said["day"], said["day2"]):
+        part = part or "night"
+    if part and not re.search(r"am|pm|in the|at night", clock):
+        clock = re.sub(r" ?oclock$", "", clock) + (" am" if part == "morning" else " pm")
     day = said["day"] or said["day2"]
     return next_time(context.now, re.fullmatch(forms.CLOCK, clock), "tomorrow" if day == "tomorrow" else None)
+
+
+def _none_of(name: str | None, kind: str) -> str:
+    """There is none of what was asked about: a timer runs, an alarm or a reminder is set."""
+    return f"There is no {name + ' ' if name else ''}{kind} {'running' if kind == 'timer' else 'set'}."
 
 
 def _yours(words: str) -> str:
     """What the user said of themselves, said back to them: "call my mom" -> "call your mom"."""
     return " ".join(forms.YOURS.get(word, word) for word in words.split())
-
 
 
 def _is_length(name: str) -> bool:
@@ -386,7 +389,6 @@ def _is_length(name: str) -> bool:
 def _function_words(name: str) -> bool:
     """Whether a timer's name is only words no name is made of ("start at timer": "a" misheard)."""
     return all(word in FUNCTION_WORDS for word in name.split())
-
 
 
 def create(setup: SkillSetup) -> TimerSkill:
