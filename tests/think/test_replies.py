@@ -126,6 +126,7 @@ ABOUT_ME_KO = "저는 이 컴퓨터의 음성 비서예요. 시간과 날짜, �
         ("미안해요", "괜찮아요.", None),
         ("수고했어요", "고마워요!", None),
         ("Pause.", "", "stop"),  # nothing plays but the voice: the model said "Pause." back
+        ("Mute.", "", "stop"),
         ("잠깐만요", "", "stop"),
     ],
 )

@@ -176,6 +176,7 @@ def test_several_timers_by_name_asked_about_and_cancelled(skills):
     assert run(skills, "Cancel all timers.") == "Pasta timer and 90 minute timer cancelled."
     assert skills.timers.active() == []
     assert run(skills, "How long is left on the timer?") == "There is no timer running."
+    assert run(skills, "How much time do I have left on the timer?") == "There is no timer running."
 
 
 def test_words_before_a_timer_request_are_not_its_name(skills):

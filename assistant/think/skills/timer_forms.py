@@ -69,7 +69,8 @@ CANCEL = re.compile(
     rf"(?: (?:for|called|named|to) {OWNER}(?P<name2>{ANY_NAME}))?$"
 )
 ASK_LEFT = (
-    re.compile(rf"^how (?:much time|long|much longer|many minutes) (?:is |are )?(?:there )?(?:left |remaining )?"
+    re.compile(rf"^how (?:much time|long|much longer|many minutes) (?:is |are |do i have |have i got )?(?:there )?"
+               rf"(?:left |remaining )?"
                rf"(?:on|for|in|until) {OWNER}(?:(?P<name>{ANY_NAME}) )?(?P<kind>timer|alarm|reminder)(?: goes off| rings)?$"),
     # A misheard "how long" ("how on is left on the pasta timer"): "left" and the timer decide.
     re.compile(rf"^how [a-z]+(?: [a-z]+)? (?:is |are )?(?:there )?(?:left|remaining) "
@@ -110,7 +111,8 @@ GIVEN_LENGTH = re.compile(rf"^{JUST}(?:for |about |make it |let us say )?(?P<dur
 GIVEN_TIME = re.compile(rf"^{JUST}(?:for |at |make it |let us say )?(?P<clock>{CLOCK})(?: (?P<day>tomorrow|today))?"
                          rf"(?: please)?$")
 """The answer to "For how long?" or "For what time?": a length or a clock time alone ("Ten minutes.", "At 7 am.")."""
-ASK_BARE = re.compile(r"^how (?:much time|long|much longer) (?:is |are )?(?:there )?(?:left|remaining)(?: now)?$")
+ASK_BARE = re.compile(r"^how (?:much time|long|much longer) (?:is |are |do i have |have i got )?(?:there )?"
+                      r"(?:left|remaining)(?: now)?$")
 
 
 _PAST_TO = re.compile(r"\b(?:(?P<half>half)|(?:a )?(?P<quarter>quarter)|(?P<minutes>[1-5]?\d)(?: minutes?)?) "
