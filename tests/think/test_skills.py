@@ -177,6 +177,10 @@ def test_several_timers_by_name_asked_about_and_cancelled(skills):
     assert skills.timers.active() == []
     assert run(skills, "How long is left on the timer?") == "There is no timer running."
     assert run(skills, "How much time do I have left on the timer?") == "There is no timer running."
+    assert run(skills, "Is my timer still running?") == "There is no timer running."
+    assert run(skills, "Put a timer on for 15 minutes.") == "Timer set for 15 minutes."
+    assert run(skills, "Is the timer still running?") == "The 15 minute timer has 15 minutes left."
+    assert skills.match("Timer 45 minutes.", NOW) is None  # "timer for five minutes", as Whisper writes it
 
 
 def test_words_before_a_timer_request_are_not_its_name(skills):

@@ -15,7 +15,7 @@ UNIT = r"(?:hours?|hrs?|minutes?|mins?|seconds?|secs?)"
 DURATION = rf"{COUNT} {UNIT}(?: and a half)?(?:(?: and)? {COUNT} {UNIT})?"
 TIMER_NAME = r"[a-z]+(?: [a-z]+){0,2}?"
 ANY_NAME = r"[a-z0-9.]+(?: [a-z0-9.]+){0,3}?"
-VERB = r"(?:set|start|create|make|add|put on|begin|give me|i need|i want)"
+VERB = r"(?:set|start|create|make|add|put on|put|begin|give me|i need|i want)"
 SET = rf"(?:(?:can you |could you |please )?{VERB} )?"
 ARTICLE = r"(?:(?:a|an|the|my|your|our|another|one more) )?"
 OWNER = r"(?:the |my |your |our |a |that |this )?"
@@ -24,8 +24,9 @@ REQUEST = re.compile(rf"\b{VERB} ")
 request's ("Mike, set a timer...", its comma dropped)."""
 
 SET_TIMER = (
-    re.compile(rf"^{SET}{ARTICLE}(?:(?P<duration>{DURATION}) )?(?:(?P<name>{TIMER_NAME}) )?timer"
-               rf"(?: (?:for|of|to|at|on) (?P<duration2>{DURATION}))?(?: (?:for|called|named) {OWNER}(?P<name2>{TIMER_NAME}))?$"),
+    re.compile(rf"^{SET}{ARTICLE}(?:(?P<duration>{DURATION}) )?(?:(?P<name>{TIMER_NAME}) )?timer(?: on)?"
+               rf"(?: (?:for|of|to|at|on) (?P<duration2>{DURATION}))?(?: (?:for|called|named) {OWNER}(?P<name2>{TIMER_NAME}))?"
+               rf"(?: please)?$"),  # (the "for" is needed: Whisper writes "timer for five minutes" "timer 45 minutes")
     re.compile(rf"^{SET}{ARTICLE}timer (?:for|called|named) {OWNER}(?P<name>{TIMER_NAME}) (?:for|of|to) "
                rf"(?P<duration>{DURATION})$"),
 )
@@ -79,6 +80,8 @@ ASK_LEFT = (
     re.compile(r"^(?:what|which) (?P<kind>timers|alarms|reminders) (?:do i have|are (?:running|set|there|on))(?: now)?$"),
     re.compile(r"^(?:list|show)(?: me)? (?:my |the |all )?(?:running )?(?P<kind>timers|alarms|reminders)$"),
     re.compile(r"^(?:is there|are there|do i have) (?:a |an |any )?(?P<kind>timers?|alarms?|reminders?)(?: running| set| on)?$"),
+    re.compile(rf"^(?:is|are) {OWNER}(?:(?P<name>{ANY_NAME}) )?(?P<kind>timers?|alarms?|reminders?) (?:still )?"
+               rf"(?:running|going|on|set)$"),
     # when an alarm rings ("What's my next alarm?", "When is my alarm?", "What time is my alarm set for?")
     re.compile(rf"^(?:what|when|what time) is {OWNER}(?P<next>next )?(?:(?P<name>{ANY_NAME}) )?(?P<kind>alarm|reminder)"
                rf"(?: set for| set| for| going off| going to go off)?$"),
