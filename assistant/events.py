@@ -268,7 +268,10 @@ class Remember(Message):
     its turn is over, it is not part of the one being dropped."""
 
     user: str
+    """'' when the turn is not the model's (nothing for the history)."""
     reply: str
+    rest: str = ""
+    """What the user did not hear of a reply cut short, said on "go on" (:func:`~assistant.think.said.unheard_rest`)."""
 
 
 @dataclass(frozen=True)

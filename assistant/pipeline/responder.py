@@ -90,6 +90,8 @@ class ResponderStage(Stage):
         self.synthesis = synthesis
         self.playback = playback
         self.last_reply = ""
+        self.unheard = ""
+        """The rest of the last reply cut short, said on "go on" ('' when the last reply was heard to its end)."""
         self._pace_steps = 0
         self._heard: dict[int, str] = {}
         """What the user said in each of the last turns ("What did I just say?")."""
@@ -103,7 +105,9 @@ class ResponderStage(Stage):
 
     def process(self, message: Message) -> None:
         if isinstance(message, Remember):
-            self.remember(message.user, message.reply)
+            self.unheard = message.rest
+            if message.user:
+                self.remember(message.user, message.reply)
             return
         if isinstance(message, PartialText):
             self._prefill(message)
@@ -215,7 +219,7 @@ class ResponderStage(Stage):
             self.playback.change_volume(+1 if hit.action == "louder" else -1)
         if hit.action in ("slower", "faster"):
             self.change_pace(+1 if hit.action == "faster" else -1)
-        text = hit.words(self.last_reply) if hit.action != "recall" else self._recall(turn, hit.text)
+        text = hit.words(self.last_reply, self.unheard) if hit.action != "recall" else self._recall(turn, hit.text)
         if isinstance(hit, SkillReply) and not hit.action and text:
             self.last_reply = text  # "repeat" after a skill's answer (or a timer's ring) says it again
         turns.result(turn).reply = text

@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 
 from assistant.events import EventType, Message, Remember, ReplyMessage, TurnResult, WordsAtPause
+from assistant.think.said import unheard_rest
 from assistant.timeline import Mark, Timeline
 from assistant.pipeline.bus import EventBus
 from assistant.pipeline.links import Linked
@@ -101,14 +102,19 @@ class TurnBook(Linked):
 
     def _remember(self, result: TurnResult) -> None:
         """Put the exchange in the history as the user heard it: a reply cut short up to
-        its last chunk that began to sound, nothing of a reply never heard."""
-        if result.source != "llm" or not result.transcript:
-            return
+        its last chunk that began to sound, nothing of a reply never heard; and keep what was
+        not heard of a reply cut short (said on "go on"), whoever's reply it was."""
+        if not result.reply:
+            return  # (a silent turn: "stop", "wait", no words) keeps the rest of the reply before it
         heard = self._links.heard_reply(result.turn_id)
+        rest = unheard_rest(result.reply, heard) if heard is not None else ""
+        if result.source != "llm" or not result.transcript:
+            self._links.responder.send(Remember(result.turn_id, "", "", rest))
+            return
         if heard is not None:
             result.reply = heard
             result.timeline.set("reply_cut", True)
         elif result.interrupted and result.timeline.get(Mark.AUDIO_OUT_START) is None:
             return
         if result.reply:  # on the responder's thread: the LLM may still be busy with this turn
-            self._links.responder.send(Remember(result.turn_id, result.transcript, result.reply))
+            self._links.responder.send(Remember(result.turn_id, result.transcript, result.reply, rest))

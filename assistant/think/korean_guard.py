@@ -19,6 +19,7 @@ import numpy as np
 
 from assistant import languages
 from assistant.writing import has_hangul
+from assistant.think.said import Said
 
 log = logging.getLogger(__name__)
 _told: set[Path] = set()
@@ -35,7 +36,7 @@ WHAT_TO_DO = (
 
 
 @dataclass(frozen=True)
-class Notice:
+class Notice(Said):
     """A reply said instead of the model's answer, never added to the conversation (no action,
     no effect): the model cannot answer in this language (``notice``), or the words were not
     heard well enough to answer (``misheard``, :mod:`assistant.think.misheard`)."""
@@ -44,13 +45,6 @@ class Notice:
     audio: np.ndarray | None = None
     source: str = "notice"
     action = None
-
-    def words(self, last_reply: str) -> str:  # noqa: ARG002 - as the other replies
-        return self.text
-
-    @property
-    def prerecorded(self) -> np.ndarray | None:
-        return self.audio
 
 
 def is_korean(text: str) -> bool:

@@ -37,12 +37,13 @@ from assistant.think import hangul, korean
 from assistant.writing import has_hangul
 from assistant.think.korean_guard import CANNOT_ANSWER
 from assistant.think.misheard import DID_NOT_CATCH, NOT_HEARD
+from assistant.think.said import Said
 from assistant.config import ConfigError, RepliesConfig
 from assistant.resources import config_dir
 
 log = logging.getLogger(__name__)
 
-ACTIONS = ("stop", "repeat", "louder", "quieter", "slower", "faster", "recall")
+ACTIONS = ("stop", "repeat", "louder", "quieter", "slower", "faster", "recall", "continue")
 FILLER_WORDS = frozenset({"um", "umm", "uh", "uhh", "uhm", "erm", "er", "hmm", "hm", "mm", "ah", "eh", "oh",
                           "please", "음"})
 """Dropped before matching: hesitations, and "please", which changes no request."""
@@ -66,7 +67,7 @@ _IS_CONTRACTIONS = frozenset({"what", "it", "that", "there", "here", "who", "whe
 
 
 @dataclass(frozen=True)
-class InstantReply:
+class InstantReply(Said):
     """What the instant-reply table answers for a transcript."""
 
     text: str
@@ -79,16 +80,6 @@ class InstantReply:
     """A fixed text and no action (a greeting, thanks, yes): often the opening of a request."""
 
     source = "cache"
-
-    def words(self, last_reply: str) -> str:
-        """What to say: the last answer again for ``repeat`` (when there is one), else the reply."""
-        return last_reply if self.action == "repeat" and last_reply else self.text
-
-    @property
-    def prerecorded(self) -> np.ndarray | None:
-        """Audio to play as it is; None when the words must be synthesized (``repeat``
-        says the last answer, which has no prerendered audio)."""
-        return None if self.action in ("repeat", "recall") else self.audio
 
 
 class Replies(Protocol):

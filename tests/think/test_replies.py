@@ -4,6 +4,7 @@ audio disk cache, latency masking, and a cache hit end to end with the real mode
 from __future__ import annotations
 
 import json
+import re
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -449,6 +450,43 @@ def test_stop_interrupts_a_reply_in_progress_and_says_nothing(user_dirs):
     assert (stop.source, stop.reply) == ("cache", "")
     assert "audio_out_start" not in stop.timeline.marks_ms()  # nothing said after the stop
     assert llm.calls == ["tell me a long story"]
+
+
+def test_go_on_says_the_rest_of_a_reply_cut_short(user_dirs):
+    """"Wait." over a reply, then "go on": the rest, from the sentence that was cut; with nothing cut, the table's words."""
+    replies = loaded(FakeTts())
+    llm = FakeLlm(reply="Once there was a dragon. It lived in a cave by the sea. It was kind. The end.")
+    sink, recorder = RecordingSink(OUTPUT_RATE), Recorder()
+    engine = engine_with(replies, llm, sink, recorder)
+    try:
+        engine.submit_text("tell me a long story")
+        wait_until(lambda: bool(sink.played), 5)
+        engine.submit_text("Wait.")
+        recorder.wait_turns(2)
+        engine.submit_text("Okay, go on.")
+        recorder.wait_turns(3)
+        engine.submit_text("Go on.")
+        recorder.wait_turns(4)
+    finally:
+        engine.close()
+    story, wait, rest, nothing = sorted(recorder.results, key=lambda r: r.turn_id)
+    assert story.interrupted and (wait.source, wait.reply) == ("cache", "")
+    before = llm.reply[: len(llm.reply) - len(rest.reply)]
+    assert llm.reply.endswith(rest.reply) and before in ("", *(llm.reply[: m.end()] for m in re.finditer(r"\. ", llm.reply)))
+    assert llm.reply.startswith(story.reply) and rest.reply.startswith(story.reply.split(". ")[-1])  # the cut sentence again
+    assert nothing.reply == "That was all I had to say."
+    assert llm.calls == ["tell me a long story"]
+
+
+def test_the_rest_of_a_reply_starts_at_the_sentence_that_was_cut_and_ends_on_a_whole_one():
+    from assistant.think.said import unheard_rest
+
+    reply = "One two. Three four. Five six."
+    assert unheard_rest(reply, "One two. Three") == "Three four. Five six."
+    assert unheard_rest(reply, "One two.") == reply  # its last chunk may have been cut: said again
+    assert unheard_rest(reply, reply) == ""
+    assert unheard_rest("One two. Three four. Five si", "One") == "One two. Three four."  # the model was stopped
+    assert unheard_rest(reply, "Something else.") == ""
 
 
 def test_filler_plays_before_a_slow_llm_answer(user_dirs):

@@ -24,6 +24,7 @@ import numpy as np
 
 from assistant.config import Config, ConfigError, RepliesConfig, SkillsConfig
 from assistant.writing import has_hangul
+from assistant.think.said import Said
 from assistant.think.skills.text import numbers_misheard, one_word_off
 
 log = logging.getLogger(__name__)
@@ -65,7 +66,7 @@ def often_answers(korean: bool) -> list[str]:
 
 
 @dataclass(frozen=True)
-class SkillReply:
+class SkillReply(Said):
     """A skill's answer: words to say and, maybe, an action or an effect."""
 
     skill: str
@@ -73,8 +74,8 @@ class SkillReply:
     text: str
     """What to say ('' for a silent action)."""
     action: str | None = None
-    """``stop``, ``repeat``, ``louder``, ``quieter``, ``slower``, ``faster`` or ``recall`` (the engine carries
-    them out)."""
+    """``stop``, ``repeat``, ``louder``, ``quieter``, ``slower``, ``faster``, ``recall`` or ``continue`` (the
+    engine carries them out)."""
     effect: Callable[[], None] | None = field(default=None, compare=False)
     """Run once, when the turn is committed (never for a dropped speculative reply)."""
     audio: np.ndarray | None = field(default=None, compare=False)
@@ -88,15 +89,6 @@ class SkillReply:
     """The reply is one of a list told in turn (a joke, a fun fact): "another one" after it asks again for the next."""
 
     source = "skill"
-
-    def words(self, last_reply: str) -> str:
-        """What to say: the last answer again for ``repeat`` (when there is one), else the reply."""
-        return last_reply if self.action == "repeat" and last_reply else self.text
-
-    @property
-    def prerecorded(self) -> np.ndarray | None:
-        """Audio to play as it is; None when the words must be synthesized."""
-        return None if self.action in ("repeat", "recall") else self.audio
 
 
 class Skill(Protocol):
