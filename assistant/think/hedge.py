@@ -73,6 +73,17 @@ def spoken_model_name(name: str) -> str:
     return re.sub(r"([A-Za-z])(\d)", r"\1 \2", words, count=1)
 
 
+_ADVICE = re.compile(r"\b(?:could|might|may|should)\b|^\W*try\b", re.IGNORECASE)
+
+
+def is_advice(sentence: str) -> bool:
+    """Whether a first sentence suggests rather than states ("You could have a bowl of oatmeal.", "A scarf could
+    be a nice gift.", "Try to sleep eight hours."): a modal of possibility or advice, or "try". There is no fact in
+    it to be unsure of, and the model's odds of one suggestion among many are low by nature: hedged, advice was
+    followed by "But I'm not sure of that." more often than not."""
+    return bool(_ADVICE.search(sentence))
+
+
 @dataclass(frozen=True)
 class Verdict:
     confidence: float | None
@@ -110,7 +121,8 @@ class Hedging:
         if not (ended or finished) or not words:
             return None
         confidence = sentence_confidence(words, self.question)
-        unsure = bool(self.threshold) and confidence is not None and confidence < self.threshold
+        unsure = (bool(self.threshold) and confidence is not None and confidence < self.threshold
+                  and not is_advice(" ".join(w.text.strip() for w in words)))
         self.verdict = Verdict(confidence, unsure)
         return self.verdict
 

@@ -86,6 +86,19 @@ def test_hedging_judges_once_when_the_first_sentence_is_known():
     assert finished.unsure and finished.confidence == pytest.approx(0.15)
 
 
+def test_advice_is_not_hedged():
+    """Nothing in a suggestion is a fact to be unsure of ("You could have a sandwich." was followed by "But I'm not
+    sure of that."); a stated fact as unlikely is hedged as before."""
+    from assistant.think.hedge import is_advice
+
+    advice = [(b"You", .9), (b" could", .8), (b" have", .9), (b" a", .9), (b" sandwich", .05), (b".", .9), (b" Or", .5)]
+    verdict = Hedging(0.3, GenerationStats(odds=_odds(advice))).judge()
+    assert verdict.confidence == pytest.approx(0.05) and not verdict.unsure
+    assert Hedging(0.3, GenerationStats(odds=_odds(TOKENS))).judge().unsure  # "The capital is Sydney."
+    assert is_advice("A scarf could be a nice gift.") and is_advice("Try to sleep eight hours.")
+    assert not is_advice("The capital of Australia is Sydney.") and not is_advice("A cheetah can run fast.")
+
+
 def test_the_hedge_names_a_bigger_model_in_the_user_s_language():
     assert spoken_model_name("Qwen2.5-3B-Instruct Q4_K_M") == "Qwen 2.5 3B"
     assert hedge_words("en", "Qwen2.5-3B-Instruct Q4_K_M") == (
