@@ -24,7 +24,7 @@ import numpy as np
 
 from assistant.config import Config, ConfigError, RepliesConfig, SkillsConfig
 from assistant.writing import has_hangul
-from assistant.think.said import Said
+from assistant.think.said import SAID_ELSEWHERE, Said
 from assistant.think.skills.text import numbers_misheard, one_word_off
 
 log = logging.getLogger(__name__)
@@ -176,7 +176,7 @@ class Skills:
     def _with_audio(self, reply: SkillReply | None) -> SkillReply | None:
         """``reply`` with its words' audio where it is ready (a fixed reply's, or the passing
         minute's answer rendered ahead: :meth:`passing_answers`)."""
-        if reply is None or reply.audio is not None or not reply.text or reply.action in ("repeat", "recall"):
+        if reply is None or reply.audio is not None or not reply.text or reply.action in SAID_ELSEWHERE:
             return reply
         audio = self.setup.reply_audio(reply.text)
         return reply if audio is None else replace(reply, audio=audio)
