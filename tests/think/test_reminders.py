@@ -19,10 +19,12 @@ def test_a_reminder_is_set_listed_and_cancelled(skills, tell):
     assert tell("Cancel the reminder to call my mom.") == "Reminder to call your mom cancelled."
     assert [t.label for t in skills.timers.active()] == ["reminder to check the oven"]
     assert tell("What timers do I have?") == "The reminder to check the oven has 5 minutes left."  # a timer too
+    assert tell("Remind me in an hour to water the plants.") == "Okay, I'll remind you to water the plants in 1 hour."
 
 
 def test_a_reminder_with_nothing_to_remind_of_is_a_timer_or_an_alarm(skills, tell):
     assert tell("Remind me in two minutes.") == "Timer set for 2 minutes."
+    assert tell("Wake me up in twenty minutes.") == "Timer set for 20 minutes."  # a nap
     assert tell("Remind me at seven thirty pm.") == "Alarm set for 7:30 PM today."
     assert tell("Remind me to call mom.") is None  # no time: the model's
     assert tell("Remind me what a timer is.") is None

@@ -19,6 +19,7 @@ NOW = SkillContext(now=datetime(2024, 3, 5, 15, 7).astimezone())  # a Tuesday, i
     ("How long until midnight?", "It's 8 hours and 53 minutes until 12:00 AM tomorrow."),
     ("What time will it be in 3 hours?", "In 3 hours, it will be 6:07 PM."),
     ("What's the time in 3 hours?", "In 3 hours, it will be 6:07 PM."),
+    ("What's 3 hours from now?", "In 3 hours, it will be 6:07 PM."),
     ("What time will it be in two and a half hours?", "In 2 hours and 30 minutes, it will be 5:37 PM."),
     ("What time will it be 90 minutes from now?", "In 1 hour and 30 minutes, it will be 4:37 PM."),
     ("What time will it be in 10 hours?", "In 10 hours, it will be 1:07 AM tomorrow."),

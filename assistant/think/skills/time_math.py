@@ -39,7 +39,7 @@ def _date_said(n: int) -> str:
 _FORMS = tuple((kind, re.compile(form)) for kind, form in (
     ("until", rf"^how (?:long|much time|many (?:minutes|hours)) (?:is (?:it|there|left) |do (?:i|we) have |"
               rf"have (?:i|we) got )?(?:until|till|til|to|before) {_WHEN}$"),
-    ("later", rf"^what (?:time )?(?:will it be|is it going to be|would it be|is it|is the time|will the time be)"
+    ("later", rf"^what (?:time )?(?:will it be|is it going to be|would it be|is it|is the time|will the time be|is)"
               rf"(?: in (?P<d>{_DURATION})| (?P<d2>{_DURATION}) from now)$"),
     ("earlier", rf"^what (?:time was it|was the time) (?P<d>{_DURATION}) ago$"),
     ("date_ago", r"^what (?:was the date|date was it|day was it|was the day) (?P<n>\d+) (?P<unit>days?|weeks?|months?|years?)"

@@ -33,11 +33,13 @@ SET_TIMER = (
 TIMER_HEARD_AS_TIME = re.compile(rf"^{SET}(?:at |up |up a |a |an )?time (?:for|of) (?P<duration>{DURATION})$")
 """A timer request whose "a timer" the recognizer heard as "at time" or "up time" (its r lost): "set at time for
 10 minutes". A time set for a length is a timer; "set a time for the meeting" has no length and is not one."""
-REMIND = re.compile(rf"^remind me (?:in (?P<duration>{DURATION})|at (?P<clock>\d{{1,2}}(?:[:. -]?[0-5]\d)?"
-                     rf"(?: ?(?:am|pm|oclock))?))$")
-"""A reminder with nothing to remind of is a timer ("remind me in 10 minutes") or an alarm ("remind me at 7")."""
+REMIND = re.compile(rf"^(?:remind me|(?:please )?(?:can you |could you )?wake me(?: up)?) (?:in (?P<duration>{DURATION})|"
+                    rf"at (?P<clock>\d{{1,2}}(?:[:. -]?[0-5]\d)?(?: ?(?:am|pm|oclock))?))$")
+"""A reminder with nothing to remind of is a timer ("remind me in 10 minutes", "wake me up in 20 minutes") or an alarm
+("remind me at 7")."""
 REMIND_TO = (re.compile(rf"^remind me to (?P<task>[a-z]+(?: [a-z]+){{0,5}}?) in (?P<duration>{DURATION})$"),
-              re.compile(rf"^in (?P<duration>{DURATION}) remind me to (?P<task>[a-z]+(?: [a-z]+){{0,5}})$"))
+              re.compile(rf"^in (?P<duration>{DURATION}) remind me to (?P<task>[a-z]+(?: [a-z]+){{0,5}})$"),
+              re.compile(rf"^remind me in (?P<duration>{DURATION}) to (?P<task>[a-z]+(?: [a-z]+){{0,5}})$"))
 """A reminder of something after a while: a timer named by it, said when it runs out ("This is your reminder
 to call your mom.")."""
 _TASK = r"[a-z]+(?: [a-z]+){0,5}?"
