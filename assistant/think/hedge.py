@@ -51,8 +51,7 @@ def model_words(reply: str, language: str, bigger_model: str = "") -> str:
 
 def names_bigger(reply: str, language: str, bigger_model: str) -> bool:
     """Whether ``reply`` ends by naming ``bigger_model`` (a hedge's or "I don't know that one"'s last sentence)."""
-    language = language if language in BIGGER_KNOWS else "en"
-    return bool(bigger_model) and reply.endswith(BIGGER_KNOWS[language].format(model=spoken_model_name(bigger_model)))
+    return bool(bigger_model) and reply.endswith(_bigger_knows(language, bigger_model))
 
 
 def dont_know_words(language: str, bigger_model: str = "") -> str:
@@ -62,9 +61,12 @@ def dont_know_words(language: str, bigger_model: str = "") -> str:
 
 def _naming(words: dict[str, str], language: str, bigger_model: str) -> str:
     language = language if language in words else "en"
-    if not bigger_model:
-        return words[language]
-    return f"{words[language]} {BIGGER_KNOWS[language].format(model=spoken_model_name(bigger_model))}"
+    return f"{words[language]} {_bigger_knows(language, bigger_model)}" if bigger_model else words[language]
+
+
+def _bigger_knows(language: str, bigger_model: str) -> str:
+    """"A bigger model, such as Qwen 2.5 0.5B, would know better." in ``language`` (English where it has none)."""
+    return BIGGER_KNOWS[language if language in BIGGER_KNOWS else "en"].format(model=spoken_model_name(bigger_model))
 
 
 def spoken_model_name(name: str) -> str:

@@ -42,9 +42,9 @@ def unheard_rest(reply: str, heard: str) -> str:
     sound): from the start of the last sentence that began (it may have been cut in the middle) to the last
     sentence that ends ('' when nothing is left)."""
     full, said = " ".join(reply.split()), " ".join(heard.split())
-    if not said or not full.startswith(said):
-        return ""
+    if not said or full == said or not full.startswith(said):
+        return ""  # (all of it began to sound, or it is another reply)
     starts = [m.end() for m in _SENTENCE_STARTS.finditer(said)]
     rest = full[starts[-1] if starts else 0 :]
     ends = [m.end() for m in _SENTENCE_END.finditer(rest)]
-    return rest[: ends[-1]] if ends and rest != said[starts[-1] if starts else 0 :] else ""
+    return rest[: ends[-1]] if ends else ""
