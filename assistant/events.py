@@ -270,6 +270,7 @@ class Remember(Message):
     user: str
     """'' when the turn is not the model's (nothing for the history)."""
     reply: str
+    """What was said (all of it, cut short or not, where the turn is not the model's)."""
     rest: str = ""
     """What the user did not hear of a reply cut short, said on "go on" (:func:`~assistant.think.said.unheard_rest`)."""
 

@@ -86,5 +86,6 @@ class BargeInConfig:
     backchannels: tuple[str, ...] = (
         "mm", "mmm", "hm", "hmm", "mhm", "mm-hm", "mm-hmm", "uh-huh", "uh", "um", "ah", "oh", "yeah", "yes",
         "yep", "okay", "ok", "right", "sure", "aha", "i see",
+        "음", "으음", "흠", "응", "어", "아", "네", "예", "그래", "그래요", "맞아", "맞아요", "아하", "그렇구나",
     )
     """Words that say "go on" rather than take the floor."""

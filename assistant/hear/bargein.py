@@ -150,7 +150,9 @@ class Overlap:
         return self.config.resume_after_word_ms if word else self.config.resume_after_ms
 
 
-WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
+WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
+"""A word in any script: Korean said over the reply is words too (an ASCII-only pattern found none in Hangul,
+so no Korean words ever took the floor, nor began with the "stop" phrase)."""
 
 
 def words(text: str) -> list[str]:

@@ -106,6 +106,7 @@ class ResponderStage(Stage):
     def process(self, message: Message) -> None:
         if isinstance(message, Remember):
             self.unheard = message.rest
+            self.korean.heard(message.reply, message.rest)
             if message.user:
                 self.remember(message.user, message.reply)
             return

@@ -109,7 +109,7 @@ class TurnBook(Linked):
         heard = self._links.heard_reply(result.turn_id)
         rest = unheard_rest(result.reply, heard) if heard is not None else ""
         if result.source != "llm" or not result.transcript:
-            self._links.responder.send(Remember(result.turn_id, "", "", rest))
+            self._links.responder.send(Remember(result.turn_id, "", result.reply, rest))
             return
         if heard is not None:
             result.reply = heard

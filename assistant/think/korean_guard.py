@@ -28,6 +28,9 @@ _told: set[Path] = set()
 CANNOT_ANSWER = "죄송해요, 지금 모델은 한국어를 못 해요. 설정에서 엑사원 같은 한국어 모델을 골라 주세요."
 """Said instead of an answer ("Sorry, this model cannot speak Korean. Choose a Korean model
 such as EXAONE in the settings."): Hangul only, so the Korean voice says all of it."""
+CANNOT_ANSWER_AGAIN = "지금 모델은 한국어를 못 해요."
+"""Said instead once the whole notice has been heard in this conversation ("This model cannot speak Korean."):
+its first sentence, 2.6 s where the whole is 7.5 s, every Korean turn."""
 WHAT_TO_DO = (
     "{model} cannot answer in Korean ({fit:.1f} tokens a Hangul syllable): Korean questions get a short "
     "Korean notice instead. Choose a Korean-capable GGUF in the settings (Model) or with --llm-model "
@@ -84,6 +87,9 @@ class KoreanGuard:
         render :data:`CANNOT_ANSWER` too), or None: it is then synthesized when said."""
         self._speaks = speaks_korean(model) if language == "ko" else None
         """Read now for Korean, not in the first turn; else when Korean is first said."""
+        self.told = False
+        """The whole notice, what to do included, has been heard (:meth:`heard`): the next ones are its first
+        sentence. An engine is built per kiosk visitor, so each visitor hears it whole first."""
 
     @property
     def speaks(self) -> bool:
@@ -104,4 +110,10 @@ class KoreanGuard:
             return None
         if self.speaks:
             return None
-        return Notice(CANNOT_ANSWER, self.audio(CANNOT_ANSWER) if self.audio else None)
+        text = CANNOT_ANSWER_AGAIN if self.told else CANNOT_ANSWER
+        return Notice(text, self.audio(text) if self.audio else None)
+
+    def heard(self, reply: str, unheard: str) -> None:
+        """A turn's ``reply`` has sounded, all but ``unheard``: the whole notice heard is told."""
+        if reply == CANNOT_ANSWER and not unheard:
+            self.told = True

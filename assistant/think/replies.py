@@ -35,7 +35,7 @@ from rapidfuzz import fuzz, process
 
 from assistant.think import hangul, korean
 from assistant.writing import has_hangul
-from assistant.think.korean_guard import CANNOT_ANSWER
+from assistant.think.korean_guard import CANNOT_ANSWER, CANNOT_ANSWER_AGAIN
 from assistant.think.misheard import DID_NOT_CATCH, NOT_HEARD
 from assistant.think.said import Said
 from assistant.config import ConfigError, RepliesConfig
@@ -361,7 +361,7 @@ class InstantReplies:
         often) and synthesize what is missing, on a background thread or right here."""
         texts = self.table.static_texts() + ([self.table.filler] if self.config.filler and self.table.filler else [])
         # said as soon as the turn is over: Korean the model cannot answer, words the recognizer was unsure
-        texts += [CANNOT_ANSWER, DID_NOT_CATCH, *NOT_HEARD.values(), *also]  # of, speech read as nothing
+        texts += [CANNOT_ANSWER, CANNOT_ANSWER_AGAIN, DID_NOT_CATCH, *NOT_HEARD.values(), *also]  # of, speech read as nothing
         self._audio.prerender(list(dict.fromkeys(texts)), background)
 
     def wait_ready(self, timeout: float | None = None) -> bool:

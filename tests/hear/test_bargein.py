@@ -110,6 +110,22 @@ def test_backchannels_and_silence_let_the_reply_resume(said):
     assert verdict(said) is Action.RESUME
 
 
+def test_korean_words_take_the_floor_and_korean_backchannels_do_not():
+    # (the words were ASCII only: nothing said in Hangul ever took the floor)
+    assert verdict("한국의 수도는 어디예요?") is Action.STOP
+    assert verdict("그거 말고 날씨 알려 줘") is Action.STOP
+    for said in ["네.", "응, 응", "음…", "아, 그렇구나.", "네, 맞아요."]:
+        assert verdict(said) is Action.RESUME, said
+    assert meaningful_words("네, 근데 몇 시야?", CFG) == ["근데", "몇", "시야"]
+
+
+def test_the_korean_reply_heard_back_is_echo():
+    played = "죄송해요, 지금 모델은 한국어를 못 해요. 설정에서 엑사원 같은 한국어 모델을 골라 주세요."
+    assert is_echo("한국어 모델을 골라 주세요", played)
+    assert verdict("설정에서 엑사원 같은", played=played) is Action.RESUME
+    assert verdict("오늘 무슨 요일이에요?", played=played) is Action.STOP
+
+
 def test_a_long_pause_ends_the_reply_instead_of_resuming():
     assert verdict("hmm", paused=6.0) is Action.END
 
@@ -204,7 +220,7 @@ def test_recent_text_is_what_played_in_the_last_seconds():
 
 
 def is_stop_phrase(text):
-    return text in ("wait", "hold on", "stop")
+    return text in ("wait", "hold on", "stop", "잠깐만", "그만")
 
 
 def test_a_stop_phrase_at_the_start_of_a_longer_sentence_is_found():
@@ -212,6 +228,8 @@ def test_a_stop_phrase_at_the_start_of_a_longer_sentence_is_found():
     assert starts_with_stop("Hold on, how far is it?", is_stop_phrase)
     assert not starts_with_stop("Wait.", is_stop_phrase)  # the phrase alone: decide's is_stop
     assert not starts_with_stop("What is the tallest mountain? Wait", is_stop_phrase)
+    assert starts_with_stop("잠깐만, 지금 몇 시야?", is_stop_phrase)
+    assert not starts_with_stop("그만.", is_stop_phrase)
 
 
 def test_a_sentence_that_begins_with_stop_takes_the_floor_even_half_duplex():

@@ -15,7 +15,7 @@ from assistant.machine.models import find_llm
 from assistant.pipeline import Engine
 from assistant.pipeline.session import load_replies
 from assistant.speak.voices import VoiceSet
-from assistant.think.korean_guard import CANNOT_ANSWER, KoreanGuard, is_korean, speaks_korean
+from assistant.think.korean_guard import CANNOT_ANSWER, CANNOT_ANSWER_AGAIN, KoreanGuard, is_korean, speaks_korean
 from assistant.think.skills import Skills
 
 from fakes import FakeLlm, FakeStt, FakeTts, FakeVad, Recorder, RecordingSink
@@ -38,6 +38,12 @@ def korean_config(language: str = "ko") -> Config:
 
 def turn(text: str, llm: FakeLlm, language: str = "ko", replies: bool = False, skills: bool = False):
     """(the turn's result, the English voice, the Korean voice) for typed ``text``."""
+    results, english, korean = conversation([text], llm, language, replies, skills)
+    return results[0], english, korean
+
+
+def conversation(texts: list[str], llm: FakeLlm, language: str = "ko", replies: bool = False, skills: bool = False):
+    """(the turns' results, the English voice, the Korean voice) for typed ``texts``, one after another."""
     english, korean = FakeTts(rate=RATE, name="piper (joe)"), FakeTts(rate=RATE, name="espeak-ng (ko)")
     voices = VoiceSet(english, korean)
     config = korean_config(language)
@@ -49,13 +55,14 @@ def turn(text: str, llm: FakeLlm, language: str = "ko", replies: bool = False, s
     try:
         english.spoken.clear()
         korean.spoken.clear()
-        engine.submit_text(text)
-        recorder.wait_turns()
+        for n, text in enumerate(texts, 1):
+            engine.submit_text(text)
+            recorder.wait_turns(n)
     finally:
         engine.close()
         if loaded is not None:
             loaded.close()
-    return recorder.results[0], english, korean
+    return recorder.results, english, korean
 
 
 def embedded() -> FakeLlm:
@@ -79,6 +86,24 @@ def test_with_the_instant_replies_the_notice_is_rendered_before_the_first_turn()
     assert (result.source, result.reply) == ("notice", CANNOT_ANSWER)
     assert result.voices == ["espeak-ng (ko)"]
     assert english.spoken == [] and korean.spoken == []
+
+
+def test_once_the_whole_notice_was_heard_the_next_ones_are_its_first_sentence():
+    """7.5 s of the Korean voice every Korean turn: what to do is said once a conversation."""
+    results, english, _korean = conversation(["한국의 수도는 어디예요", "오늘 날씨가 어때요", "고마워요 그럼 안녕"],
+                                             embedded())
+    assert [r.reply for r in results] == [CANNOT_ANSWER, CANNOT_ANSWER_AGAIN, CANNOT_ANSWER_AGAIN]
+    assert CANNOT_ANSWER_AGAIN in CANNOT_ANSWER and len(CANNOT_ANSWER_AGAIN) * 2 < len(CANNOT_ANSWER)
+    assert all(r.voices == ["espeak-ng (ko)"] for r in results) and english.spoken == []
+
+
+def test_a_notice_cut_short_is_said_whole_again():
+    guard = KoreanGuard(None, "ko")
+    guard._speaks = False  # (as the embedded model's)
+    guard.heard(CANNOT_ANSWER, "설정에서 엑사원 같은 한국어 모델을 골라 주세요.")
+    assert guard.notice("오늘 날씨가 어때요").text == CANNOT_ANSWER
+    guard.heard(CANNOT_ANSWER, "")
+    assert guard.notice("오늘 날씨가 어때요").text == CANNOT_ANSWER_AGAIN
 
 
 def test_the_notice_is_korean_only_and_says_what_to_do():
