@@ -86,6 +86,19 @@ def is_advice(sentence: str) -> bool:
     return bool(_ADVICE.search(sentence))
 
 
+_UNSURE = re.compile(r"\b(?:not sure|not certain|unsure|(?:don't|do not) know|no idea|(?:can't|cannot) (?:say|tell))\b"
+                     r"|모르|확실하지", re.IGNORECASE)
+_SOCIAL = re.compile(r"^\W*(?:hello|hi|hey|good (?:morning|afternoon|evening|night)|you're welcome|thank you|thanks"
+                     r"|nice to meet you|goodbye|bye)\b|^\W*(?:안녕|감사|고마워|고맙|천만에)", re.IGNORECASE)
+
+
+def claims_nothing(sentence: str) -> bool:
+    """Whether a first sentence has no fact to hedge: advice (:func:`is_advice`), a sentence that says it is unsure
+    itself ("I can tell you a lot of things, but I'm not sure what you're asking." was followed by "But I'm not sure
+    of that."), or a greeting or thanks ("Hello, I'm here to help with any questions you have.")."""
+    return is_advice(sentence) or bool(_UNSURE.search(sentence) or _SOCIAL.search(sentence))
+
+
 @dataclass(frozen=True)
 class Verdict:
     confidence: float | None
@@ -124,7 +137,7 @@ class Hedging:
             return None
         confidence = sentence_confidence(words, self.question)
         unsure = (bool(self.threshold) and confidence is not None and confidence < self.threshold
-                  and not is_advice(" ".join(w.text.strip() for w in words)))
+                  and not claims_nothing(" ".join(w.text.strip() for w in words)))
         self.verdict = Verdict(confidence, unsure)
         return self.verdict
 

@@ -99,6 +99,22 @@ def test_advice_is_not_hedged():
     assert not is_advice("The capital of Australia is Sydney.") and not is_advice("A cheetah can run fast.")
 
 
+def test_a_sentence_unsure_itself_or_social_is_not_hedged():
+    from assistant.think.hedge import claims_nothing
+
+    unsure = [(b"I", .9), (b"'m", .9), (b" not", .3), (b" sure", .9), (b" what", .1), (b" you", .9), (b" mean", .04),
+              (b".", .9), (b" Or", .5)]
+    verdict = Hedging(0.3, GenerationStats(odds=_odds(unsure))).judge()
+    assert verdict.confidence < 0.3 and not verdict.unsure
+    for sentence in ["I can tell you a lot of things, but I'm not sure what you're asking.", "I don't know who that is.",
+                     "Hello, I'm here to help with any questions you have.", "Good morning to you too!",
+                     "You're welcome, have a nice day.", "안녕하세요, 반가워요.", "그건 잘 모르겠어요."]:
+        assert claims_nothing(sentence), sentence
+    for sentence in ["The capital of Australia is Sydney.", "Hamlet was written by Marlowe.", "This is a hit song.",
+                     "Thanksgiving is in March.", "High tide comes twice a day.", "Knowledge is power."]:
+        assert not claims_nothing(sentence), sentence
+
+
 def test_the_hedge_names_a_bigger_model_in_the_user_s_language():
     assert spoken_model_name("Qwen2.5-3B-Instruct Q4_K_M") == "Qwen 2.5 3B"
     assert hedge_words("en", "Qwen2.5-3B-Instruct Q4_K_M") == (
