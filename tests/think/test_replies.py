@@ -12,7 +12,7 @@ from datetime import datetime
 import numpy as np
 import pytest
 
-from assistant.think.korean_guard import CANNOT_ANSWER
+from assistant.think.korean_guard import CANNOT_ANSWER, CANNOT_ANSWER_AGAIN
 from assistant.think.misheard import DID_NOT_CATCH, NOT_HEARD
 from assistant.config import Config, ConfigError, RepliesConfig
 from assistant.pipeline import Engine
@@ -25,7 +25,7 @@ from fakes import FakeLlm, FakeStt, FakeTts, FakeVad, Recorder, RecordingSink
 
 OUTPUT_RATE = 22050
 
-NOTICES = [CANNOT_ANSWER, DID_NOT_CATCH, *NOT_HEARD.values()]
+NOTICES = [CANNOT_ANSWER, CANNOT_ANSWER_AGAIN, DID_NOT_CATCH, *NOT_HEARD.values()]
 """The notices, rendered with the fixed replies: said at once."""
 
 

@@ -88,6 +88,25 @@ def test_a_request_in_a_frame_is_answered_as_its_plain_form(skills, text, reply)
     assert answer(skills, text) == reply
 
 
+@pytest.mark.parametrize("text, reply", [
+    ("Got the time?", "clock: It's 3:07 PM."),
+    ("Is it morning or afternoon?", "clock: It's 3:07 PM."),
+    ("Is it still morning?", "clock: It's 3:07 PM."),
+    ("What day of the month is it?", "clock: Today is Tuesday, March 5, 2024."),
+    ("Start a countdown for two minutes.", "timers: Timer set for 2 minutes."),
+    ("Count down from one minute.", "timers: Timer set for 1 minute."),
+    ("Count down from ten.", "arithmetic: 10, 9, 8, 7, 6, 5, 4, 3, 2, 1."),  # no length: counted, no timer
+    ("I can't hear you.", "actions: louder"),
+    ("That's too loud.", "actions: quieter"),
+    ("Unmute.", "actions: continue"),
+    ("Turn the sound back on.", "actions: continue"),
+])
+def test_everyday_wordings_of_the_clock_timers_and_actions(skills, text, reply):
+    """(Wordings that went to the model: the clock said without "what", a countdown, the volume as a complaint, and
+    "unmute" after "mute", which stops the voice: it goes on with what was cut.)"""
+    assert answer(skills, text) == reply
+
+
 @pytest.mark.parametrize("text", [
     "Do you know who wrote Hamlet?", "Could you tell me why the sky is blue?",
     "Would you like to play a game?", "Can you help me with my homework?", "Do you know where Paris is?",

@@ -25,17 +25,20 @@ NAME = "clock"
 FALLBACK_LOCALE = "en_US"
 
 _NOW = r"(?: now| right now| DAY)?"
+_PART_OF_DAY = r"(?:morning|afternoon|evening|night|daytime|nighttime|day|night time)"
+"""("Is it morning or afternoon?", "Is it still morning?": the time answers it.)"""
 _DAY_WORD = re.compile(r"\b(the day after tomorrow|the day before yesterday|today|tomorrow|yesterday)\b")
 _QUESTIONS = (  # "DAY" stands for today, tomorrow or yesterday
     ("time", re.compile(
         rf"^(?:what time is it|what is the (?:current )?time|(?:can you |could you )?tell me the time"
-        rf"|do you (?:have|know) the time|time){_NOW}$")),
+        rf"|do you (?:have|know) the time|(?:have you |you )?got the time|time){_NOW}$"
+        rf"|^is it (?:still |already )?(?:the )?{_PART_OF_DAY}(?: or (?:the )?{_PART_OF_DAY})?(?: yet| now| already| still)?$")),
     ("weekday", re.compile(
         r"^(?:(?:what|which) day of (?:the|a) week is it(?: DAY)?|what (?:day of the week|weekday) (?:is|was) DAY"
         r"|what weekday is it(?: DAY)?)$")),
     ("date", re.compile(
         r"^(?:what is (?:the )?(?:date|day)(?: DAY)?|what is DAY(?: date| day)?|what date is it(?: DAY)?"
-        r"|what day is it(?: DAY)?|what (?:day|date) (?:is|was) DAY|(?:can you |could you )?tell me (?:the|DAY) date|DAY date"
+        r"|what day is it(?: DAY)?|what day of the month is(?: it)?(?: DAY)?|what (?:day|date) (?:is|was) DAY|(?:can you |could you )?tell me (?:the|DAY) date|DAY date"
         r"|what was (?:the )?(?:date|day) DAY|what was DAY(?: date)?)$")),
     ("year", re.compile(r"^(?:what year is it(?: now)?|what is the (?:current )?year)$")),
     ("month", re.compile(r"^(?:what month is it(?: now)?|what is the (?:current )?month)$")),

@@ -124,6 +124,13 @@ _PAST_TO = re.compile(r"\b(?:(?P<half>half)|(?:a )?(?P<quarter>quarter)|(?P<minu
                       r"(?P<way>past|after|to|till|before) (?P<hour>1[0-2]|[1-9])\b(?! ?(?:hours?|minutes?|seconds?))")
 
 
+def timer_words(said: str) -> str:
+    """A countdown is a timer ("Start a countdown for two minutes.", "Count down from one minute.", "Cancel the
+    countdown."), and a clock time said the old way is digits (:func:`clock_words`)."""
+    said = re.sub(rf"\bcount ?down (?:from |for |of )?(?={COUNT} {UNIT})", "timer for ", said)
+    return clock_words(re.sub(r"\bcount ?down\b", "timer", said))
+
+
 def clock_words(said: str) -> str:
     """A clock time said the old way written as digits: "half past 6" -> "6:30", "quarter to 8" -> "7:45", "10 after
     7" -> "7:10" (as :func:`~assistant.think.skills.text.normalize` writes the numbers)."""

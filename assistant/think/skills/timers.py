@@ -65,7 +65,7 @@ class TimerSkill:
     def match(self, text: str, context: SkillContext) -> SkillReply | None:
         if has_hangul(text):
             return korean_timers.match(self, text, context)
-        said = forms.clock_words(normalize(text))
+        said = forms.timer_words(normalize(text))
         if (heard := forms.TIMER_HEARD_AS_TIME.match(said)) is not None:
             said = f"set a timer for {heard['duration']}"
         if (reminder := forms.REMIND.match(said)) is not None:
