@@ -100,6 +100,8 @@ def test_a_request_in_a_frame_is_answered_as_its_plain_form(skills, text, reply)
     ("That's too loud.", "actions: quieter"),
     ("Unmute.", "actions: continue"),
     ("Turn the sound back on.", "actions: continue"),
+    ("Which day of the month is it today?", "clock: Today is Tuesday, March 5, 2024."),
+    ("What year are we in?", "clock: It's 2024."),
 ])
 def test_everyday_wordings_of_the_clock_timers_and_actions(skills, text, reply):
     """(Wordings that went to the model: the clock said without "what", a countdown, the volume as a complaint, and

@@ -38,10 +38,10 @@ _QUESTIONS = (  # "DAY" stands for today, tomorrow or yesterday
         r"|what weekday is it(?: DAY)?)$")),
     ("date", re.compile(
         r"^(?:what is (?:the )?(?:date|day)(?: DAY)?|what is DAY(?: date| day)?|what date is it(?: DAY)?"
-        r"|what day is it(?: DAY)?|what day of the month is(?: it)?(?: DAY)?|what (?:day|date) (?:is|was) DAY|(?:can you |could you )?tell me (?:the|DAY) date|DAY date"
+        r"|what day is it(?: DAY)?|(?:what|which) day of the month is(?: it)?(?: DAY)?|what (?:day|date) (?:is|was) DAY|(?:can you |could you )?tell me (?:the|DAY) date|DAY date"
         r"|what was (?:the )?(?:date|day) DAY|what was DAY(?: date)?)$")),
-    ("year", re.compile(r"^(?:what year is it(?: now)?|what is the (?:current )?year)$")),
-    ("month", re.compile(r"^(?:what month is it(?: now)?|what is the (?:current )?month)$")),
+    ("year", re.compile(r"^(?:what year is it(?: now)?|what is the (?:current )?year|what year are we in)$")),
+    ("month", re.compile(r"^(?:what month is it(?: now)?|what is the (?:current )?month|what month are we in)$")),
 )
 _OFFSETS = {"today": 0, "tomorrow": 1, "yesterday": -1, "the day after tomorrow": 2, "the day before yesterday": -2, None: 0}
 ASKED_MOST = {
