@@ -18,6 +18,7 @@ Spaces are dropped (recognizers space Korean as they like); digits and Latin let
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 
@@ -67,3 +68,10 @@ def distance(a: str, b: str) -> int:
 def similarity(a: str, b: str) -> float:
     """0-100: how alike two texts are, letter by letter (rapidfuzz's ratio of their jamo)."""
     return fuzz.ratio(jamo(a), jamo(b))
+
+
+def stems_similarity(a: str, b: str) -> float:
+    """How alike (0-100) two jamo strings are before the ending they share ("맞습니다" and "고맙습니다": ㅁㅏㅈ and
+    ㄱㅗㅁㅏ)."""
+    shared = len(os.path.commonprefix([a[::-1], b[::-1]]))
+    return fuzz.ratio(a[: len(a) - shared], b[: len(b) - shared]) if shared < min(len(a), len(b)) else 100.0

@@ -54,6 +54,9 @@ KOREAN_CUTOFF = 75.0
 (``replies.score_cutoff`` is for other scripts). Chosen on the tune half of the Korean
 corpus (``tests/data/korean``): phrases the recognizer misheard scored 75 to 96 against
 their own, other sentences' transcripts 67 or less against any phrase."""
+KOREAN_STEM_CUTOFF = 55.0
+"""...and the letters before the ending they share this (a short sentence is mostly its ending: "맞습니다" was
+"고맙습니다" at 82; docs/korean.md)."""
 CLOCK_FIELDS = ("time", "date", "weekday", "hour", "minute", "ko_time", "ko_date", "ko_weekday")
 """Placeholders a reply text may use; such replies are filled in when said."""
 
@@ -291,7 +294,7 @@ class Matcher:
             return None
         phrase = self._korean[best[0]]
         said_length, length = len(hangul.squeeze(said)), len(hangul.squeeze(phrase))
-        if abs(said_length - length) > length // 3:
+        if abs(said_length - length) > length // 3 or hangul.stems_similarity(hangul.jamo(said), best[0]) < KOREAN_STEM_CUTOFF:
             return None
         return self._entries[phrase]
 

@@ -23,16 +23,18 @@ from tools import heard_corpus as corpus
 from fakes import FakeTts
 
 FLOORS = {  # (half, recognizer): (found at least, wrong answers at most), as measured
-    ("tune", "whisper"): (27, 2), ("tune", "vosk"): (6, 0),
-    ("heldout", "whisper"): (13, 1), ("heldout", "vosk"): (2, 1),
+    ("tune", "whisper"): (27, 2), ("tune", "vosk"): (5, 0),
+    ("heldout", "whisper"): (13, 1), ("heldout", "vosk"): (1, 1),
     ("tune", "typed"): (35, 0), ("heldout", "typed"): (35, 0),
 }
 """Whisper base with a beam of 5 and the second look (``assistant/hear/second_look.py``);
 before both (greedy, no look) it was 14 found with 4 wrong on the tune half, 5 with 0 on
-the held-out half."""
-FIRST_READING = {"tune": (18, 2), "heldout": (10, 1)}
+the held-out half. The letters before a shared ending compared too (``replies.KOREAN_STEM_CUTOFF``: "맞습니다" is
+not "고맙습니다") lost vosk's "아기 요" (아니요) on the tune half, "반 원더" (한번 더) held out."""
+FIRST_READING = {"tune": (18, 2), "heldout": (9, 1)}
 """Whisper base's first reading alone (a beam of 5, no second look). Held out 9 until the weather
-skill: "내일 비가 와요" read "네, 이 비가 와요." is the weather's now, as the sentence asks."""
+skill: "내일 비가 와요" read "네, 이 비가 와요." is the weather's now, as the sentence asks; 10 then, 9 again
+since the letters before a shared ending are compared ("또 봐요" read "톱와요")."""
 
 
 @pytest.fixture(scope="module")

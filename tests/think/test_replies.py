@@ -182,6 +182,19 @@ def test_long_compound_or_different_utterances_never_hit(matcher, said):
     assert matcher.match(said) is None
 
 
+@pytest.mark.parametrize("said", ["맞습니다", "맛있습니다", "모르겠습니다", "있습니다", "시작합니다", "무섭습니다",
+                                  "간단합니다", "도착했습니다"])
+def test_a_short_korean_sentence_is_not_a_phrase_for_its_ending_alone(matcher, said):
+    # ("맞습니다", that's right, was "고맙습니다", thanks: most of the letters of a short sentence are its ending)
+    assert matcher.match(said) is None
+
+
+@pytest.mark.parametrize("said, phrase", [("감사합리가", "감사합니다"), ("검사합니당", "감사합니다"), ("며치야", "몇 시야"),
+                                          ("아, 오겠습니나?", "알겠습니다"), ("지근역시예요.", "지금 몇 시예요")])
+def test_korean_misreadings_still_find_their_phrase(matcher, said, phrase):
+    assert phrase in matcher.match(said).phrases
+
+
 def test_a_close_score_with_a_different_word_does_not_hit():
     # "what is the date" scores close to "what is the time" at a lower cutoff; the
     # word guard still keeps the two apart.
