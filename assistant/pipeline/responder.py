@@ -221,8 +221,8 @@ class ResponderStage(Stage):
         if hit.action in ("slower", "faster"):
             self.change_pace(+1 if hit.action == "faster" else -1)
         text = hit.words(self.last_reply, self.unheard) if hit.action != "recall" else self._recall(turn, hit.text)
-        if isinstance(hit, SkillReply) and not hit.action and text:
-            self.last_reply = text  # "repeat" after a skill's answer (or a timer's ring) says it again
+        if isinstance(hit, SkillReply) and hit.action in ("", None, "recall", "continue") and text:
+            self.last_reply = text  # "repeat" after a skill's answer (a timer's ring, "You said: ...") says it again
         turns.result(turn).reply = text
         self.answering.emit_reply(message, EventType.REPLY_TEXT, text)
         timeline.mark(Mark.FIRST_CHUNK)

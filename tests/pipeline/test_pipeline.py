@@ -565,5 +565,6 @@ def test_what_did_i_just_say_is_the_turn_before_said_back(with_skills):
     assert say("What did I just say?") == "You said: What is the tallest mountain?"
     say("Set a timer for ten minutes.")  # a skill's turn too
     assert say("What was my last question?") == "You said: Set a timer for ten minutes."
+    assert say("Repeat that.") == "You said: Set a timer for ten minutes."  # (it was the answer before it)
     say("지금 몇 시야")
     assert say("방금 내가 뭐라고 했어") == "지금 몇 시야라고 하셨어요."
