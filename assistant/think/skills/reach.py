@@ -108,6 +108,9 @@ _FORMS = (
     ("maps", rf"^(?:(?:find|show) (?:me )?(?:a |an |the |some )?(?:nearest |closest )?{_FEW}|(?:where is |is there )?"
              rf"(?:a |an |the )?(?:nearest |closest )?{_FEW}) (?:near me|nearby|near here|around here)$"),
     ("maps", rf"^(?:find|show me) (?:the )?(?:nearest|closest) {_FEW}$"),
+    ("maps", rf"^(?:where is|where are|where can i find) (?:the |a )?(?:nearest|closest) "
+             rf"(?!(?:stars?|planets?|galaxy|galaxies|moons?|black holes?|exoplanets?)\b){_FEW}$"),  # (the sky's: the model's)
+    ("maps", rf"^where can i (?:get|find|buy|eat|park)(?: {_FEW})? (?:around here|near here|nearby|near me|close by)$"),
     # orders and bookings
     ("orders", rf"^(?:order|buy|purchase|reorder)(?: me)? (?!these\b|them\b|the following\b|by\b|from\b)"
                rf"(?:a |an |some |more )?{_WORDS}$"),
