@@ -27,6 +27,26 @@ def test_the_time_elsewhere(english_skills, question, answer):
     assert (reply.skill, reply.text) == ("clock", answer)
 
 
+@pytest.mark.parametrize("question, answer", [
+    ("What's the time difference between London and New York?", "London is 5 hours ahead of New York."),
+    ("What is the time difference between Los Angeles and Tokyo?", "Los Angeles is 17 hours behind Tokyo."),
+    ("Time difference with India.", "India is 5 and a half hours ahead of here."),  # (here: NOW's zone, UTC)
+    ("How many hours ahead is Tokyo?", "Tokyo is 9 hours ahead of here."),
+    ("What's the time difference between Tokyo and Seoul?", "Tokyo keeps the same time as Seoul."),
+    ("What's the time difference between Kathmandu and London?", "Kathmandu is 5 hours and 45 minutes ahead of London."),
+])
+def test_the_hours_between_two_places(english_skills, question, answer):
+    """(The model was asked: "What's the time difference between London and New York?" went to it.)"""
+    reply = english_skills.match(question, NOW)
+    assert (reply.skill, reply.text) == ("clock", answer)
+
+
+@pytest.mark.parametrize("question", ["What's the time difference between Paris and Narnia?",
+                                      "What is the time difference between the US and the UK?"])  # (several zones)
+def test_hours_between_a_place_not_known_or_of_several_zones_are_the_models(english_skills, question):
+    assert english_skills.match(question, NOW) is None
+
+
 @pytest.mark.parametrize("question", ["What time is it in Atlantis?", "What time is it in the morning?",
                                       "What time is it in your opinion?", "What time does it open in Paris?"])
 def test_a_place_not_known_is_the_models(english_skills, question):

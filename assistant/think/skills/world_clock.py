@@ -48,6 +48,14 @@ ENGLISH = (
                r"(?: now| right now)? in (?P<place>[a-z][a-z .'-]*?)(?: now| right now| at the moment)?$"),
     re.compile(r"^what time is it (?:now |right now )?in (?P<place>[a-z][a-z .'-]*?)$"),
 )
+_PLACE = r"[a-z][a-z .'-]*?"
+DIFFERENCE = (
+    re.compile(rf"^(?:what is |tell me )?(?:the )?time difference (?:between|from) (?P<a>{_PLACE}) (?:and|to) (?P<b>{_PLACE})$"),
+    re.compile(rf"^(?:what is |tell me )?(?:the )?time difference (?:with|to|in) (?P<a>{_PLACE})$"),
+    re.compile(rf"^how many hours (?:ahead|behind) is (?P<a>{_PLACE})(?: (?:of|than|from) (?P<b>{_PLACE}))?$"),
+    re.compile(rf"^(?:how far ahead|how far behind) is (?P<a>{_PLACE})(?: (?:of|than|from) (?P<b>{_PLACE}))?$"),
+)
+"""The hours between two places ("the time difference between London and New York"), or a place and here."""
 KOREAN = re.compile(r"^(?:(?:지금|현재) ?)?(?P<place>[가-힣a-zA-Z ]+?)(?:은|는|이|가|의|에서|에선|에서는)? ?"
                     r"(?:지금|현재)? ?(?:은|는)? ?"
                     r"(?:몇 ?시|시간|현재 시각|시각)(?: ?(?:야|예요|이에요|이야|인가요|입니까|일까요?|에요))?"
@@ -92,7 +100,10 @@ def _zone(place: str, language: str) -> str | list[str] | None:
 
 
 def english(said: str, now: datetime, locale: Locale) -> str | None:
-    """The answer to ``said`` (normalized) where it asks the time in a known place, else None."""
+    """The answer to ``said`` (normalized) where it asks the time in a known place, or the hours between two, else
+    None."""
+    if (between := next((m for pattern in DIFFERENCE if (m := pattern.match(said))), None)) is not None:
+        return _difference(between["a"].strip(), (between.groupdict().get("b") or "").strip(), now)
     asked = next((m for pattern in ENGLISH if (m := pattern.match(said))), None)
     if asked is None:
         return None
@@ -100,14 +111,35 @@ def english(said: str, now: datetime, locale: Locale) -> str | None:
     zone = _zone(place, "en")
     if zone is None:
         return None
-    name = " ".join(word if word in ("the", "of", "and") else word.upper() if word in ("uk", "us", "usa", "dc")
-                    else word[:1].upper() + word[1:] for word in place.split())
+    name = _name(place)
     if isinstance(zone, list):
         return f"{name[:1].upper()}{name[1:]} has several time zones. Which city?"
     there = now.astimezone(zoneinfo.ZoneInfo(zone))
     clock = format_time(there, format="short", locale=locale).replace("\u202f", " ").replace("\xa0", " ")
     day = "" if there.date() == now.date() else f" on {format_date(there, format='EEEE', locale=locale)}"
     return f"In {name}, it's {clock}{day}."
+
+
+def _name(place: str) -> str:
+    """A place as it is written ("new york" -> "New York", "the uk" -> "the UK")."""
+    return " ".join(word if word in ("the", "of", "and") else word.upper() if word in ("uk", "us", "usa", "dc")
+                    else word[:1].upper() + word[1:] for word in place.split())
+
+
+def _difference(a: str, b: str, now: datetime) -> str | None:
+    """"London is 5 hours ahead of New York." (``b`` '': here); None where a place is not known or has several zones."""
+    zones = [_zone(a, "en"), _zone(b, "en") if b else None]
+    if not isinstance(zones[0], str) or (b and not isinstance(zones[1], str)):
+        return None
+    offsets = [now.astimezone(zoneinfo.ZoneInfo(z)).utcoffset() if z else now.utcoffset() for z in zones]
+    minutes = round((offsets[0] - offsets[1]).total_seconds() / 60)
+    other = _name(b) if b else "here"
+    if minutes == 0:
+        return f"{_name(a)} keeps the same time as {other}."
+    hours, rest = divmod(abs(minutes), 60)
+    size = "half an hour" if (hours, rest) == (0, 30) else f"{hours} and a half hours" if rest == 30 else f"{hours} hours and {rest} minutes" if rest else (
+        f"{hours} hour" if hours == 1 else f"{hours} hours")
+    return f"{_name(a)} is {size} {'ahead of' if minutes > 0 else 'behind'} {other}."
 
 
 def korean(text: str, now: datetime) -> str | None:
