@@ -39,6 +39,7 @@ def test_a_joke_read_twice_before_it_is_told_is_the_same_joke():
     "Tell me a joke.", "Tell me another joke.", "Do you know any jokes?", "Tell me something funny.",
     "Make me laugh.", "Got any jokes?", "I want to hear a joke.", "Say a pun.",
     "농담 하나 해 줘", "웃긴 이야기 해 주세요", "웃겨 줘", "아재개그 해 줘",
+    "Tell me a riddle.", "Do you know any riddles?", "수수께끼 내 줘", "넌센스 퀴즈 하나 내 줘",  # (each joke is one)
 ])
 def test_asked_for_a_joke(english_skills, question):
     found = english_skills.match(question)
@@ -47,7 +48,8 @@ def test_asked_for_a_joke(english_skills, question):
 
 @pytest.mark.parametrize("question", [
     "What is a good joke for a wedding speech?", "Why do people laugh?", "What is a joke?", "Is this a joke?",
-    "Who is the funniest comedian?", "재미있는 이야기 해 주세요", "농담이 뭐예요?",
+    "Who is the funniest comedian?", "재미있는 이야기 해 주세요", "농담이 뭐예요?", "What is a riddle?",
+    "Why do people like riddles?",
 ])
 def test_questions_about_jokes_stay_the_models(english_skills, question):
     found = english_skills.match(question)

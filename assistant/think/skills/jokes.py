@@ -43,20 +43,23 @@ KOREAN_JOKES = (
     "자동차를 톡 치면 뭐게요? 카톡!",
 )
 
-_A_JOKE = r"(?:a |another |one more |some |any |a good |a funny |a short |a quick |a new |one )?(?:jokes?|puns?|dad jokes?)"
+_A_JOKE = (r"(?:a |another |one more |some |any |a good |a funny |a short |a quick |a new |one )?"
+           r"(?:jokes?|puns?|dad jokes?|riddles?)")
+"""(Each joke is a riddle with its answer: "Tell me a riddle." gets one too; the model's riddles had no answer.)"""
 _FORMS = tuple(re.compile(form) for form in (
     rf"^(?:tell|give|say)(?: me| us)? {_A_JOKE}$",
-    rf"^(?:do you )?(?:know|have|got)(?: any| a)? (?:good |funny )?(?:jokes?|puns?)$",
+    rf"^(?:do you )?(?:know|have|got)(?: any| a)? (?:good |funny )?(?:jokes?|puns?|riddles?)$",
     rf"^(?:i want|i would like|i need)(?: to hear)? {_A_JOKE}$",
     r"^(?:tell me|say|tell us) something (?:funny|silly)$",
     r"^(?:make me|make us) (?:laugh|smile)$",
-    rf"^(?:another|one more|a)? ?(?:jokes?|puns?)$",
+    rf"^(?:another|one more|a)? ?(?:jokes?|puns?|riddles?)$",
     rf"^(?:can i hear|let us hear|let me hear) {_A_JOKE}$",
 ))
 _KOREAN = [Form(spec, {}) for spec in (
     "[재미있는|재밌는|웃긴] 농담|아재개그 [좀|하나|한_개] [해|말해|들려] [줘|주세요|줄래|줄래요|봐|봐요]",
     "웃긴 얘기|이야기|거 [좀|하나] [해|말해|들려] [줘|주세요|줄래|줄래요|봐|봐요]",
     "[나|저] [좀] 웃겨 [줘|주세요|봐|봐요]",
+    "[재미있는|재밌는] 수수께끼|넌센스_퀴즈 [좀|하나|한_개] [내|내_봐|해|들려] [줘|주세요|줄래|줄래요|봐|봐요]",
 )]
 
 
