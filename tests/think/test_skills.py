@@ -76,6 +76,8 @@ def test_arithmetic(skills, question, reply):
 
 @pytest.mark.parametrize("question, reply", [
     ("Convert 5 miles to kilometers.", "5 miles is 8.05 kilometers."),
+    ("How tall is 5 foot 10 in centimeters?", "5 feet 10 inches is 177.8 centimeters."),  # (a height: the model's)
+    ("Convert 6 feet 2 inches to meters.", "6 feet 2 inches is 1.88 meters."),
     ("What is 100 degrees Fahrenheit in Celsius?", "100 degrees fahrenheit is 37.8 degrees celsius."),
     ("How many cups are in a liter?", "There are 4.23 cups in a liter."),
     ("10 kilos in pounds", "10 kilos is 22 pounds."),

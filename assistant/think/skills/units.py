@@ -36,6 +36,9 @@ _FORMS = (
         rf"|how many|how long is|how heavy is|how far is) )?{_AMOUNT} (?P<from>{_UNIT}) (?:to|in|into|as) (?P<to>{_UNIT})$"
     ),
 )
+_HEIGHT = re.compile(rf"^(?:(?:convert|what is|how tall is|how much is) )?(?P<feet>{NUMBER}) (?:feet|foot) (?:and )?"
+                     rf"(?P<inches>{NUMBER})(?: inch| inches)? (?:to|in|into|as) (?P<to>{_UNIT})$")
+"""A height in feet and inches ("5 foot 10 in centimeters"): the model's before."""
 _SPOKEN_AS = (  # words people say for units pint spells otherwise
     (r"^degrees? ", ""), (r"^fluid ounces?$", "fluid_ounce"), (r"^(?:metric )?tonnes?$", "metric_ton"),
     (r"^kilos?$", "kilogram"), (r"^centigrade$", "celsius"),
@@ -73,6 +76,8 @@ class Units:
         count = counts.match(said, context)
         if count is not None:
             return SkillReply(NAME, count)
+        if (height := _HEIGHT.match(said)) is not None:
+            return self._height(height)
         form = next((m for f in _FORMS if (m := f.match(said))), None) or _FORMS[1].match(_convert_misheard(said))
         if form is None:
             return None
@@ -95,6 +100,14 @@ class Units:
                                     f"{form['amount']} {form['from']}.")
         said = f"{form['amount']} {_with_degrees(form['from'], source)}"
         return SkillReply(NAME, f"{said[:1].upper()}{said[1:]} is {spoken} {target_words}.")
+
+    def _height(self, height: re.Match) -> SkillReply | None:
+        target = self._unit(height["to"])
+        if target is None or str(target.dimensionality) != "[length]":
+            return None
+        inches = float(height["feet"]) * 12 + float(height["inches"])
+        value = self.registry.Quantity(inches, "inch").to(target).magnitude
+        return SkillReply(NAME, f"{height['feet']} feet {height['inches']} inches is {spoken_number(value)} {height['to']}.")
 
     def _unit(self, words: str):
         """pint's unit for the words said, when it is one of :data:`KINDS`."""
