@@ -33,7 +33,8 @@ _FACILITY = (r"(?:rest ?rooms?|bathrooms?|toilets?|washrooms?|ladies room|mens r
              r"changing rooms?|fitting rooms?|baby changing(?: room)?|checkout|cashier|tills?)")
 """The things of a building a visitor asks the way to."""
 _HERE = r"(?: here| in here| around here| nearby| near here| in this building| on this floor| downstairs| upstairs)?"
-_THIS = r"(?:you|this place|the place|the building|this building|the museum|the store|the shop|the library|it)"
+_THIS = r"(?:you|this place|this building|it)"
+"""(Not "the store": which store is not known, and that is the model's, as "what time does the store open".)"""
 _WHEN = r"(?: today| tomorrow| tonight| now| on (?:the )?weekends?| on (?:mon|tues|wednes|thurs|fri|satur|sun)days?)?"
 _FORMS = tuple(re.compile(form) for form in (
     rf"^(?:where is|where are|where can i find|where do i find|where would i find|which way is|which way to"
