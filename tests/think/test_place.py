@@ -45,6 +45,7 @@ def test_where_things_of_the_world_are_stays_elsewhere(english_skills, question)
 
 
 @pytest.mark.parametrize("question", ["화장실 어디예요?", "화장실이 어디에 있어요?", "출구 어디야", "몇 시에 문 닫아요?",
+                                      "몇 시에 문을 닫아요", "이 건물은 몇 시에 문을 닫아요",
                                       "여기 어디야?", "와이파이 비밀번호 뭐예요?"])
 def test_in_korean_too(english_skills, question):
     found = english_skills.match(question)

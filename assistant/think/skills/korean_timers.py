@@ -103,6 +103,7 @@ _FORMS = [
     ("cancel", f"[all=모든|모두|전부] [그|이|저] [{{name}}] kind=타이머:timer|알람:alarm [@TOPIC|을|를] [all2=다|모두|전부] "
                f"{_CANCEL}"),
     ("left", f"[그|이|저] [{{name}}] kind=타이머:timer|알람:alarm [@TOPIC] {_LEFT}"),
+    ("left", "[그|이|저] [{name}] kind=타이머:timer [@TOPIC] [아직|지금] 돌아가|돌아가요|돌아가나요|돌아가니|가고_있어|가고_있어요"),
     ("left", "[kind=타이머:timer|알람:alarm] 남은_시간 [@TOPIC] [@TELL|얼마예요|얼마야|@IS]"),
     ("left", "[다음] [{name}] kind=알람:alarm [@TOPIC] 몇_시에|언제 울려|울려요|울리나요|울리지|울리니|울려"),
     ("left", "[다음] kind=알람:alarm [@TOPIC] 몇_시야|몇_시예요|몇_시로_맞춰져_있어|언제야|언제예요"),
