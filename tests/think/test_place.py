@@ -37,6 +37,7 @@ def test_the_way_elsewhere_is_the_maps(english_skills, question):
     "Where is the Eiffel Tower?", "Where is Mount Everest?", "What time does the sun set?", "Where do penguins live?",
     "Where is the heart in the body?", "What is a pharmacy?", "Where is the nearest star?", "What is an exit poll?",
     "Is there a god?", "Is there life on Mars?", "When does summer start?", "How much is a pound in kilograms?",
+    "What is the time tonight?", "Do you have any information?",
     "서울이 어디예요?", "화장실 가고 싶어",
 ])
 def test_where_things_of_the_world_are_stays_elsewhere(english_skills, question):

@@ -4,7 +4,7 @@
 <context>
     <name>ConversationView</name>
     <message>
-        <location filename="../conversation.py" line="157"/>
+        <location filename="../conversation.py" line="158"/>
         <source>Ask something: type below, or hold “Hold to talk” while you speak.</source>
         <translation>무엇이든 물어보세요: 아래에 입력하거나, 말하는 동안 “눌러서 말하기”를 누르고 계세요.</translation>
     </message>
@@ -489,66 +489,71 @@
     </message>
     <message>
         <location filename="../conversation.py" line="53"/>
+        <source>this place</source>
+        <translation>이곳 정보</translation>
+    </message>
+    <message>
+        <location filename="../conversation.py" line="54"/>
         <source>jokes</source>
         <translation>농담</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="54"/>
+        <location filename="../conversation.py" line="55"/>
         <source>stopwatch</source>
         <translation>스톱워치</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="54"/>
+        <location filename="../conversation.py" line="55"/>
         <source>fun facts</source>
         <translation>재미있는 사실</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="84"/>
+        <location filename="../conversation.py" line="85"/>
         <source>(nothing was understood)</source>
         <translation>(알아듣지 못했어요)</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="97"/>
+        <location filename="../conversation.py" line="98"/>
         <source>speaking…</source>
         <translation>말하는 중…</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="110"/>
+        <location filename="../conversation.py" line="111"/>
         <source>%s to first sound</source>
         <translation>첫 소리까지 %s</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="113"/>
+        <location filename="../conversation.py" line="114"/>
         <source>end of turn: %s</source>
         <translation>발화 끝: %s</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="115"/>
+        <location filename="../conversation.py" line="116"/>
         <source>instant reply</source>
         <translation>즉시 답변</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="117"/>
+        <location filename="../conversation.py" line="118"/>
         <source>%s skill</source>
         <translation>%s 기능</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="119"/>
+        <location filename="../conversation.py" line="120"/>
         <source>no words heard</source>
         <translation>알아들은 말 없음</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="122"/>
+        <location filename="../conversation.py" line="123"/>
         <source>not heard well enough to answer (least sure word %s)</source>
         <translation>잘 못 알아들어서 답하지 않음 (가장 불확실한 단어 %s)</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="125"/>
+        <location filename="../conversation.py" line="126"/>
         <source>hedged, %s</source>
         <translation>확실하지 않음, %s</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="127"/>
+        <location filename="../conversation.py" line="128"/>
         <source>interrupted</source>
         <translation>중단됨</translation>
     </message>

@@ -26,7 +26,7 @@ KOREAN_ANSWER = "죄송해요, 저는 이곳의 지도나 정보가 없어서 �
 
 _FACILITY = (r"(?:rest ?rooms?|bathrooms?|toilets?|washrooms?|ladies room|mens room|lavatory|loo|restroom|wc|"
              r"(?:emergency |fire )?exits?|entrances?|way out|way in|elevators?|lifts?|stairs|staircase|stairway|"
-             r"escalators?|(?:information|info|help|front|reception|check in|ticket) desk|information|reception|"
+             r"escalators?|(?:information|info|help|front|reception|check in|ticket) desk|reception|"
              r"ticket office|box office|gift shop|shop|store|cafe|cafeteria|canteen|coffee shop|restaurant|"
              r"food court|snack bar|bar|cloakroom|coat check|lockers?|parking(?: lot| garage)?|car park|atm|"
              r"cash machine|water fountain|drinking fountain|first aid(?: room| station)?|lost and found|"
@@ -41,7 +41,7 @@ _FORMS = tuple(re.compile(form) for form in (
     rf"|which floor is|what floor is) (?:the |a |an )?{_FACILITY}(?: on)?{_HERE}$",
     rf"^(?:is there|are there|do you have|have you got|is there still) (?:a |an |any |some )?{_FACILITY}{_HERE}$",
     rf"^(?:what time|when) (?:do|does|will) {_THIS} (?:open|close|shut|open up)(?: up)?{_WHEN}$",
-    rf"^what (?:are|is) (?:your|the|its) (?:opening |business |closing )?(?:hours|times|time){_WHEN}$",
+    rf"^what (?:are|is) (?:your|the|its) (?:opening |business |closing )?(?:hours|times|(?:opening|closing) time){_WHEN}$",
     rf"^(?:are|is) {_THIS} (?:still )?open{_WHEN}$",
     r"^how much (?:is|are|does) (?:a |the |one )?(?:ticket|tickets|entry|admission|entrance|the entrance fee|"
     r"an entry ticket|it cost to (?:get|go) in|it cost)(?: cost)?$",
