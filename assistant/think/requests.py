@@ -42,6 +42,9 @@ KOREAN_TELL = re.compile(r"(?P<what>\S+?)(?:이)?인지 (?:좀 )?(?:알려|말�
 KOREAN_ASK = re.compile(r"[가-힣] (?:줄래요?|주실래요|주시겠어요|줄 수 있어요|주실 수 있어요|줄 수 있나요)$")
 """A request asked as a question ("조용히 해 줄래?"): asked plainly ("조용히 해 줘")."""
 KOREAN_SOFTENERS = ("조금 ", "좀 ", "약간 ", "하나 ")
+KOREAN_OPENERS = ("저기요", "저기", "혹시", "비서야", "비서님", "음", "어", "아")
+"""Said before a request and changing nothing in it ("저기요, 화장실 어디예요?", "혹시 오 분 타이머 맞춰 줄래요?", "비서야, 지금
+몇 시야?": excuse me, by any chance, the assistant called by what it is; not "그럼", then: "그럼 안녕" is goodbye)."""
 MOST_WORDS = 16
 """Longer utterances are the model's whatever their frame."""
 
@@ -97,6 +100,10 @@ def plain_forms(text: str) -> list[str]:
 
 def _korean_forms(text: str) -> list[str]:
     said = plain_words(text)
+    for opener in KOREAN_OPENERS:
+        if said.startswith(f"{opener} ") and len(said) > len(opener) + 1:
+            rest = said[len(opener) + 1:]
+            return [rest, *_korean_forms(rest)]
     forms = []
     if (told := KOREAN_TELL.search(said)) is not None:
         what = told["what"]

@@ -55,6 +55,9 @@ def answer(skills: Skills, text: str) -> str | None:
     ("조금 더 크게", ["더 크게"]),
     ("소리 조금 키워 줘", ["소리 키워 줘"]),             # a softener before the verb too
     ("동화 하나 들려 줘", ["동화 들려 줘"]),
+    ("저기요, 화장실 어디예요?", ["화장실 어디예요"]),                # excuse me
+    ("비서야, 지금 몇 시인지 알려 줘", ["지금 몇 시인지 알려 줘", "지금 몇 시야"]),  # the assistant called
+    ("그럼 안녕", []),                                   # (then bye: not "안녕", hello)
 ])
 def test_the_forms_a_frame_leaves(text, forms):
     assert plain_forms(text) == forms
