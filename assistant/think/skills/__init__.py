@@ -51,10 +51,11 @@ ASKED_OFTEN = {
     "en": tuple((f"set a timer for {n} minute{'s' if n > 1 else ''}", f"Timer set for {n} minute{'s' if n > 1 else ''}.")
                 for n in (1, 2, 3, 5, 10, 15, 20, 30))
     + (("set a timer", "For how long?"), ("set an alarm", "For what time?"), ("start a stopwatch", "Stopwatch started."),
-       ("reset the stopwatch", "Stopwatch reset.")),
+       ("reset the stopwatch", "Stopwatch reset."),
+       ("where is the restroom", "Sorry, I don't know this place: I have no map or information about where I am.")),
     "ko": (("3분 타이머 맞춰 줘", "삼 분 타이머를 맞췄어요."), ("5분 타이머 맞춰 줘", "오 분 타이머를 맞췄어요."),
            ("10분 타이머 맞춰 줘", "십 분 타이머를 맞췄어요."), ("타이머 맞춰 줘", "몇 분으로 맞출까요?"),
-           ("스톱워치 시작해 줘", "스톱워치를 시작했어요.")),
+           ("스톱워치 시작해 줘", "스톱워치를 시작했어요."), ("화장실 어디예요", "죄송해요, 저는 이곳의 지도나 정보가 없어서 알려 드릴 수 없어요.")),
 }
 """Requests asked often and the skills' answers to them, which never change: their audio is made with the
 instant replies' (kept on disk), so the answer plays at once instead of after the voice's first chunk."""
