@@ -13,11 +13,12 @@ from tools import heard_corpus as corpus
 
 CORPUS = corpus.CORPORA["english"]
 FLOORS = {  # (half, recognizer): (found at least, wrong answers at most), as measured
-    ("tune", "whisper"): (263, 8), ("heldout", "whisper"): (78, 2),
-    ("tune", "typed"): (36, 0), ("heldout", "typed"): (25, 0),
+    ("tune", "whisper"): (267, 8), ("heldout", "whisper"): (78, 2),
+    ("tune", "typed"): (37, 0), ("heldout", "typed"): (25, 0),
 }
 """(Held out 67 and 23 until two look-alikes became the skills' to answer, "What time do you close?" the place's,
-"What is the time difference to Paris?" the clock's: 78 and 25.) Before the two forms, the reading of misheard function words and the names made of them:
+"What is the time difference to Paris?" the clock's: 78 and 25; on the tune half "What time does the bank open?" is
+the live skill's, 263 and 36 -> 267 and 37.) Before the two forms, the reading of misheard function words and the names made of them:
 182 found with 8 wrong on the tune half, 59 with 2 on the held-out half (the skills alone: 115
 and 26; docs/skills.md). The wrong answers are numbers Whisper misheard, which the reply
 repeats ("722 divided by 8"). The eighth on the tune half: "What day is it today?" heard "What's your
@@ -41,7 +42,7 @@ def test_the_halves_share_no_sentence_and_no_voice_and_every_take_was_heard():
     for half in corpus.HALVES:
         kinds = {s.answer for s in sentences if s.half == half}
         assert {"reply", "actions", "clock", "timers", "arithmetic", "units", "llm"} <= kinds <= {
-            "reply", "actions", "clock", "timers", "arithmetic", "units", "place", "llm"}
+            "reply", "actions", "clock", "timers", "arithmetic", "units", "place", "live", "llm"}
         heard = corpus.read_heard(half, corpus=CORPUS)
         assert {(v, t) for v, t, _h in heard} == {(v.label, s.text) for v in voices[half]
                                                   for s in sentences if s.half == half}

@@ -20,6 +20,9 @@ from assistant.think.skills.live import ANSWERS, KOREAN_ANSWERS
     ("What's the news?", "news"), ("What are the latest headlines?", "news"), ("What's in the news today?", "news"),
     ("Convert ten dollars to euros.", "money"), ("How much is a dollar in yen?", "money"),
     ("What's the exchange rate for euros?", "money"), ("Convert 20 pounds to dollars.", "money"),
+    ("What time does Walmart close?", "hours"), ("When does the post office open?", "hours"),
+    ("Is the bank open today?", "hours"), ("Is Target open on Sundays?", "hours"),  # (the model: "Yes, Target is ...")
+    ("What time does the store open?", "hours"),
 ])
 def test_the_weather_and_the_news_are_said_to_be_out_of_reach(english_skills, question, kind):
     found = english_skills.match(question)
@@ -43,6 +46,9 @@ def test_in_korean_too(english_skills, question, kind):
     "How hot is it in the desert?", "What is the temperature of the sun?", "Tell me a story about rain.",
     "Will it work?", "Is it raining cats and dogs?", "비가 왜 와요?", "날씨가 좋으면 산책 갈까?",
     "What is an exchange rate?", "How much is a pound of butter?", "환율이 뭐야?",
+    "When does the door close?", "What time does the sun rise?", "When does school start?", "Is the window open?",
+    "When did the Eiffel Tower open?", "What time does the party start?", "Is the bank open?",
+    "When does it close?",  # (the place the assistant stands in: the place skill's)
 ])
 def test_how_weather_works_and_look_alikes_stay_the_model_s(english_skills, question):
     found = english_skills.match(question)

@@ -114,7 +114,7 @@ def test_time_and_date_follow_the_locale(tmp_path):
 
 @pytest.mark.parametrize("question", [
     "What is the capital of France?", "What is the plus side of moving?", "What is 5 star service?",
-    "What are the times tables?", "What time does the store open?", "What time is it in Atlantis?",
+    "What are the times tables?", "What time is it in Atlantis?",
     "What day is my birthday?", "What is the date of the election?", "How many people live in Paris?",
     "What is the speed of light in a vacuum?", "How long should I boil an egg?", "What is a kitchen timer?",
     "What is the history of the egg timer?", "How much time is left?", "What is a joke?",

@@ -23,11 +23,13 @@ ANSWERS = {
     "weather": "Sorry, I can't check the weather: I work offline, with no internet connection.",
     "news": "Sorry, I can't read the news: I work offline, with no internet connection.",
     "money": "Sorry, I can't check exchange rates: I work offline, with no internet connection.",
+    "hours": "Sorry, I can't check opening hours: I work offline, with no internet connection.",
 }
 KOREAN_ANSWERS = {
     "weather": "죄송해요, 저는 인터넷 없이 작동해서 날씨를 확인할 수 없어요.",
     "news": "죄송해요, 저는 인터넷 없이 작동해서 뉴스를 볼 수 없어요.",
     "money": "죄송해요, 저는 인터넷 없이 작동해서 환율을 확인할 수 없어요.",
+    "hours": "죄송해요, 저는 인터넷 없이 작동해서 영업시간을 확인할 수 없어요.",
 }
 
 _TIME = (r"(?:today|tonight|tomorrow|now|right now|outside|out there|at the moment|currently|later|this "
@@ -49,6 +51,18 @@ _CURRENCY = (
 )
 """Money from one currency into another: rates change by the minute, so they are not guessed ("Ten dollars is
 EUR 1.05"); a pound alone is a weight (the units' "convert 10 pounds to kilograms")."""
+_OPEN_PLACE = (r"(?!(?:it|you|this|they|we|he|she|the (?:door|doors|window|windows|fridge|gate|lid|box|sun|moon|"
+               r"movie|show|party|game|school|season|shop window))\b)(?:the |my |our |a |your )?[a-z']+(?: [a-z']+){0,2}?")
+"""A shop, a bank, a business ("Walmart", "the post office"): not a door or the sun, not "it" or "you" (the place the
+assistant stands in: :mod:`.place`)."""
+_HOURS_WHEN = r"(?: today| tomorrow| tonight| now| right now| on (?:a )?[a-z]+| this [a-z]+)"
+_HOURS = (
+    re.compile(rf"^(?:what time|when) (?:does|do|will) {_OPEN_PLACE} (?:open|close|shut)(?: up)?{_HOURS_WHEN}?$"),
+    re.compile(rf"^(?:is|are) {_OPEN_PLACE} (?:still )?open{_HOURS_WHEN}$"),  # ("is the bank open" alone: the model's)
+    re.compile(rf"^what are (?:the )?(?:opening |business )?hours (?:of|for) {_OPEN_PLACE}{_HOURS_WHEN}?$"),
+)
+"""When a business opens or closes: its hours change and are online ("Is Target open on Sundays?" -> "Yes, Target
+is open on Sundays.")."""
 _FORMS = (
     ("weather", re.compile(rf"^(?:(?:(?:what|how) is |what will be |(?:can you |could you )?tell me )?the )?"
                            rf"(?:weather(?: forecast)?|forecast)(?: like| going to be(?: like)?)?{_WHERE_WHEN}$")),
@@ -60,6 +74,7 @@ _FORMS = (
                         r"(?:latest |today )?(?:news|headlines)(?: today| for today| this morning)?$")),
     ("news", re.compile(r"^what is (?:in the news|happening in the world)(?: today| right now)?$")),
     *(("money", form) for form in _CURRENCY),
+    *(("hours", form) for form in _HOURS),
 )
 _KOREAN_MONEY = re.compile(r"^(?:오늘 |지금 )?(?:(?:\S+) )?(?:환율|(?:\S*)(?:달러|유로|엔|위안|파운드) ?(?:은|는|이면|면)? ?(?:한국 ?)?(?:돈으로 )?"
                            r"몇 ?원)(?: ?(?:이|은|좀))? ?(?:얼마야|얼마예요|얼마에요|얼마|어때|어때요|알려 ?줘|알려 ?주세요|"
