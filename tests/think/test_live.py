@@ -23,6 +23,10 @@ from assistant.think.skills.live import ANSWERS, KOREAN_ANSWERS
     ("What time does Walmart close?", "hours"), ("When does the post office open?", "hours"),
     ("Is the bank open today?", "hours"), ("Is Target open on Sundays?", "hours"),  # (the model: "Yes, Target is ...")
     ("What time does the store open?", "hours"),
+    ("Who won the game last night?", "scores"), ("What's the score of the Lakers game?", "scores"),
+    ("What's the price of Apple stock?", "stocks"), ("How is the stock market doing today?", "stocks"),
+    ("How's the traffic?", "traffic"), ("Is my flight on time?", "travel"),  # (the model: "Yes, your flight is on time.")
+    ("When is the next train to Boston?", "travel"), ("What movies are playing tonight?", "listings"),
 ])
 def test_the_weather_and_the_news_are_said_to_be_out_of_reach(english_skills, question, kind):
     found = english_skills.match(question)
@@ -49,6 +53,9 @@ def test_in_korean_too(english_skills, question, kind):
     "When does the door close?", "What time does the sun rise?", "When does school start?", "Is the window open?",
     "When did the Eiffel Tower open?", "What time does the party start?", "Is the bank open?",
     "When does it close?",  # (the place the assistant stands in: the place skill's)
+    "Who won the World Cup in 2010?", "What is a stock?", "How does traffic work?", "What is the score in tennis called?",
+    "Why do trains run on rails?", "What is the best movie of all time?", "Who won the war?", "Did you win?",
+    "When is the next full moon?",
 ])
 def test_how_weather_works_and_look_alikes_stay_the_model_s(english_skills, question):
     found = english_skills.match(question)

@@ -24,12 +24,22 @@ ANSWERS = {
     "news": "Sorry, I can't read the news: I work offline, with no internet connection.",
     "money": "Sorry, I can't check exchange rates: I work offline, with no internet connection.",
     "hours": "Sorry, I can't check opening hours: I work offline, with no internet connection.",
+    "scores": "Sorry, I can't check scores or results: I work offline, with no internet connection.",
+    "stocks": "Sorry, I can't check the markets: I work offline, with no internet connection.",
+    "traffic": "Sorry, I can't check the traffic: I work offline, with no internet connection.",
+    "travel": "Sorry, I can't check flights, trains or buses: I work offline, with no internet connection.",
+    "listings": "Sorry, I can't check what's on: I work offline, with no internet connection.",
 }
 KOREAN_ANSWERS = {
     "weather": "죄송해요, 저는 인터넷 없이 작동해서 날씨를 확인할 수 없어요.",
     "news": "죄송해요, 저는 인터넷 없이 작동해서 뉴스를 볼 수 없어요.",
     "money": "죄송해요, 저는 인터넷 없이 작동해서 환율을 확인할 수 없어요.",
     "hours": "죄송해요, 저는 인터넷 없이 작동해서 영업시간을 확인할 수 없어요.",
+    "scores": "죄송해요, 저는 인터넷 없이 작동해서 경기 결과를 확인할 수 없어요.",
+    "stocks": "죄송해요, 저는 인터넷 없이 작동해서 주가를 확인할 수 없어요.",
+    "traffic": "죄송해요, 저는 인터넷 없이 작동해서 교통 상황을 확인할 수 없어요.",
+    "travel": "죄송해요, 저는 인터넷 없이 작동해서 항공편이나 기차, 버스를 확인할 수 없어요.",
+    "listings": "죄송해요, 저는 인터넷 없이 작동해서 상영이나 방송 정보를 확인할 수 없어요.",
 }
 
 _TIME = (r"(?:today|tonight|tomorrow|now|right now|outside|out there|at the moment|currently|later|this "
@@ -63,6 +73,31 @@ _HOURS = (
 )
 """When a business opens or closes: its hours change and are online ("Is Target open on Sundays?" -> "Yes, Target
 is open on Sundays.")."""
+_NOW = r"(?: today| tonight| now| right now| this (?:morning|afternoon|evening)| at the moment)"
+_RECENT = r"(?: last night| today| yesterday| tonight| this (?:weekend|week|morning|afternoon|evening)| on [a-z]+)"
+_NAME = r"(?!(?:a|an|the)\b)[a-z0-9]+(?: [a-z0-9]+)?"
+_VEHICLE = r"(?:flight|train|bus|plane|ferry|tram|subway)"
+_NOW_LIVE = (  # what is happening now and is only online: the model said "Yes, your flight is on time."
+    ("scores", rf"^who (?:won|is winning|was winning)(?: the)?(?: [a-z]+)? (?:game|match|race|fight){_RECENT}?$"),
+    ("scores", rf"^who won{_RECENT}$"),
+    ("scores", rf"^what (?:is|was) the (?:final |latest |current )?score(?: (?:of|in|for) (?:the )?[a-z]+(?: [a-z]+){{0,2}} "
+               rf"(?:game|match))?{_RECENT}?$"),
+    ("scores", rf"^(?:did|do) (?:the )?{_NAME} win{_RECENT}$"),
+    ("stocks", rf"^(?:what is |how much is |what is the price of |what is the share price of )?(?:the )?{_NAME} "
+               rf"(?:stock|shares|share price|stock price){_NOW}?$"),
+    ("stocks", rf"^how (?:is|are) (?:the )?(?:stock market|stocks|markets?|dow|nasdaq|s and p 500)(?: doing)?{_NOW}?$"),
+    ("stocks", rf"^(?:is|are) (?:the )?(?:stock market|stocks|market|dow|nasdaq|s and p 500) (?:up|down){_NOW}?$"),
+    ("traffic", rf"^(?:how is|how bad is|what is) the traffic(?: like)?(?: (?:on|in|to) (?:the )?[a-z]+(?: [a-z]+){{0,2}})?{_NOW}?$"),
+    ("traffic", rf"^how is traffic(?: (?:on|in|to) (?:the )?[a-z]+(?: [a-z]+){{0,2}})?{_NOW}?$"),
+    ("traffic", rf"^is there (?:a lot of |much |any |heavy )?traffic(?: (?:on|in|to) (?:the )?[a-z]+(?: [a-z]+){{0,2}})?{_NOW}?$"),
+    ("travel", rf"^is (?:my|the) {_VEHICLE}(?: [a-z0-9]+(?: [a-z0-9]+)?)? (?:on time|delayed|late|cancelled|canceled)$"),
+    ("travel", r"^is flight [a-z0-9]+(?: [a-z0-9]+){0,2} (?:on time|delayed|late|cancelled|canceled)$"),
+    ("travel", rf"^when (?:is|does|will) the next {_VEHICLE}(?: (?:to|for|from) [a-z]+(?: [a-z]+){{0,2}})?"
+               rf"(?: (?:come|leave|arrive|depart|go))?$"),
+    ("travel", rf"^what time (?:is|does|will) (?:my|the) {_VEHICLE}(?: leave| depart| arrive| land| take off| come)?$"),
+    ("listings", rf"^what (?:movies|films) (?:are|is) (?:playing|showing|on)(?:{_NOW}| near me| nearby)?$"),
+    ("listings", rf"^what is on (?:tv|television|the tv|the radio){_NOW}?$"),
+)
 _FORMS = (
     ("weather", re.compile(rf"^(?:(?:(?:what|how) is |what will be |(?:can you |could you )?tell me )?the )?"
                            rf"(?:weather(?: forecast)?|forecast)(?: like| going to be(?: like)?)?{_WHERE_WHEN}$")),
@@ -75,6 +110,7 @@ _FORMS = (
     ("news", re.compile(r"^what is (?:in the news|happening in the world)(?: today| right now)?$")),
     *(("money", form) for form in _CURRENCY),
     *(("hours", form) for form in _HOURS),
+    *((kind, re.compile(form)) for kind, form in _NOW_LIVE),
 )
 _KOREAN_MONEY = re.compile(r"^(?:오늘 |지금 )?(?:(?:\S+) )?(?:환율|(?:\S*)(?:달러|유로|엔|위안|파운드) ?(?:은|는|이면|면)? ?(?:한국 ?)?(?:돈으로 )?"
                            r"몇 ?원)(?: ?(?:이|은|좀))? ?(?:얼마야|얼마예요|얼마에요|얼마|어때|어때요|알려 ?줘|알려 ?주세요|"
