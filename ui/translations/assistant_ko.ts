@@ -498,6 +498,11 @@
         <translation>농담</translation>
     </message>
     <message>
+        <location filename="../conversation.py" line="54"/>
+        <source>safety</source>
+        <translation>안전</translation>
+    </message>
+    <message>
         <location filename="../conversation.py" line="55"/>
         <source>stopwatch</source>
         <translation>스톱워치</translation>

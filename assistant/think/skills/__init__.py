@@ -29,10 +29,10 @@ from assistant.think.skills.text import numbers_misheard, one_word_off
 
 log = logging.getLogger(__name__)
 
-SKILLS = ("actions", "timers", "stopwatch", "clock", "calendar", "arithmetic", "units", "spelling", "live", "chance",
+SKILLS = ("safety", "actions", "timers", "stopwatch", "clock", "calendar", "arithmetic", "units", "spelling", "live", "chance",
           "place", "reach", "jokes", "facts")
 """Modules of this package, in the order they are asked."""
-AS_SAID = frozenset({"actions", "spelling", "live", "reach", "place", "jokes", "facts"})
+AS_SAID = frozenset({"safety", "actions", "spelling", "live", "reach", "place", "jokes", "facts"})
 """Skills taken only as said: an action (stop, louder) is never guessed from misheard words, nor
 the word to spell (a function word misheard is another word), nor a question about the weather ("is
 it cold on Mars" is no "in Mars"), nor what the assistant cannot do or know (a place it has no map of), a joke or a fun fact (a question misheard
