@@ -29,7 +29,8 @@ KOREAN_EMERGENCY = "지금 바로 휴대폰으로 119나 112에 전화하세요.
 _SELF_HARM = re.compile(
     r"\b(?:kill(?:ing)? myself|end(?:ing)? my (?:own )?life|take my (?:own )?life|hurt(?:ing)? myself|harm(?:ing)? myself"
     r"|cut(?:ting)? myself|i (?:am |feel )?suicidal|(?:think|thinking|thought) (?:about|of) suicide|commit suicide"
-    r"|(?:want|wanna) to die|(?:don t|do not) want to (?:live|be alive|be here)|better off dead|no reason to live)\b")
+    r"|(?:want|wanna) to die|(?:don t|do not) want to (?:live|be alive|be here)|better off dead|no reason to live"
+    r"|end it all|not worth living)\b")
 _ASKED = re.compile(r"^(?:what|how|why|when|who|which|where|is it|are|does|do|can|could|should|tell me|explain|define"
                     r"|describe|list)\b")
 """A question about an emergency ("what are the signs of a stroke"), not one told."""
@@ -55,7 +56,7 @@ RISKY = "I can't answer that safely: I'm a small model, and I may be wrong. Plea
 KOREAN_RISKY = "저는 작은 모델이라 틀릴 수 있어서 안전하게 답할 수 없어요. 약사나 의사에게 물어보세요."
 _KOREAN_RISKY = re.compile(r"(?:약|타이레놀|진통제|수면제|감기약|해열제|항생제).{0,12}(?:몇 ?알|얼마나|용량|같이 ?먹|술이랑|술하고|술과)"
                            r"|(?:락스|표백제).{0,12}(?:섞어|섞으면|같이)")
-_KOREAN_SELF_HARM = re.compile(r"죽고 ?싶|자살|극단적 ?선택|살기 ?싫|사라지고 ?싶|자해")
+_KOREAN_SELF_HARM = re.compile(r"죽고 ?싶|자살|극단적 ?선택|살기 ?싫|살고 ?싶지 ?않|사라지고 ?싶|자해")
 _KOREAN_EMERGENCY_SAID = re.compile(r"불이 ?났|불났|숨을 ?못 ?쉬|숨이 ?안 ?쉬어|숨을 ?안 ?쉬|심장 ?마비|쓰러졌|의식이 ?없|피가 ?많이"
                                r"|가스 ?(?:가 )?새|도둑이 ?들|누가 ?집에 ?들어왔")
 
