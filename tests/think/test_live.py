@@ -37,6 +37,9 @@ def test_the_weather_and_the_news_are_said_to_be_out_of_reach(english_skills, qu
     ("오늘 날씨 어때?", "weather"), ("내일 날씨 어때요", "weather"), ("내일 비 와?", "weather"),
     ("날씨 좀 알려 주세요", "weather"), ("오늘 뉴스 알려 줘", "news"), ("달러 환율 알려 줘", "money"),
     ("100달러는 몇 원이야?", "money"),
+    ("이마트 오늘 영업해요?", "hours"), ("어제 경기 누가 이겼어?", "scores"), ("삼성 주가 얼마야?", "stocks"),
+    ("지금 길 막혀?", "traffic"), ("교통 상황 어때?", "traffic"), ("비행기 연착됐어?", "travel"), ("기차 언제 와요?", "travel"),
+    ("오늘 티비에서 뭐 해?", "listings"),
 ])
 def test_in_korean_too(english_skills, question, kind):
     found = english_skills.match(question)
@@ -49,7 +52,8 @@ def test_in_korean_too(english_skills, question, kind):
     "Is it cold on Mars?",              # a function word misheard is never guessed into "in Mars"
     "How hot is it in the desert?", "What is the temperature of the sun?", "Tell me a story about rain.",
     "Will it work?", "Is it raining cats and dogs?", "비가 왜 와요?", "날씨가 좋으면 산책 갈까?",
-    "What is an exchange rate?", "How much is a pound of butter?", "환율이 뭐야?",
+    "What is an exchange rate?", "How much is a pound of butter?", "환율이 뭐야?", "경기가 뭐야", "주식이 뭐예요",
+    "길이 몇 미터야", "버스 타고 싶어", "여기 몇 시에 문 닫아요?",
     "When does the door close?", "What time does the sun rise?", "When does school start?", "Is the window open?",
     "When did the Eiffel Tower open?", "What time does the party start?", "Is the bank open?",
     "When does it close?",  # (the place the assistant stands in: the place skill's)
