@@ -77,6 +77,8 @@ _NOW = r"(?: today| tonight| now| right now| this (?:morning|afternoon|evening)|
 _RECENT = r"(?: last night| today| yesterday| tonight| this (?:weekend|week|morning|afternoon|evening)| on [a-z]+)"
 _NAME = r"(?!(?:a|an|the)\b)[a-z0-9]+(?: [a-z0-9]+)?"
 _VEHICLE = r"(?:flight|train|bus|plane|ferry|tram|subway)"
+_ROAD = r"(?: (?:on|in|to) (?:the )?[a-z]+(?: [a-z]+){0,2})?"
+"""Where the traffic is asked about ("on the highway", "to the airport"), or nowhere named."""
 _NOW_LIVE = (  # what is happening now and is only online: the model said "Yes, your flight is on time."
     ("scores", rf"^who (?:won|is winning|was winning)(?: the)?(?: [a-z]+)? (?:game|match|race|fight){_RECENT}?$"),
     ("scores", rf"^who won{_RECENT}$"),
@@ -87,9 +89,9 @@ _NOW_LIVE = (  # what is happening now and is only online: the model said "Yes, 
                rf"(?:stock|shares|share price|stock price){_NOW}?$"),
     ("stocks", rf"^how (?:is|are) (?:the )?(?:stock market|stocks|markets?|dow|nasdaq|s and p 500)(?: doing)?{_NOW}?$"),
     ("stocks", rf"^(?:is|are) (?:the )?(?:stock market|stocks|market|dow|nasdaq|s and p 500) (?:up|down){_NOW}?$"),
-    ("traffic", rf"^(?:how is|how bad is|what is) the traffic(?: like)?(?: (?:on|in|to) (?:the )?[a-z]+(?: [a-z]+){{0,2}})?{_NOW}?$"),
-    ("traffic", rf"^how is traffic(?: (?:on|in|to) (?:the )?[a-z]+(?: [a-z]+){{0,2}})?{_NOW}?$"),
-    ("traffic", rf"^is there (?:a lot of |much |any |heavy )?traffic(?: (?:on|in|to) (?:the )?[a-z]+(?: [a-z]+){{0,2}})?{_NOW}?$"),
+    ("traffic", rf"^(?:how is|how bad is|what is) the traffic(?: like)?{_ROAD}{_NOW}?$"),
+    ("traffic", rf"^how is traffic{_ROAD}{_NOW}?$"),
+    ("traffic", rf"^is there (?:a lot of |much |any |heavy )?traffic{_ROAD}{_NOW}?$"),
     ("travel", rf"^is (?:my|the) {_VEHICLE}(?: [a-z0-9]+(?: [a-z0-9]+)?)? (?:on time|delayed|late|cancelled|canceled)$"),
     ("travel", r"^is flight [a-z0-9]+(?: [a-z0-9]+){0,2} (?:on time|delayed|late|cancelled|canceled)$"),
     ("travel", rf"^when (?:is|does|will) the next {_VEHICLE}(?: (?:to|for|from) [a-z]+(?: [a-z]+){{0,2}})?"

@@ -23,6 +23,7 @@ from babel.dates import format_date, format_time
 
 from assistant.think.korean import WEEKDAYS, time_words
 from assistant.think.skills.korean_numbers import copula, topic
+from assistant.think.skills.text import spoken_duration
 from assistant.writing import plain_words
 
 ALIASES = {
@@ -42,13 +43,14 @@ ALIASES = {
 }
 """Big cities whose zone is named after another (Beijing keeps Shanghai's time), and the names people use."""
 
+_PLACE = r"[a-z][a-z .'-]*?"
+"""A place's name as said (the zone database says whether it is one)."""
 ENGLISH = (
     re.compile(r"^(?:what time is it|what is the(?: current| local)? time|what time|(?:the )?(?:current |local )?time"
                r"|(?:can you |could you )?tell me the time|do you (?:have|know) the time)"
-               r"(?: now| right now)? in (?P<place>[a-z][a-z .'-]*?)(?: now| right now| at the moment)?$"),
-    re.compile(r"^what time is it (?:now |right now )?in (?P<place>[a-z][a-z .'-]*?)$"),
+               rf"(?: now| right now)? in (?P<place>{_PLACE})(?: now| right now| at the moment)?$"),
+    re.compile(rf"^what time is it (?:now |right now )?in (?P<place>{_PLACE})$"),
 )
-_PLACE = r"[a-z][a-z .'-]*?"
 DIFFERENCE = (
     re.compile(rf"^(?:what is |tell me )?(?:the )?time difference (?:between|from) (?P<a>{_PLACE}) (?:and|to) (?P<b>{_PLACE})$"),
     re.compile(rf"^(?:what is |tell me )?(?:the )?time difference (?:with|to|in) (?P<a>{_PLACE})$"),
@@ -137,8 +139,8 @@ def _difference(a: str, b: str, now: datetime) -> str | None:
     if minutes == 0:
         return f"{_name(a)} keeps the same time as {other}."
     hours, rest = divmod(abs(minutes), 60)
-    size = "half an hour" if (hours, rest) == (0, 30) else f"{hours} and a half hours" if rest == 30 else f"{hours} hours and {rest} minutes" if rest else (
-        f"{hours} hour" if hours == 1 else f"{hours} hours")
+    size = ("half an hour" if (hours, rest) == (0, 30) else f"{hours} and a half hours" if rest == 30
+            else spoken_duration(abs(minutes) * 60))
     return f"{_name(a)} is {size} {'ahead of' if minutes > 0 else 'behind'} {other}."
 
 
