@@ -69,8 +69,8 @@ _FORMS = (
     ("when", re.compile(rf"^when is {_EVENT}{_YEAR}$")),
     ("year_left", re.compile(r"^how many days (?:are )?(?:left|remaining|remain) (?:in|of) (?:the|this) year$")),
     ("leap", re.compile(r"^is (?:it|this|this year|(?P<year>\d{4})) a leap year$")),
-    ("in_days", re.compile(r"^what (?:is the date|date is it|day is it|day will it be|will the date be|date will it be) "
-                           r"in (?P<count>\d+) (?P<unit>days?|weeks?)$")),
+    ("in_days", re.compile(r"^what (?:is the date|date is it|day is it|day will it be|will the date be|date will it be"
+                           r"|day of the week (?:is it|will it be)) in (?P<count>\d+|an?) (?P<unit>days?|weeks?)$")),
     ("next_day", re.compile(rf"^what (?:is the date|date is|day is|is the date of) (?P<which>next|this|on) "
                             rf"(?P<weekday>{'|'.join(_WEEKDAYS)})$")),
 )
@@ -98,8 +98,8 @@ class Calendar:
             answer = _korean(hit[0], hit[1], today, next_year=said.startswith("내년")) if hit else None
         else:
             said = normalize(text)
-            hit = next(((kind, m) for kind, form in _FORMS if (m := form.match(said))), None)
-            answer = self._english(hit[0], hit[1], today) if hit else None
+            answer = next(filter(None, (self._english(kind, m, today) for kind, form in _FORMS if (m := form.match(said)))),
+                          None)  # "what day is it in 3 days" is no holiday's: the next form's
         return SkillReply(NAME, answer) if answer else None
 
     def _english(self, kind: str, found: re.Match, today: date) -> str | None:
@@ -113,8 +113,9 @@ class Calendar:
             following = next(y for y in range(year + 1, year + 9) if month_calendar.isleap(y))
             return f"No, {year} is not a leap year. The next one is {following}."
         if kind == "in_days":
-            days = int(found["count"]) * (7 if found["unit"].startswith("week") else 1)
-            return f"In {found['count']} {found['unit']}, it will be {self._day(today + timedelta(days=days))}."
+            count = found["count"] if found["count"].isdigit() else "1"
+            days = int(count) * (7 if found["unit"].startswith("week") else 1)
+            return f"In {'a' if count == '1' and found['unit'].startswith('week') else count} {found['unit']}, it will be {self._day(today + timedelta(days=days))}."
         if kind == "next_day":
             ahead = (_WEEKDAYS.index(found["weekday"]) - today.weekday()) % 7 or 7
             return f"{found['which'].capitalize() if found['which'] != 'on' else 'This'} {found['weekday'].capitalize()} is " \

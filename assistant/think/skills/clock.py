@@ -27,6 +27,9 @@ FALLBACK_LOCALE = "en_US"
 _NOW = r"(?: now| right now| DAY)?"
 _PART_OF_DAY = r"(?:morning|afternoon|evening|night|daytime|nighttime|day|night time)"
 """("Is it morning or afternoon?", "Is it still morning?": the time answers it.)"""
+_IS = r"(?:is|was|will be)"
+_IT_IS = r"(?:is it|was it|will it be)"
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _DAY_WORD = re.compile(r"\b(the day after tomorrow|the day before yesterday|today|tomorrow|yesterday)\b")
 _QUESTIONS = (  # "DAY" stands for today, tomorrow or yesterday
     ("time", re.compile(
@@ -34,12 +37,14 @@ _QUESTIONS = (  # "DAY" stands for today, tomorrow or yesterday
         rf"|do you (?:have|know) the time|(?:have you |you )?got the time|time){_NOW}$"
         rf"|^is it (?:still |already )?(?:the )?{_PART_OF_DAY}(?: or (?:the )?{_PART_OF_DAY})?(?: yet| now| already| still)?$")),
     ("weekday", re.compile(
-        r"^(?:(?:what|which) day of (?:the|a) week is it(?: DAY)?|what (?:day of the week|weekday) (?:is|was) DAY"
-        r"|what weekday is it(?: DAY)?)$")),
+        rf"^(?:(?:what|which) (?:day of (?:the|a) week|weekday) {_IT_IS}(?: DAY)?|what (?:day of the week|weekday) {_IS} DAY)$")),
     ("date", re.compile(
-        r"^(?:what is (?:the )?(?:date|day)(?: DAY)?|what is DAY(?: date| day)?|what date is it(?: DAY)?"
-        r"|what day is it(?: DAY)?|(?:what|which) day of the month is(?: it)?(?: DAY)?|what (?:day|date) (?:is|was) DAY|(?:can you |could you )?tell me (?:the|DAY) date|DAY date"
-        r"|what was (?:the )?(?:date|day) DAY|what was DAY(?: date)?)$")),
+        rf"^(?:what is (?:the )?(?:date|day)(?: DAY)?|what is DAY(?: date| day)?|(?:what|which) (?:date|day) {_IT_IS}(?: DAY)?"
+        rf"|(?:what|which) day of the month is(?: it)?(?: DAY)?|(?:what|which) (?:day|date) {_IS} DAY|(?:can you |could you )?tell me (?:the|DAY) date|DAY date"
+        rf"|what (?:was|will) (?:the )?(?:date|day)(?: be)? DAY|what was DAY(?: date)?)$")),
+    ("is_day", re.compile(
+        rf"^(?:(?:is|was|will) (?:it|DAY)(?: be)?(?: still| already)? (?:a |an |the )?(?P<asked>{'|'.join(_WEEKDAYS)}|weekday|week day|weekend)"
+        rf"(?: DAY| yet| already| now)?|are we (?:in|at|on) the weekend(?: yet| already| now)?)$")),
     ("year", re.compile(r"^(?:what year is it(?: now)?|what is the (?:current )?year|what year are we in)$")),
     ("month", re.compile(r"^(?:what month is it(?: now)?|what is the (?:current )?month|what month are we in)$")),
 )
@@ -86,8 +91,10 @@ class Clock:
             return None
         said = _DAY_WORD.sub("DAY", said)
         for kind, pattern in _QUESTIONS:
-            if pattern.match(said):
-                answer = self._answer(kind, days[0] if days else None, context)
+            if found := pattern.match(said):
+                day = days[0] if days else None
+                answer = self._is_day(found["asked"] or "weekend", day, context) if kind == "is_day" else \
+                    self._answer(kind, day, context)
                 return SkillReply(NAME, answer.replace("\u202f", " ").replace("\xa0", " "))
         return None
 
@@ -105,6 +112,16 @@ class Clock:
         if kind == "month":
             return f"It's {format_date(now, format='LLLL', locale=locale)}."
         return f"{verb} {format_date(when, format='full', locale=locale)}."
+
+    def _is_day(self, asked: str, day: str | None, context: SkillContext) -> str:
+        """Yes or no to "Is today Friday?", "Is tomorrow a weekday?", "Is it the weekend yet?", with the day it is."""
+        weekday = (context.now + timedelta(days=_OFFSETS[day])).weekday()
+        start, end = self.locale.weekend_start, self.locale.weekend_end
+        weekend = start <= weekday <= end if start <= end else not end < weekday < start  # Fri-Sat, Sat-Sun, Thu-Fri...
+        yes = weekend if asked == "weekend" else not weekend if asked in ("weekday", "week day") else \
+            _WEEKDAYS.index(asked) == weekday
+        said = self._answer("weekday", day, context)
+        return f"{'Yes' if yes else 'No'}, {said[0].lower()}{said[1:]}"
 
     def time_of(self, moment) -> str:
         """A clock time as this locale says it ("7:30 AM")."""

@@ -42,10 +42,14 @@ _FORMS = tuple((kind, re.compile(form)) for kind, form in (
     ("later", rf"^what (?:time )?(?:will it be|is it going to be|would it be|is it|is the time|will the time be|is)"
               rf"(?: in (?P<d>{_DURATION})| (?P<d2>{_DURATION}) from now)$"),
     ("earlier", rf"^what (?:time was it|was the time) (?P<d>{_DURATION}) ago$"),
-    ("date_ago", r"^what (?:was the date|date was it|day was it|was the day) (?P<n>\d+) (?P<unit>days?|weeks?|months?|years?)"
-                 r" ago$"),
+    ("date_ago", r"^what (?:was the date|date was it|day was it|was the day|day of the week was it) (?P<n>\d+|an?) "
+                 r"(?P<unit>days?|weeks?|months?|years?) ago$"),
     ("date_later", r"^what (?:is the date|will the date be|date will it be|day will it be|will be the date|is the day) "
                    r"(?P<n>\d+) (?P<unit>days?|weeks?|months?) (?:from (?:now|today)|after today)$"),
+    ("days_to_date", rf"^how (?:many (?:more )?days|long) (?:are there |is it |are left |left |do (?:i|we) have )?"
+                     rf"(?:until|till|til|to|before) (?:(?:my|our|his|her|their|the) [a-z ]+? (?:on|is on) )?{_date_said(1)}$"),
+    ("last_day", rf"^what (?:(?:was|is) (?:the )?(?:date|day)(?: of)?|(?:date|day) (?:was|is) it|(?:date|day) was) last "
+                 rf"(?P<day>{'|'.join(_WEEKDAYS)})$"),
     ("days_to", rf"^how many (?:more )?days (?:are there |is it |are left |left )?(?:until|till|to|before) (?:next |this |the )?"
                 rf"(?P<day>{'|'.join(_WEEKDAYS)}|weekend)$"),
     ("week", r"^what (?:week number is it|is the week number|week of the year is it|week is it)(?: today| now)?$"),
@@ -60,8 +64,21 @@ _FORMS = tuple((kind, re.compile(form)) for kind, form in (
 ))
 
 
+_DAY_FIRST = re.compile(rf"\bthe (\d{{1,2}}(?:st|nd|rd|th)?|first|second|third) of ({'|'.join(_MONTHS)})\b")
+_MONTH_THE = re.compile(rf"\b({'|'.join(_MONTHS)}) the (\d{{1,2}}(?:st|nd|rd|th)?|first|second|third)\b")
+_ORDINAL_WORDS = {"first": "1", "second": "2", "third": "3"}
+"""The ordinals text2num leaves as words (it writes "tenth" as "10th")."""
+
+
+def dates_as_month_day(said: str) -> str:
+    """Dates said day first or with "the" ("the first of april", "june the 10th") as "april 1", "june 10th"."""
+    said = _DAY_FIRST.sub(lambda m: f"{m[2]} {_ORDINAL_WORDS.get(m[1], m[1])}", said)
+    return _MONTH_THE.sub(lambda m: f"{m[1]} {_ORDINAL_WORDS.get(m[2], m[2])}", said)
+
+
 def english(said: str, now: datetime, locale: Locale) -> str | None:
     """The answer to ``said`` (as :func:`~assistant.think.skills.text.normalize` writes it), or None."""
+    said = dates_as_month_day(said)
     hit = next(((kind, m) for kind, form in _FORMS if (m := form.match(said))), None)
     if hit is None:
         return None
@@ -102,11 +119,11 @@ def _earlier(found: re.Match, now: datetime, locale: Locale) -> str | None:
 
 
 def _shifted(found: re.Match, now: datetime, sign: int) -> tuple[date, str] | None:
-    count, unit = int(found["n"]), found["unit"].rstrip("s")
+    count, unit = int(found["n"]) if found["n"].isdigit() else 1, found["unit"].rstrip("s")
     if not 0 < count <= 10000:
         return None
     when = now.date() + sign * relativedelta(**{f"{unit}s": count})
-    return when, f"{count} {unit}{'' if count == 1 else 's'}"
+    return when, f"a {unit}" if count == 1 else f"{count} {unit}s"
 
 
 def _date_ago(found: re.Match, now: datetime, locale: Locale) -> str | None:
@@ -138,6 +155,23 @@ def _days_to(found: re.Match, now: datetime, locale: Locale) -> str:  # noqa: AR
         return "It's the weekend!"
     name = "the weekend" if weekend else found["day"].capitalize()
     return f"{capital(name)} is tomorrow." if days == 1 else f"There are {days} days until {name}."
+
+
+def _days_to_date(found: re.Match, now: datetime, locale: Locale) -> str | None:
+    when = _date(found, 1, now.year)
+    if when is None or found["year1"] and when < now.date():
+        return None
+    if when < now.date():
+        when = _date(found, 1, now.year + 1) or when.replace(year=now.year + 4)  # February 29
+    days, said = (when - now.date()).days, format_date(when, "MMMM d" if when.year == now.year else "MMMM d, y", locale=locale)
+    if days < 2:
+        return f"{said} is {'today' if days == 0 else 'tomorrow'}."
+    return f"There are {days} days until {said}."
+
+
+def _last_day(found: re.Match, now: datetime, locale: Locale) -> str:
+    when = now.date() - timedelta(days=(now.weekday() - _WEEKDAYS.index(found["day"])) % 7 or 7)
+    return f"Last {found['day'].capitalize()} was {format_date(when, 'MMMM d', locale=locale)}."
 
 
 def _week(found: re.Match, now: datetime, locale: Locale) -> str:  # noqa: ARG001
@@ -195,5 +229,5 @@ def _weekday_of(found: re.Match, now: datetime, locale: Locale) -> str | None:
 
 
 _ANSWERS = {"until": _until, "later": _later, "earlier": _earlier, "date_ago": _date_ago, "date_later": _date_later,
-            "days_to": _days_to, "week": _week, "day_of_year": _day_of_year, "born": _born, "year_ago": _year_ago,
+            "days_to": _days_to, "days_to_date": _days_to_date, "last_day": _last_day, "week": _week, "day_of_year": _day_of_year, "born": _born, "year_ago": _year_ago,
             "year_later": _year_later, "between": _between, "weekday_of": _weekday_of}
