@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from text_to_num import alpha2digit
+
 from assistant.think.hangul import final_consonant
 from assistant.writing import has_hangul, plain_words
 
@@ -50,7 +52,7 @@ MOST_WORDS = 16
 
 
 def _words(text: str) -> list[str]:
-    text = text.casefold().replace("\u2019", "'")
+    text = text.casefold().replace("\u2019", "'").replace("%", " percent")
     return re.sub(r"[^\w\s']", " ", re.sub(r"\bplease\b", " ", text)).split()
 
 
@@ -146,7 +148,9 @@ def follow_ups(text: str, before: str) -> list[str]:
         for j in range(i + 1, min(len(said), i + MOST_CHANGED) + 1):
             if i == 0 and j == len(said):
                 continue                                  # nothing of the request left: not a follow-up
-            if said[i] == new[0]:
+            if len(new) == 1 and j == i + 1 and _number(new[0]) and _number(said[i]):
+                rank = 0 if not any(map(_number, said[j:])) else 1  # "and 50" after "convert 100 fahrenheit...": its last number
+            elif said[i] == new[0]:
                 rank = 0 if j - i == len(new) else 1      # "in tokyo" -> "in london"
             elif said[j - 1] == new[-1]:
                 rank = 2                                  # "15 percent" -> "20 percent"
@@ -157,6 +161,11 @@ def follow_ups(text: str, before: str) -> list[str]:
             ranked.append(((rank, abs(j - i - len(new))), said[:i] + new + said[j:]))
     ranked.sort(key=lambda item: item[0])
     return list(dict.fromkeys(" ".join(words) for _, words in ranked))
+
+
+def _number(word: str) -> bool:
+    """A number as written or spelled ("50", "fifty")."""
+    return word.replace(".", "", 1).isdigit() or alpha2digit(word, "en").isdigit()
 
 
 def _korean_follow_ups(text: str, before: str) -> list[str]:

@@ -27,6 +27,8 @@ from assistant.think.skills.live import ANSWERS, KOREAN_ANSWERS
     ("What's the price of Apple stock?", "stocks"), ("How is the stock market doing today?", "stocks"),
     ("How's the traffic?", "traffic"), ("Is my flight on time?", "travel"),  # (the model: "Yes, your flight is on time.")
     ("When is the next train to Boston?", "travel"), ("What movies are playing tonight?", "listings"),
+    ("What's 20 dollars in euros?", "money"), ("What is the dollar to euro exchange rate?", "money"),
+    ("How much is gold per ounce?", "stocks"), ("What's the price of bitcoin?", "stocks"),  # (the model made up rates)
 ])
 def test_the_weather_and_the_news_are_said_to_be_out_of_reach(english_skills, question, kind):
     found = english_skills.match(question)

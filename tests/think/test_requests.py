@@ -128,6 +128,9 @@ def test_questions_in_a_frame_that_no_skill_takes_stay_the_models(skills, text):
     ("What about Halloween?", "How many days until Christmas?", "how many days until halloween"),
     ("How about 20 percent?", "What's 15 percent of 80?", "what's 20 percent of 80"),
     ("What about tomorrow?", "Will it rain today?", "will it rain tomorrow"),
+    ("And 50?", "Convert 100 Fahrenheit to Celsius.", "convert 50 fahrenheit to celsius"),  # a number for a number
+    ("What about nine?", "What is 12 times 8?", "what is 12 times nine"),                   # the last one
+    ("And 30 percent?", "What's 15% of 80?", "what's 30 percent of 80"),
     ("런던은?", "도쿄는 지금 몇 시야?", "런던은 지금 몇 시야"),
     ("그럼 할로윈은요?", "크리스마스까지 며칠 남았어?", "할로윈까지 며칠 남았어"),
 ])

@@ -67,3 +67,29 @@ def test_the_spelled_letters_are_heard_as_letters(engines, tmp_path, capsys):
     heard = engines.stt.transcribe_array(load_wav(answer, 16000)).casefold()
     letters = "".join(ch for ch in heard.split("spelled")[-1] if ch.isalpha())
     assert letters == "rhythm", heard
+
+
+@pytest.mark.parametrize("question, reply", [
+    ("How many letters are in the word banana?", "Banana has 6 letters."),  # (the model: "...has 10 letters")
+    ("How many letters in Tuesday?", "Tuesday has 7 letters."),
+    ("How many letters does Mississippi have?", "Mississippi has 11 letters."),
+    ("How many vowels in the word queue?", "Queue has 4 vowels: U, E, U, E."),
+    ("How many vowels are in rhythm?", "Rhythm has no vowels."),
+    ("Count the consonants in the word strength.", "Strength has 7 consonants: S, T, R, N, G, T, H."),
+    ("What's the third letter of the word apple?", "The 3rd letter of apple is P."),
+    ("What's the last letter of banana?", "The last letter of banana is A."),
+    ("What is the 12th letter of the word apple?", "Apple has only 5 letters."),
+    ("What letter does xylophone start with?", "Xylophone starts with X."),
+])
+def test_a_words_letters_are_counted_or_picked(english_skills, question, reply):
+    found = english_skills.match(question)
+    assert found is not None and (found.skill, found.text) == ("spelling", reply)
+
+
+@pytest.mark.parametrize("question", [
+    "How many letters does my name have?", "How many letters are in it?", "What's the first letter of the alphabet?",
+    "How many letters did you get today?",
+])
+def test_letters_of_no_word_said_are_not_counted(english_skills, question):
+    found = english_skills.match(question)
+    assert found is None or found.skill != "spelling"

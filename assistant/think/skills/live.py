@@ -58,6 +58,9 @@ _CURRENCY = (
     re.compile(rf"^how (?:much|many {_MONEY}) (?:is|are) {_AMOUNT}(?:{_MONEY}|pounds?)(?: worth)?(?: in {_MONEY})?$"),
     re.compile(rf"^what is the (?:current |latest )?exchange rate(?: (?:for|of|between|from|to) {_MONEY}| today)*"
                rf"(?: (?:and|to) (?:{_MONEY}|pounds?))?$"),
+    re.compile(rf"^what is {_AMOUNT}{_MONEY} (?:in|to) (?:{_MONEY}|pounds?)$"),
+    re.compile(rf"^what is {_AMOUNT}pounds? (?:in|to) {_MONEY}$"),
+    re.compile(rf"^what is the {_MONEY} to (?:{_MONEY}|pounds?)(?: exchange)? rate(?: today| now)?$"),
 )
 """Money from one currency into another: rates change by the minute, so they are not guessed ("Ten dollars is
 EUR 1.05"); a pound alone is a weight (the units' "convert 10 pounds to kilograms")."""
@@ -77,6 +80,8 @@ _NOW = r"(?: today| tonight| now| right now| this (?:morning|afternoon|evening)|
 _RECENT = r"(?: last night| today| yesterday| tonight| this (?:weekend|week|morning|afternoon|evening)| on [a-z]+)"
 _NAME = r"(?!(?:a|an|the)\b)[a-z0-9]+(?: [a-z0-9]+)?"
 _VEHICLE = r"(?:flight|train|bus|plane|ferry|tram|subway)"
+_TRADED = r"(?:gold|silver|platinum|oil|crude oil|a barrel of oil|bitcoin|ethereum|dogecoin)"
+"""What is priced by the minute on a market ("How much is gold per ounce?"); what it is or weighs is the model's."""
 _ROAD = r"(?: (?:on|in|to) (?:the )?[a-z]+(?: [a-z]+){0,2})?"
 """Where the traffic is asked about ("on the highway", "to the airport"), or nowhere named."""
 _NOW_LIVE = (  # what is happening now and is only online: the model said "Yes, your flight is on time."
@@ -89,6 +94,9 @@ _NOW_LIVE = (  # what is happening now and is only online: the model said "Yes, 
                rf"(?:stock|shares|share price|stock price){_NOW}?$"),
     ("stocks", rf"^how (?:is|are) (?:the )?(?:stock market|stocks|markets?|dow|nasdaq|s and p 500)(?: doing)?{_NOW}?$"),
     ("stocks", rf"^(?:is|are) (?:the )?(?:stock market|stocks|market|dow|nasdaq|s and p 500) (?:up|down){_NOW}?$"),
+    ("stocks", rf"^(?:what is the (?:current )?(?:price|value|cost) of|how much is|how much does) (?:a |an |1 )?(?:ounce of )?"
+               rf"{_TRADED}(?: worth| cost| going for| selling for| per ounce| an ounce| per barrel| a barrel)*{_NOW}?$"),
+    ("stocks", rf"^what is (?:the )?{_TRADED} price(?: per ounce| per barrel)?{_NOW}?$"),
     ("traffic", rf"^(?:how is|how bad is|what is) the traffic(?: like)?{_ROAD}{_NOW}?$"),
     ("traffic", rf"^how is traffic{_ROAD}{_NOW}?$"),
     ("traffic", rf"^is there (?:a lot of |much |any |heavy )?traffic{_ROAD}{_NOW}?$"),

@@ -1,5 +1,6 @@
 """How a word is spelled, letter by letter: "how do you spell necessary", "spell rhythm",
-"how is Wednesday spelled", "what is the spelling of receive".
+"how is Wednesday spelled", "what is the spelling of receive"; a word's letters counted or picked ("how many
+letters are in banana", "what's the third letter of apple": a language model reads tokens, not letters).
 
 A small language model cannot spell (SmolLM2-135M answered "How do you spell necessary?" with
 "A necessary is a verb."); the letters are in the recognizer's own writing of the word, so the
@@ -31,6 +32,18 @@ _FORMS = (
     re.compile(rf"^how is (?:the word )?{_WORDS} (?:spelled|spelt|written)$"),
     re.compile(rf"^what is the spelling of (?:the word )?{_WORDS}$"),
 )
+_ONE_WORD = r"(?:the word )?(?P<word>[a-z']+)"
+_COUNTS = (  # a word's letters counted or picked: a language model reads tokens, not letters ("banana has 10 letters")
+    ("count", re.compile(rf"^how many (?P<what>letters|vowels|consonants) (?:are |are there |is there )?(?:in )?"
+                         rf"{_ONE_WORD}$")),
+    ("count", re.compile(rf"^how many (?P<what>letters|vowels|consonants) (?:does|do) {_ONE_WORD} (?:have|contain|has)$")),
+    ("count", re.compile(rf"^count (?:the |all the )?(?P<what>letters|vowels|consonants) (?:in|of) {_ONE_WORD}$")),
+    ("pick", re.compile(rf"^what is the (?P<which>first|second|third|last|\d{{1,2}}(?:st|nd|rd|th)) letter (?:of|in) "
+                        rf"{_ONE_WORD}$")),
+    ("pick", re.compile(rf"^(?:what|which) letter does {_ONE_WORD} (?P<which>start|begin|end) with$")),
+)
+_VOWELS = frozenset("aeiou")
+_PLACES = {"first": 1, "second": 2, "third": 3, "start": 1, "begin": 1}
 _NOT_A_WORD = frozenset(
     "a an the and or but nor of to in on for with at by from it this that these those them me you "
     "um uh er erm hmm my your his her their our its is are was were be".split())
@@ -46,6 +59,9 @@ class Spelling:
         if has_hangul(text):
             return None
         said = normalize(text)
+        counted = next(((kind, m) for kind, f in _COUNTS if (m := f.match(said))), None)
+        if counted is not None:
+            return _letters(*counted, text)
         form = next((m for f in _FORMS if (m := f.match(said))), None)
         if form is None:
             return None
@@ -55,6 +71,29 @@ class Spelling:
             return None
         letters = ". ".join(", ".join(word.upper()) for word in words)
         return SkillReply(NAME, f"{written[:1].upper()}{written[1:]} is spelled {letters}.")
+
+
+def _letters(kind: str, found: re.Match, text: str) -> SkillReply | None:
+    """A word's letters counted ("Banana has 6 letters."), or one of them picked ("The third letter of apple is P.")."""
+    written = _as_written(text, found["word"])
+    letters = [c for c in written.casefold() if c.isalpha()]
+    if not letters or found["word"] in _NOT_A_WORD:
+        return None
+    name = f"{written[:1].upper()}{written[1:]}"
+    if kind == "count":
+        what = found["what"]
+        chosen = letters if what == "letters" else [c for c in letters if (c in _VOWELS) == (what == "vowels")]
+        if not chosen:
+            return SkillReply(NAME, f"{name} has no {what}.")
+        listed = "" if what == "letters" else f": {', '.join(c.upper() for c in chosen)}"
+        return SkillReply(NAME, f"{name} has {len(chosen)} {what if len(chosen) > 1 else what[:-1]}{listed}.")
+    which = found["which"]
+    place = len(letters) if which in ("last", "end") else _PLACES.get(which) or int(re.sub(r"\D", "", which))
+    if not 1 <= place <= len(letters):
+        return SkillReply(NAME, f"{name} has only {len(letters)} letters.")
+    if which in ("start", "begin", "end"):
+        return SkillReply(NAME, f"{name} {which}s with {letters[place - 1].upper()}.")
+    return SkillReply(NAME, f"The {which} letter of {written} is {letters[place - 1].upper()}.")
 
 
 def _as_written(text: str, words: str) -> str:
