@@ -8,7 +8,8 @@ forms, each its own way; :func:`plain_forms` gives the forms a frame leaves, for
 after the words as they were said. They are for matching only: the model always reads what was said.
 
 In English, closed classes of words only (modals, the verbs of asking, "be" and the auxiliaries,
-softeners), never a sentence's content words: a frame stripped leaves words that must still be one of
+softeners, a degree word after the subject, a time after the words: "I'm really sad today" is "I'm sad"), never a
+sentence's content words: a frame stripped leaves words that must still be one of
 a skill's or the table's requests, whole, as before. In Korean, the endings that make a request polite or
 a question indirect: "몇 시인지 알려 줄래요?" is "몇 시야?", "조용히 해 줄래?" is "조용히 해 줘", "조금 더 크게" is "더
 크게".
@@ -38,6 +39,14 @@ MOVED = frozenset({"is", "are", "was", "were", "will", "would", "can", "could", 
 SOFTENERS = ("a little bit", "a little", "a bit", "a tad", "slightly", "for me", "for a moment", "for a second",
              "for a minute", "for a bit")
 """Said after a request (or a comparative: "a bit quieter") and changing nothing in it."""
+NOW_SAID = ("today", "right now", "tonight", "lately", "at the moment", "these days", "this morning", "this evening")
+"""Said after how one is or how something was ("I'm feeling sad today", "How are you today?") and changing nothing
+in it: the plain form is the words before it."""
+SAYING = ("i am feeling", "i'm feeling", "i am", "i'm", "i feel", "you are not", "you're not", "you are", "you're",
+          "that is not", "that's not", "that is", "that's", "that was", "this is", "it is", "it's")
+DEGREE = ("so", "really", "very", "quite", "pretty", "super", "kind of", "a bit", "a little", "extremely", "totally")
+"""How much, said between a subject and what it is ("I'm really sad", "You're not very smart"): the plain form is
+without it."""
 KOREAN_TELL = re.compile(r"(?P<what>\S+?)(?:이)?인지 (?:좀 )?(?:알려|말해) ?(?:줘|주세요|줄래요?|주실래요|주시겠어요|줄 수 있어요|"
                          r"주실 수 있어요|줄 수 있나요)$")
 """An indirect question ("지금 몇 시인지 알려 줄래요"): the question put plainly ("지금 몇 시야")."""
@@ -65,6 +74,15 @@ def _without(words: list[str], phrases: tuple[str, ...], at_start: bool) -> list
     return None
 
 
+def _without_degree(words: list[str]) -> list[str] | None:
+    """``words`` without the degree word after their subject ("i am really sad" -> "i am sad"), or None."""
+    for subject in SAYING:
+        said = subject.split()
+        if words[: len(said)] == said and (rest := _without(words[len(said):], DEGREE, at_start=True)) is not None:
+            return said + rest
+    return None
+
+
 def _direct(clause: list[str]) -> list[list[str]]:
     """A question put as a statement, as questions ("what time it is" -> "what time is it"; "if it will
     rain" -> "will it rain"): its verb moved before each place the subject may start."""
@@ -88,6 +106,12 @@ def plain_forms(text: str) -> list[str]:
     asked = _without(words, ASKING, at_start=True)
     if asked is not None and (asked[0] in QUESTION_WORDS or asked[0] in ("if", "whether")):
         forms += [asked] + _direct(asked)
+    for form in list(forms) + [words]:
+        if (said := _without(form, NOW_SAID, at_start=False)) is not None:
+            forms.append(said)
+    for form in list(forms) + [words]:
+        if (plainer := _without_degree(form)) is not None:
+            forms.append(plainer)
     for form in list(forms) + [words]:
         softened = form
         while (rest := _without(softened, SOFTENERS, at_start=False)) is not None:

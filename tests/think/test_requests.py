@@ -42,7 +42,9 @@ def answer(skills: Skills, text: str) -> str | None:
      ["tell me what nine plus seven is", "what nine plus seven is", "what is nine plus seven",
       "what nine is plus seven", "what nine plus is seven"]),
     ("Could you tell me if it will rain today?", ["tell me if it will rain today", "if it will rain today",
-                                                  "will it rain today"]),
+                                                  "will it rain today", "tell me if it will rain", "if it will rain",
+                                                  "will it rain"]),   # "today" left out too, the forms' last
+    ("I'm really sad today.", ["i'm really sad", "i'm sad", "i'm sad today"]),  # how much and when left out
     ("Turn it down a little bit.", ["turn it down"]),
     ("A bit quieter, please.", ["quieter"]),
     ("Can you tell me a joke?", ["tell me a joke"]),   # no question inside: "a joke" is no form
@@ -110,6 +112,30 @@ def test_everyday_wordings_of_the_clock_timers_and_actions(skills, text, reply):
     """(Wordings that went to the model: the clock said without "what", a countdown, the volume as a complaint, and
     "unmute" after "mute", which stops the voice: it goes on with what was cut.)"""
     assert answer(skills, text) == reply
+
+
+@pytest.mark.parametrize("text, reply", [
+    ("I'm feeling sad today.", "reply: I'm sorry you're feeling that way. It can help to talk with someone you trust."),
+    ("I'm really lonely tonight.", "reply: I'm sorry you're feeling that way. It can help to talk with someone you trust."),
+    ("I feel so tired right now.", "reply: Maybe it's time for a rest. I can set a timer for a nap."),
+    ("How are you doing today?", "reply: I'm doing well, thanks for asking."),
+    ("That's really helpful.", "reply: Glad I could help."),
+    ("You're not very smart.", "reply: Sorry about that. I'm a small model, and I get things wrong."),
+    ("That's not correct.", "reply: Sorry about that. I'm a small model, and I get things wrong."),
+    ("My mistake.", "reply: No problem."),
+])
+def test_how_one_is_said_with_how_much_or_when(skills, text, reply):
+    """(The model answered "I'm feeling sad today." with "I'm not sure what to say." and "You're not very smart."
+    with "I'm not very smart.": a degree word or a time after how one is kept the table's phrase from matching.)"""
+    assert answer(skills, text) == reply
+
+
+@pytest.mark.parametrize("text", [
+    "I'm really interested in history.", "I feel like pizza tonight.", "I'm so excited about the trip!",
+    "That is really far away.", "I'm sad that the shop is closed today.",
+])
+def test_how_one_is_about_something_else_stays_the_models(skills, text):
+    assert answer(skills, text) is None
 
 
 @pytest.mark.parametrize("text", [
