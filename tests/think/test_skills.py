@@ -185,6 +185,18 @@ def test_several_timers_by_name_asked_about_and_cancelled(skills):
     assert skills.match("Timer 45 minutes.", NOW) is None  # "timer for five minutes", as Whisper writes it
 
 
+def test_a_name_not_found_is_said_with_what_runs_instead(skills):
+    """(Whisper tiny.en wrote "the blade timer" for eSpeak NG's "the bread timer": "There is no blade timer running."
+    alone left the user guessing what was running.)"""
+    assert run(skills, "Set a bread timer for 5 minutes.") == "Bread timer set for 5 minutes."
+    assert run(skills, "How long is left on the blade timer?") == \
+        "There is no blade timer running. The bread timer has 5 minutes left."
+    assert run(skills, "Cancel the blade timer.") == "There is no blade timer running. The bread timer has 5 minutes left."
+    assert [t.label for t in skills.timers.active()] == ["bread timer"]  # nothing guessed, nothing cancelled
+    assert run(skills, "Cancel the bread timer.") == "Bread timer cancelled."
+    assert run(skills, "Cancel the blade timer.") == "There is no blade timer running."
+
+
 def test_words_before_a_timer_request_are_not_its_name(skills):
     assert run(skills, "Mike, set a timer for ten minutes.") == "Timer set for 10 minutes."
     assert run(skills, "Hey Mike, start a timer for 5 minutes.") == "Timer set for 5 minutes."

@@ -6,10 +6,10 @@ me up at 6", "how long is left on the pasta timer", "what timers do I have", "ca
 egg timer", "cancel all timers", "pause the pasta timer", "resume the timer"; "set a timer"
 asks "For how long?" and takes the length said alone next (the forms: :mod:`.timer_forms`).
 
-A timer without a name is named by its length ("10 minute timer"). When one runs out,
-the engine plays a chime and says so, even if nobody is talking to it. Timers live in
-:class:`~assistant.think.skills.timer_store.Timers`, in the file of the place that set
-them (:attr:`SkillSetup.timers_path`: the desktop's survive a restart) or in memory.
+A timer without a name is named by its length ("10 minute timer"). When one runs out, the engine plays a chime and
+says so, even if nobody is talking to it. Timers live in :class:`~assistant.think.skills.timer_store.Timers`, in the
+file of the place that set them (:attr:`SkillSetup.timers_path`: the desktop's survive a restart) or in memory. A name
+not found is said with what runs instead (a name misheard: "There is no blade timer running. The bread timer has ...").
 
 Guard: the whole utterance must be one of these commands, with "timer" or "alarm" in
 it (a bare "how much time is left" only while a timer runs): "how long should I boil
@@ -173,7 +173,7 @@ class TimerSkill:
         every = bool(command["all"]) or command["kind"].endswith("s")
         chosen = self._choose(name, kind) or (self._ringing_at(name, context) if name and kind == "alarm" else [])
         if not chosen:
-            return SkillReply(NAME, _none_of(name, kind))
+            return SkillReply(NAME, self._none_but(name, kind))
         if len(chosen) > 1 and not every:
             return SkillReply(NAME, f"You have {len(chosen)} {kind}s: {_listing(chosen, self)}. Which one?")
         said = " and ".join(t.label for t in chosen) if len(chosen) <= 2 else f"all {len(chosen)} {kind}s"
@@ -188,7 +188,7 @@ class TimerSkill:
         kind = command["kind"].rstrip("s")
         chosen = self._choose(command.groupdict().get("name"), kind)[:1 if command.groupdict().get("next") else None]
         if not chosen:
-            return SkillReply(NAME, _none_of(command.groupdict().get("name"), kind))
+            return SkillReply(NAME, self._none_but(command.groupdict().get("name"), kind))
         return SkillReply(NAME, _listing(chosen, self, sentence=True))
 
     def _answer(self, said: str, context: SkillContext) -> SkillReply | None:
@@ -268,7 +268,7 @@ class TimerSkill:
         else:
             return None
         if not chosen:
-            return SkillReply(NAME, _none_of("", kind))
+            return SkillReply(NAME, self._none_but("", kind))
         if len(chosen) > 1:
             return SkillReply(NAME, f"You have {len(chosen)} {kind}s: {_listing(chosen, self)}. Which one?")
         timer, left = chosen[0], spoken_duration(chosen[0].left_s(self.timers.clock()))
@@ -306,6 +306,12 @@ class TimerSkill:
             exact = [t for t in timers if t.name == name]
             return exact or [t for t in timers if name in t.name or t.name in name and t.name]
         return timers
+
+    def _none_but(self, name: str | None, kind: str) -> str:
+        """None of ``name``, and what of ``kind`` there is instead (a name misheard: "blade" for "bread")."""
+        others = self._choose(None, kind) if name else []
+        none = f"There is no {name + ' ' if name else ''}{kind} {'running' if kind == 'timer' else 'set'}."
+        return none + (f" {_listing(others, self, sentence=True)}" if others else "")
 
     def _ringing_at(self, said: str, context: SkillContext) -> list[Timer]:
         """The alarms that ring at the day or the time ``said`` ("tomorrow", "6 am", "9:30")."""
@@ -369,11 +375,6 @@ def when_said(said: re.Match, context: SkillContext) -> datetime | None:
         clock = re.sub(r" ?oclock$", "", clock) + (" am" if part == "morning" else " pm")
     day = said["day"] or said["day2"]
     return next_time(context.now, re.fullmatch(forms.CLOCK, clock), "tomorrow" if day == "tomorrow" else None)
-
-
-def _none_of(name: str | None, kind: str) -> str:
-    """There is none of what was asked about: a timer runs, an alarm or a reminder is set."""
-    return f"There is no {name + ' ' if name else ''}{kind} {'running' if kind == 'timer' else 'set'}."
 
 
 def _yours(words: str) -> str:
