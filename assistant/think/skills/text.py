@@ -23,7 +23,7 @@ _SMALL = {"zero": "0", "one": "1", "two": "2"}
 _CONTRACTIONS = (
     (r"\bwhat's\b", "what is"), (r"\bhow's\b", "how is"), (r"\bit's\b", "it is"), (r"\bthat's\b", "that is"),
     (r"\bwhat're\b", "what are"), (r"\bi'd\b", "i would"), (r"\bi'm\b", "i am"), (r"\blet's\b", "let us"),
-    (r"\bthere's\b", "there is"), (r"\bwhere's\b", "where is"), (r"\bwho's\b", "who is"),
+    (r"\bthere's\b", "there is"), (r"\bwhere's\b", "where is"), (r"\bwho's\b", "who is"), (r"\bwhen's\b", "when is"),
 )
 _SYMBOLS = (
     (r"(?<=\d),(?=\d{3}\b)", ""),              # 1,000 -> 1000
