@@ -52,7 +52,8 @@ SKILL_NAMES = {"clock": QT_TRANSLATE_NOOP("TurnView", "clock"), "timers": QT_TRA
                "calendar": QT_TRANSLATE_NOOP("TurnView", "calendar"), "chance": QT_TRANSLATE_NOOP("TurnView", "chance"),
                "reach": QT_TRANSLATE_NOOP("TurnView", "out of reach"), "place": QT_TRANSLATE_NOOP("TurnView", "this place"),
                "jokes": QT_TRANSLATE_NOOP("TurnView", "jokes"), "safety": QT_TRANSLATE_NOOP("TurnView", "safety"),
-               "stopwatch": QT_TRANSLATE_NOOP("TurnView", "stopwatch"), "facts": QT_TRANSLATE_NOOP("TurnView", "fun facts")}
+               "stopwatch": QT_TRANSLATE_NOOP("TurnView", "stopwatch"), "facts": QT_TRANSLATE_NOOP("TurnView", "fun facts"),
+               "notes": QT_TRANSLATE_NOOP("TurnView", "lists and notes")}
 """The skills' names as the note under a reply shows them (marked for translation)."""
 
 

@@ -4,7 +4,7 @@
 <context>
     <name>ConversationView</name>
     <message>
-        <location filename="../conversation.py" line="158"/>
+        <location filename="../conversation.py" line="159"/>
         <source>Ask something: type below, or hold “Hold to talk” while you speak.</source>
         <translation>무엇이든 물어보세요: 아래에 입력하거나, 말하는 동안 “눌러서 말하기”를 누르고 계세요.</translation>
     </message>
@@ -513,52 +513,57 @@
         <translation>재미있는 사실</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="85"/>
+        <location filename="../conversation.py" line="56"/>
+        <source>lists and notes</source>
+        <translation>목록과 메모</translation>
+    </message>
+    <message>
+        <location filename="../conversation.py" line="86"/>
         <source>(nothing was understood)</source>
         <translation>(알아듣지 못했어요)</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="98"/>
+        <location filename="../conversation.py" line="99"/>
         <source>speaking…</source>
         <translation>말하는 중…</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="111"/>
+        <location filename="../conversation.py" line="112"/>
         <source>%s to first sound</source>
         <translation>첫 소리까지 %s</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="114"/>
+        <location filename="../conversation.py" line="115"/>
         <source>end of turn: %s</source>
         <translation>발화 끝: %s</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="116"/>
+        <location filename="../conversation.py" line="117"/>
         <source>instant reply</source>
         <translation>즉시 답변</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="118"/>
+        <location filename="../conversation.py" line="119"/>
         <source>%s skill</source>
         <translation>%s 기능</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="120"/>
+        <location filename="../conversation.py" line="121"/>
         <source>no words heard</source>
         <translation>알아들은 말 없음</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="123"/>
+        <location filename="../conversation.py" line="124"/>
         <source>not heard well enough to answer (least sure word %s)</source>
         <translation>잘 못 알아들어서 답하지 않음 (가장 불확실한 단어 %s)</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="126"/>
+        <location filename="../conversation.py" line="127"/>
         <source>hedged, %s</source>
         <translation>확실하지 않음, %s</translation>
     </message>
     <message>
-        <location filename="../conversation.py" line="128"/>
+        <location filename="../conversation.py" line="129"/>
         <source>interrupted</source>
         <translation>중단됨</translation>
     </message>

@@ -30,9 +30,9 @@ from assistant.think.skills.text import numbers_misheard, one_word_off
 log = logging.getLogger(__name__)
 
 SKILLS = ("safety", "actions", "timers", "stopwatch", "clock", "calendar", "arithmetic", "units", "spelling", "live", "chance",
-          "place", "reach", "jokes", "facts")
+          "place", "notes", "reach", "jokes", "facts")
 """Modules of this package, in the order they are asked."""
-AS_SAID = frozenset({"safety", "actions", "spelling", "live", "reach", "place", "jokes", "facts"})
+AS_SAID = frozenset({"safety", "actions", "spelling", "live", "reach", "place", "notes", "jokes", "facts"})
 """Skills taken only as said: an action (stop, louder) is never guessed from misheard words, nor
 the word to spell (a function word misheard is another word), nor a question about the weather ("is
 it cold on Mars" is no "in Mars"), nor what the assistant cannot do or know (a place it has no map of), a joke or a fun fact (a question misheard
@@ -230,8 +230,8 @@ class Skills:
             listener(reply)
 
     def forget_visitor(self) -> None:
-        """A kiosk's visitor left: their timers and alarms go, their stopwatch, and anything
-        announced that nobody heard yet."""
+        """A kiosk's visitor left: their timers and alarms go, their stopwatch, lists and notes, and
+        anything announced that nobody heard yet."""
         with self._lock:
             self._unheard = []
         timers = self.timers
@@ -239,9 +239,9 @@ class Skills:
             cleared = timers.clear()
             if cleared:
                 log.info("the visitor's %d timer(s) and alarm(s) were cancelled", len(cleared))
-        stopwatch = self.get("stopwatch")
-        if stopwatch is not None:
-            stopwatch.forget()
+        for kept in ("stopwatch", "notes"):  # their stopwatch, lists and notes too
+            if (skill := self.get(kept)) is not None:
+                skill.forget()
 
     def close(self) -> None:
         for close in self.setup.closers:

@@ -1,5 +1,5 @@
 """What this assistant cannot reach, said plainly: music, calls and messages, lights and other devices, apps and
-websites, the web, maps, orders and bookings, lists, notes and calendars.
+websites, the web, maps, orders and bookings, calendars (lists and notes: :mod:`.notes`).
 
 It hears, answers and keeps time on this computer, offline, and nothing else: a request to play music or call
 someone must not get a small model's echo of it ("Play the Beatles." -> "You could play the Beatles.", "Turn
@@ -32,7 +32,8 @@ ANSWERS = {
     "web": "Sorry, I can't search the web: I work offline, with no internet connection.",
     "maps": "Sorry, I can't give directions or find places: I have no maps, and I work offline.",
     "orders": "Sorry, I can't order, buy or book anything: I work offline.",
-    "lists": "Sorry, I can't keep lists, notes or a calendar. I can set timers, alarms and reminders.",
+    "lists": "Sorry, I can't keep a calendar. I can keep lists and things to remember, and set timers, alarms and "
+             "reminders.",
 }
 KOREAN_ANSWERS = {
     "emergency": "저는 전화를 걸 수 없어요. 응급 상황이면 지금 휴대폰으로 119나 112에 전화하세요.",
@@ -43,7 +44,7 @@ KOREAN_ANSWERS = {
     "web": "죄송해요, 저는 인터넷 없이 작동해서 검색할 수 없어요.",
     "maps": "죄송해요, 저는 지도가 없어서 길을 안내할 수 없어요.",
     "orders": "죄송해요, 저는 주문이나 예약을 할 수 없어요.",
-    "lists": "죄송해요, 저는 메모나 일정을 관리할 수 없어요. 타이머와 알람은 맞출 수 있어요.",
+    "lists": "죄송해요, 저는 일정을 관리할 수 없어요. 장보기 목록과 기억할 일, 타이머와 알람은 맡을 수 있어요.",
 }
 
 _WORDS = r"[a-z0-9']+(?: [a-z0-9']+)*"
