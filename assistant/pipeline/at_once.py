@@ -10,7 +10,7 @@ from assistant.hear.bargein import words
 from assistant.hear.wake import plain_letters
 from assistant.think.about_itself import plain_question
 from assistant.think.replies import InstantReply, Replies
-from assistant.think.requests import follow_ups, plain_forms
+from assistant.think.requests import MOVED, QUESTION_WORDS, follow_ups, plain_forms
 from assistant.think.skills import SkillReply, Skills
 from assistant.writing import plain_words
 
@@ -19,6 +19,8 @@ ANOTHER = re.compile(r"^(?:(?:tell me|give me|say|and|okay|ok) )?(?:another(?: o
                      r"(?: please)?$|^(?:하나 더|또 해 줘|또 알려 줘|하나 더 해 줘|하나 더 알려 줘|또 하나|다른 거)$")
 """After a joke or a fun fact, "another one" asks for the next ("하나 더")."""
 
+ASKS = QUESTION_WORDS | MOVED | {"am"}
+"""The words a question begins with: words before a request with no comma after them that begin so are no opening."""
 OPENING_WORDS = 4
 """The most words an opening with no comma after it may have ("thank you very much")."""
 OPENINGS = 4
@@ -112,6 +114,8 @@ class AtOnce:
             return hit
         split = first_clause(text)
         for opening, rest in [split] if split else self._opening_words(text):
+            if not split and opening.split()[0].strip(",.!?").casefold() in ASKS:
+                continue  # a question opens no request without a pause: "Are you really sure?" is no "are you real" + "sure"
             if self._is_opening(opening, whole=not split):
                 if (hit := self._after_openings(rest, openings - 1)) is not None:
                     return hit

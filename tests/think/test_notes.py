@@ -51,6 +51,8 @@ def test_things_to_remember_and_a_question_they_answer(skills):
     assert tell(skills, "Where is the nearest car park?").startswith("Sorry, I can't give directions")  # not all its words
     assert tell(skills, "Remember that my passport is in the top drawer.") is not None
     assert tell(skills, "What is my password?") is None  # (not "passport")
+    assert tell(skills, "What is a car?") is None  # a question of the world's, not of what was told
+    assert tell(skills, "Where is my passport?") == "You told me your passport is in the top drawer."
     assert tell(skills, "What did I ask you to remember?") == \
         "You told me 2 things: your car is parked on level 3; and your passport is in the top drawer."
     assert tell(skills, "Forget everything.") == "Okay, I've forgotten what you told me."

@@ -566,7 +566,9 @@ def test_words_after_an_opening_instant_reply_phrase_are_answered_as_if_said_alo
             "Stop the car what is two plus two",  # "stop" then no request a skill takes: the model's
             # with no comma, an opening is all of a phrase: "what do you" is not "what do you do" (then "call a
             # baby cow" would be a call the assistant cannot make)
-            "What do you call a baby cow?"]
+            "What do you call a baby cow?",
+            # words that begin a question are no opening without a comma: not "are you real" (a letter off), then "sure"
+            "Are you really sure?"]
     try:
         for turns, text in enumerate(said, 1):
             engine.submit_text(text)
@@ -580,7 +582,7 @@ def test_words_after_an_opening_instant_reply_phrase_are_answered_as_if_said_alo
         ("skill", "2 plus 2 is 4."), ("skill", "3 plus 3 is 6.")]  # the assistant's name set aside too
     assert [(r.source, r.reply) for r in recorder.results[7:9]] == [
         ("skill", "7 times 8 is 56."), ("skill", "2 plus 2 is 4.")]
-    assert llm.calls == [said[3], said[6], said[9], said[10]]  # the model gets every word
+    assert llm.calls == [said[3], said[6], said[9], said[10], said[11]]  # the model gets every word
 
 
 def test_a_phrase_said_whole_has_every_word_of_it(user_dirs):

@@ -56,6 +56,7 @@ _ENGLISH = tuple((kind, re.compile(form)) for kind, form in _FORMS)
 _KINDS = {"shopping": "shopping", "grocery": "shopping", "groceries": "shopping", "to do": "to-do", "todo": "to-do",
           "to-do": "to-do", "packing": "packing"}
 _QUESTION = re.compile(r"^(?:where|what|when|which|who|how)\b")
+_MINE = re.compile(r"\b(?:i|my|me|mine|we|our|us)\b")
 _YOURS = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself", "am": "are", "we": "you",
           "our": "your", "us": "you", "i'm": "you're", "we're": "you're", "i've": "you've"}
 
@@ -149,11 +150,14 @@ class Notes:
 
     def _told(self, said: str) -> SkillReply | None:
         """A question a note answers ("where did i park my car" after "my car is parked on level 3"): the latest note
-        that holds every content word of the question (a stem counting), said back; None otherwise."""
+        that holds every content word of the question (a stem counting), said back, where the question is about the
+        user's own ("my", "I") or has two content words or more; None otherwise."""
         if not self.notes or not _QUESTION.match(said):
             return None
         asked = set(_content(said))
-        told = [n for n in self.notes if asked and _shared(asked, _content(n)) == len(asked)]
+        if not asked or len(asked) < 2 and not _MINE.search(said):
+            return None  # one word of the world's ("What is a car?") is no question about what the user told
+        told = [n for n in self.notes if _shared(asked, _content(n)) == len(asked)]
         return SkillReply(NAME, f"You told me {told[-1]}.") if told else None
 
     def _reading(self, name: str, label: str) -> str:
