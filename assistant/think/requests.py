@@ -113,6 +113,9 @@ def plain_forms(text: str) -> list[str]:
         if (plainer := _without_degree(form)) is not None:
             forms.append(plainer)
     for form in list(forms) + [words]:
+        if (rest := _without(form, ("i am feeling", "i'm feeling"), at_start=True)) is not None:
+            forms += [["i", "feel", *rest], ["i", "am", *rest]]  # "I'm feeling tired" is "I feel tired", "I am tired"
+    for form in list(forms) + [words]:
         softened = form
         while (rest := _without(softened, SOFTENERS, at_start=False)) is not None:
             softened = rest

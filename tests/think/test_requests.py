@@ -118,6 +118,7 @@ def test_everyday_wordings_of_the_clock_timers_and_actions(skills, text, reply):
     ("I'm feeling sad today.", "reply: I'm sorry you're feeling that way. It can help to talk with someone you trust."),
     ("I'm really lonely tonight.", "reply: I'm sorry you're feeling that way. It can help to talk with someone you trust."),
     ("I feel so tired right now.", "reply: Maybe it's time for a rest. I can set a timer for a nap."),
+    ("I'm feeling really tired today.", "reply: Maybe it's time for a rest. I can set a timer for a nap."),  # "I feel"
     ("How are you doing today?", "reply: I'm doing well, thanks for asking."),
     ("That's really helpful.", "reply: Glad I could help."),
     ("You're not very smart.", "reply: Sorry about that. I'm a small model, and I get things wrong."),
