@@ -29,11 +29,13 @@ def skills(tmp_path):
 
 
 def test_a_shopping_list(skills):
+    assert tell(skills, "What do I need to buy?") == "Your shopping list is empty."
     assert tell(skills, "Add milk to my shopping list.") == "Added milk to your shopping list."
     assert tell(skills, "Can you add butter, cheese and yogurt to the grocery list?") == \
         "Added butter, cheese and yogurt to your shopping list."
     assert tell(skills, "Put milk on my shopping list.") == "Milk is already on your shopping list."
     assert tell(skills, "What's on my shopping list?") == "Your shopping list has milk, butter, cheese and yogurt."
+    assert tell(skills, "What do we need to buy?") == "Your shopping list has milk, butter, cheese and yogurt."
     assert tell(skills, "Take cheese off my shopping list.") == "Took cheese off your shopping list."
     assert tell(skills, "Remove bread from my shopping list.") == \
         "Bread isn't on your shopping list. Your shopping list has milk, butter and yogurt."

@@ -41,7 +41,7 @@ _FORMS = (
     ("add", rf"^(?:(?:can|could|would) you |please )?(?:add|put|write) {_ITEMS} (?:to|on|onto|in) {_LIST}(?: please)?$"),
     ("read", rf"^(?:what is|what are|what's|what do i have|what have i got|what else is) (?:on|in) {_LIST}$"),
     ("read", rf"^(?:(?:can|could) you )?(?:read|read me|show me|tell me|check) {_LIST}$"),
-    ("read", r"^what do (?:i|we) (?:need to buy|need from the (?:shop|store)|have to buy)$"),
+    ("to_buy", r"^what do (?:i|we) (?:need to buy|need from the (?:shop|store)|have to buy)$"),
     ("remove", rf"^(?:remove|delete|take|cross|cross off|scratch) {_ITEMS} (?:off|from|off of|out of) {_LIST}$"),
     ("clear", rf"^(?:clear|empty|delete|erase|reset) {_LIST}$"),
     ("remember", r"^(?:please )?(?:remember|note|make a note|take a note|write down)(?: that| this|:)? "
@@ -101,7 +101,7 @@ class Notes:
         if found is None:
             return self._told(said)
         kind, m = found
-        name = _KINDS.get(m.groupdict().get("kind") or "", "")
+        name = "shopping" if kind == "to_buy" else _KINDS.get(m.groupdict().get("kind") or "", "")
         label = f"your {name + ' ' if name else ''}list"
         if kind == "add":
             items = _items(m["items"])
@@ -109,7 +109,7 @@ class Notes:
             if not new:
                 return SkillReply(NAME, f"{capital(_and(items))} {'is' if len(items) == 1 else 'are'} already on {label}.")
             return SkillReply(NAME, f"Added {_and(new)} to {label}.", effect=lambda: self._change(name, add=new))
-        if kind == "read":
+        if kind in ("read", "to_buy"):
             return SkillReply(NAME, self._reading(name, label))
         if kind == "remove":
             items = [i for i in _items(m["items"]) if i in self.lists.get(name, [])]
@@ -132,7 +132,7 @@ class Notes:
         if kind == "add":
             return SkillReply(NAME, f"장보기 목록에 {', '.join(items)}{_object(items[-1])} 넣었어요.",
                               effect=lambda: self._change("shopping", add=items))
-        if kind == "read":
+        if kind in ("read", "to_buy"):
             have = self.lists.get("shopping", [])
             return SkillReply(NAME, f"장보기 목록에는 {', '.join(have)}{'이' if final_consonant(have[-1]) else '가'} 있어요." if have
                               else "장보기 목록이 비어 있어요.")
