@@ -45,8 +45,18 @@ def test_a_number_in_the_range_asked(chance):
     assert outcomes(chance, "1부터 3까지 숫자 하나 골라 줘") == {"일이에요.", "이예요.", "삼이에요."}
 
 
+def test_several_coins_and_a_card(chance):
+    three = outcomes(chance, "Flip three coins.", 300)
+    assert len(three) == 8 and all(len(t.rstrip(".").replace(" and ", ", ").split(", ")) == 3 for t in three)
+    assert outcomes(chance, "Toss a coin twice.") == {"Heads and heads.", "Heads and tails.", "Tails and heads.",
+                                                      "Tails and tails."}
+    cards = outcomes(chance, "Pick a card, any card.", 2000)
+    assert len(cards) == 52 and "The queen of hearts." in cards  # (the model: "I'm not sure what card you mean.")
+
+
 @pytest.mark.parametrize("question", ["What is a coin flip?", "How do dice work?", "Pick a number.",
-                                      "Roll the window down.", "Pick a number between 5 and 5."])
+                                      "Roll the window down.", "Pick a number between 5 and 5.",
+                                      "What is the card game called poker?", "Flip 100 coins."])
 def test_look_alikes_are_the_models(chance, question):
     assert chance.match(question, NOW) is None
 

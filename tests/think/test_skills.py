@@ -69,6 +69,8 @@ def test_results_are_said_to_about_three_digits(value, said):
     ("What is one hundred and twenty three divided by three?", "123 divided by 3 is 41."),
     ("What is 10 divided by 0?", "Dividing by zero has no answer."),
     ("What is 9 to the power of 99999?", "That number is too big for me to say."),
+    ("What's the square of 12?", "12 squared is 144."),
+    ("What is the cube of 3?", "3 cubed is 27."),
 ])
 def test_arithmetic(skills, question, reply):
     assert answer(skills, question) == ("arithmetic", reply)
@@ -86,6 +88,9 @@ def test_arithmetic(skills, question, reply):
     ("How many minutes are in three hours?", "There are 180 minutes in 3 hours."),
     ("How many miles is ten kilometers?", "There are 6.21 miles in 10 kilometers."),
     ("How many ounces are two pounds?", "There are 32 ounces in 2 pounds."),
+    ("What is 100 kilometers per hour in miles per hour?", "100 kilometers per hour is 62.1 miles per hour."),  # speed
+    ("Convert 10 knots to kilometers per hour.", "10 knots is 18.5 kilometers per hour."),
+    ("How hot is 40 degrees Celsius in Fahrenheit?", "40 degrees celsius is 104 degrees fahrenheit."),
 ])
 def test_unit_conversions(skills, question, reply):
     assert answer(skills, question) == ("units", reply)

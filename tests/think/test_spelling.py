@@ -93,3 +93,9 @@ def test_a_words_letters_are_counted_or_picked(english_skills, question, reply):
 def test_letters_of_no_word_said_are_not_counted(english_skills, question):
     found = english_skills.match(question)
     assert found is None or found.skill != "spelling"
+
+
+@pytest.mark.parametrize("question", ["Say the alphabet.", "Recite the alphabet.", "Can you say the ABCs?"])
+def test_the_alphabet_in_order(english_skills, question):
+    found = english_skills.match(question)
+    assert found is not None and found.text == ", ".join("ABCDEFGHIJKLMNOPQRSTUVWXYZ") + "."

@@ -36,6 +36,8 @@ _VERBS = (
     (re.compile(rf"^multiply ({NUMBER}) (?:by|and|with) ({NUMBER})$"), "{0} times {1}"),
     (re.compile(rf"^(?:the )?product of ({NUMBER}) and ({NUMBER})$"), "{0} times {1}"),
     (re.compile(rf"^divide ({NUMBER}) by ({NUMBER})$"), "{0} divided by {1}"),
+    (re.compile(rf"^(?:the )?square of ({NUMBER})$"), "{0} squared"),
+    (re.compile(rf"^(?:the )?cube of ({NUMBER})$"), "{0} cubed"),
 )
 _TOKENS = (  # longest first; each spoken operator and its Python spelling
     ("to the power of", "**"), ("multiplied by", "*"), ("divided by", "/"), ("percent of", "/100*"),

@@ -13,11 +13,12 @@ import time
 
 from assistant.think.skills import SkillContext, SkillReply, SkillSetup
 from assistant.think.skills.korean_numbers import copula, parse, say, subject
-from assistant.think.skills.text import normalize
+from assistant.think.skills.text import capital, normalize
 from assistant.writing import has_hangul, plain_words
 
 NAME = "chance"
 MOST_DICE = 10
+_RANKS = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king")
 MOST_NUMBER = 1_000_000
 HOLD_S = 3.0
 """One request, one draw: asked again within this (the words read at a pause and again at the endpoint, or
@@ -25,6 +26,10 @@ with a misheard function word guessed in several ways), the same request gets th
 
 _FORMS = (
     ("coin", re.compile(r"^(?:(?:flip|toss) (?:a|the|1) coin|heads or tails|coin (?:flip|toss))(?: for me)?$")),
+    ("coins", re.compile(r"^(?:flip|toss) (?:(?P<count>\d+) coins|(?:a|the|1) coin (?P<times>twice|3 times|\d+ times))"
+                         r"(?: for me)?$")),
+    ("card", re.compile(r"^(?:pick|draw|choose|deal|give me|deal me) (?:me )?(?:a|1|a random) (?:playing )?card"
+                        r"(?: any card)?(?: for me)?$")),
     ("dice", re.compile(r"^(?:roll|throw|toss) (?:(?P<count>\d+|a|the|a pair of) )?(?:6 sided )?(?:die|dice|dices)"
                         r"(?: for me)?$")),
     ("number", re.compile(r"^(?:pick|choose|give me|tell me|say|think of|generate) (?:me )?(?:a|1) (?:random )?number"
@@ -67,6 +72,13 @@ class Chance:
     def _english(self, kind: str, asked: tuple) -> str | None:
         if kind == "coin":
             return f"{self.draw.choice(('Heads', 'Tails'))}."
+        if kind == "coins":
+            if not 2 <= asked[0] <= MOST_DICE:
+                return None
+            sides = [self.draw.choice(("heads", "tails")) for _ in range(asked[0])]
+            return capital(f"{', '.join(sides[:-1])} and {sides[-1]}.")
+        if kind == "card":
+            return f"The {self.draw.choice(_RANKS)} of {self.draw.choice(('hearts', 'diamonds', 'clubs', 'spades'))}."
         if kind == "dice":
             dice = asked[0]
             if not 1 <= dice <= MOST_DICE:
@@ -97,6 +109,11 @@ class Chance:
 def _asked(found: re.Match) -> tuple:
     """What a request asks for, however it was worded: how many dice ("a", "the", "1" are one), or the range."""
     named = found.groupdict()
+    if "times" in named:  # coins: how many, or how many times one
+        times = named["times"] or ""
+        return (2 if times == "twice" else int(times.split()[0]) if times else int(named["count"]),)
+    if not named:
+        return ()
     if "count" in named:
         count = named["count"]
         return (2 if count == "a pair of" else 1 if count in (None, "a", "the") else int(count),)

@@ -42,6 +42,9 @@ _COUNTS = (  # a word's letters counted or picked: a language model reads tokens
                         rf"{_ONE_WORD}$")),
     ("pick", re.compile(rf"^(?:what|which) letter does {_ONE_WORD} (?P<which>start|begin|end) with$")),
 )
+_ALPHABET = re.compile(r"^(?:(?:can|could) you )?(?:say|recite|sing|tell me|spell|read|go through) (?:me )?"
+                       r"(?:the (?:english )?alphabet|the abcs|your abcs|the abc|abc)$")
+"""The letters in order (the model said "The alphabet is a set of 26 letters."; "sing" is said, not sung)."""
 _VOWELS = frozenset("aeiou")
 _PLACES = {"first": 1, "second": 2, "third": 3, "start": 1, "begin": 1}
 _NOT_A_WORD = frozenset(
@@ -59,6 +62,8 @@ class Spelling:
         if has_hangul(text):
             return None
         said = normalize(text)
+        if _ALPHABET.match(said):
+            return SkillReply(NAME, ", ".join("ABCDEFGHIJKLMNOPQRSTUVWXYZ") + ".")
         counted = next(((kind, m) for kind, f in _COUNTS if (m := f.match(said))), None)
         if counted is not None:
             return _letters(*counted, text)

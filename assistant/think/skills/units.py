@@ -1,4 +1,4 @@
-"""Unit conversions with pint: length, weight, temperature, volume and time.
+"""Unit conversions with pint: length, weight, temperature, volume, time and speed.
 
 "convert 5 miles to kilometers", "what is 100 degrees fahrenheit in celsius", "how many
 cups are in a liter", "how many miles is 10 kilometers", "10 kilos in pounds", "how many
@@ -24,7 +24,7 @@ from assistant.think.skills import SkillContext, SkillReply, SkillSetup, counts,
 from assistant.think.skills.text import NUMBER, normalize, spoken_number
 
 NAME = "units"
-KINDS = ("[length]", "[mass]", "[temperature]", "[length] ** 3", "[time]")
+KINDS = ("[length]", "[mass]", "[temperature]", "[length] ** 3", "[time]", "[length] / [time]")
 """Dimensions converted (pint's notation)."""
 
 _UNIT = r"[a-z]+(?: [a-z]+){0,2}?"
@@ -33,7 +33,8 @@ _FORMS = (
     re.compile(rf"^(?:how many|how much) (?P<to>{_UNIT}) (?:(?:are |is )?(?:there )?in |are |is ){_AMOUNT} (?P<from>{_UNIT})$"),
     re.compile(
         rf"^(?:(?:can you |could you )?(?:please )?(?:convert|change|what is|what are|how much is|how much are"
-        rf"|how many|how long is|how heavy is|how far is) )?{_AMOUNT} (?P<from>{_UNIT}) (?:to|in|into|as) (?P<to>{_UNIT})$"
+        rf"|how many|how long is|how heavy is|how far is|how hot is|how cold is|how warm is|how fast is) )?{_AMOUNT} "
+        rf"(?P<from>{_UNIT}) (?:to|in|into|as) (?P<to>{_UNIT})$"
     ),
 )
 _HEIGHT = re.compile(rf"^(?:(?:convert|what is|how tall is|how much is) )?(?P<feet>{NUMBER}) (?:feet|foot) (?:and )?"
@@ -115,8 +116,8 @@ class Units:
             return None
         for pattern, replacement in _SPOKEN_AS:
             words = re.sub(pattern, replacement, words)
-        try:
-            unit = self.registry.parse_units(words.replace(" ", "_"))
+        try:  # "fluid ounce" is one unit; "miles per hour" is two, divided
+            unit = self.registry.parse_units(words if " per " in words else words.replace(" ", "_"))
         except Exception:  # noqa: BLE001 - pint raises several kinds for words that are no unit
             return None
         return unit if str(unit.dimensionality) in KINDS else None
