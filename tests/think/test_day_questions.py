@@ -71,3 +71,14 @@ def test_korean_days(english_skills, question, answer):
 def test_korean_look_alikes_are_not_the_clocks(english_skills, question):
     reply = english_skills.match(question, NOW)
     assert reply is None or reply.skill != "clock", (question, reply)
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("자정까지 얼마나 남았어?", "자정까지 여덟 시간 오십삼 분 남았어요."),
+    ("정오까지 몇 시간 남았어요?", "정오까지 스무 시간 오십삼 분 남았어요."),
+    ("다섯 시까지 얼마나 남았어?", "오후 다섯 시까지 한 시간 오십삼 분 남았어요."),
+    ("올해 며칠 남았어?", "올해는 이십오 일 남았어요."),
+])
+def test_korean_time_left(english_skills, question, answer):
+    reply = english_skills.match(question, NOW)
+    assert reply is not None and reply.text == answer, (question, reply)

@@ -93,6 +93,8 @@ _KOREAN_FORMS = (
     ("when", re.compile(rf"^(?:(?:올해|이번|내년) )?(?P<event>{_KOREAN_NAMES}) ?(?:은|는|이|가)? (?:무슨|몇) ?요일(?:\S*)$")),
     ("when", re.compile(rf"^(?:(?:올해|이번|내년) )?(?P<event>{_KOREAN_NAMES}) ?(?:은|는|이|가)? (?:언제|며칠)(?:\S*)$")),
     ("leap", re.compile(r"^(?:올해|금년) ?(?:은|는)? 윤년(?:\S*)$")),
+    ("year_left", re.compile(r"^(?:올해|금년) ?(?:는|도)? ?(?:남은 ?날 ?(?:이|은)? ?)?(?:며칠|몇 ?일) ?(?:남았|남은|이야|예요|"
+                             r"이에요|야)?\S*$")),
     ("is_holiday", re.compile(rf"^{_KOREAN_DAY} ?(?:은|는)? ?{_KOREAN_OFF}(?:이야|이에요|인가요|이니|이지|이죠|예요|야|이었어|이었어요|"
                               rf"이었나요|맞아|맞아요)?$")),
     ("next_holiday", re.compile(rf"^(?:다음|이번) {_KOREAN_OFF} ?(?:은|는|이)? ?(?:언제|며칠)(?:\S*)$")),
@@ -181,6 +183,9 @@ class Calendar:
     def _korean(self, kind: str, found: re.Match, today: date) -> str | None:
         if kind == "leap":
             return "네, 올해는 윤년이에요." if month_calendar.isleap(today.year) else "아니요, 올해는 윤년이 아니에요."
+        if kind == "year_left":
+            left = (date(today.year, 12, 31) - today).days
+            return f"올해는 {say(left)} 일 남았어요." if left else "오늘이 올해 마지막 날이에요."
         public = self.korean_public
         if kind == "next_holiday":
             when, name = public.next_after(today) if public else (None, "")

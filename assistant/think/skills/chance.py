@@ -38,7 +38,11 @@ _FORMS = (
 )
 _KOREAN_FORMS = (
     ("coin", re.compile(r"^(?:동전|코인) ?(?:을|좀|하나)? ?(?:던져|던저|던지기|튕겨|굴려)(?: ?(?:줘|줄래|줄래요|주세요|봐))?$")),
+    ("coins", re.compile(r"^(?:동전|코인) ?(?:을|좀)? ?(?P<count>\S+?) ?(?:개|번) ?(?:던져|던저|던지기|튕겨|굴려)"
+                         r"(?: ?(?:줘|줄래|줄래요|주세요|봐))?$")),
     ("dice", re.compile(r"^(?:주사위) ?(?:를|좀|하나)? ?(?:굴려|던져|던저|굴리기)(?: ?(?:줘|줄래|줄래요|주세요|봐))?$")),
+    ("dice", re.compile(r"^(?:주사위) ?(?:를|좀)? ?(?P<count>\S+?) ?(?:개|번) ?(?:굴려|던져|던저|굴리기)"
+                        r"(?: ?(?:줘|줄래|줄래요|주세요|봐))?$")),
     ("number", re.compile(r"^(?P<low>\S+?)(?:부터|에서) (?P<high>\S+?) ?(?:까지|사이|사이에서|사이의)? (?:숫자|수) ?(?:를|좀)? ?(?:하나|한 개)? ?"
                           r"(?:골라|뽑아|말해|정해)(?: ?(?:줘|줄래|줄래요|주세요|봐))?$")),
 )
@@ -95,6 +99,16 @@ class Chance:
     def _korean(self, kind: str, found: re.Match) -> str | None:
         if kind == "coin":
             return f"{self.draw.choice(('앞면', '뒷면'))}이에요."
+        count = _korean_count(found)
+        if kind == "coins":
+            if count is None or not 2 <= count <= MOST_DICE:
+                return None
+            return f"{', '.join(self.draw.choice(('앞면', '뒷면')) for _ in range(count))}이에요."
+        if kind == "dice" and count is not None and count != 1:
+            if not 2 <= count <= MOST_DICE:
+                return None
+            rolled = [self.draw.randint(1, 6) for _ in range(count)]
+            return f"{', '.join(say(n) for n in rolled)}, 합해서 {copula(say(sum(rolled)))}."
         if kind == "dice":
             return f"{subject(say(self.draw.randint(1, 6)))} 나왔어요."
         low, high = (parse(found["low"]), parse(found["high"]))
@@ -106,6 +120,13 @@ class Chance:
         return f"{copula(say(self.draw.randint(low, high)))}."
 
 
+def _korean_count(found: re.Match) -> int | None:
+    """How many coins or dice a Korean request asks for ("두 개", "세 번"; none said: one)."""
+    said = found.groupdict().get("count")
+    count = parse(said, counter=True) if said else 1
+    return int(count) if count is not None and count == int(count) else None
+
+
 def _asked(found: re.Match) -> tuple:
     """What a request asks for, however it was worded: how many dice ("a", "the", "1" are one), or the range."""
     named = found.groupdict()
@@ -114,6 +135,8 @@ def _asked(found: re.Match) -> tuple:
         return (2 if times == "twice" else int(times.split()[0]) if times else int(named["count"]),)
     if not named:
         return ()
+    if "count" in named and named["count"] and has_hangul(named["count"]):
+        return (_korean_count(found),)
     if "count" in named:
         count = named["count"]
         return (2 if count == "a pair of" else 1 if count in (None, "a", "the") else int(count),)

@@ -34,6 +34,8 @@ _FORMS = [
     ("shifted", "{n:days} way=뒤:1|후:1|뒤에:1|후에:1|있으면:1|전:-1|전에:-1 [@TOPIC] "
                 "asked=며칠:date|몇_월_며칠:date|날짜:date|무슨_요일:weekday|몇_요일:weekday [@IS|@WAS|일까|일까요]"),
     ("later", "{d} 뒤에|뒤|후에|후|있으면 [@TOPIC] 몇_시 [@IS|일까|일까요|야|예요]"),
+    ("until", "[half=오전:am|오후:pm|아침:am|저녁:pm|밤:pm|낮:pm|새벽:am] {t} 까지 [앞으로] 얼마나|몇_시간|몇_분|시간이 [더] "
+              "남았어|남았어요|남았나요|남았지|남았니|@IS"),
     ("days_to", "[다음_주|이번_주] wd=월요일:0|화요일:1|수요일:2|목요일:3|금요일:4|토요일:5|일요일:6|주말:7 까지 며칠|몇_일 "
                 "[남았어|남았어요|남았나요|남았지|@IS]"),
 ]
@@ -52,16 +54,20 @@ def days(words: str) -> int | None:
     return int(count) * (1 if found["unit"] == "일" else 7)
 
 
-FORMS = [(kind, Form(spec, {"d": korean_timers.duration_s, "days": days})) for kind, spec in _FORMS]
+FORMS = [(kind, Form(spec, {"d": korean_timers.duration_s, "days": days, "t": korean_timers.clock}))
+         for kind, spec in _FORMS]
 _DAY_SAID = {0: "오늘", 1: "내일", -1: "어제", 2: "모레"}
 
 
 def match(name: str, text: str, context: SkillContext) -> SkillReply | None:
     """The clock's answer to Korean ``text``, or None."""
-    hit = first(FORMS, text)
+    hit = first(FORMS, text.replace("정오", "낮 열두 시").replace("자정", "새벽 열두 시"))  # noon, midnight: the clock's words
     if hit is None:
         return None
     kind, found = hit
+    if kind == "until":
+        named = next((word for word in ("자정", "정오") if word in text), None)
+        return _until(name, found.values, context, named)
     if kind == "later":
         return _later(name, found.values["d"], context)
     if kind == "days_to":
@@ -94,6 +100,15 @@ def _later(name: str, seconds: float | None, context: SkillContext) -> SkillRepl
     days = (when.date() - context.now.date()).days
     day = {0: "", 1: "내일 "}.get(days, f"{WEEKDAYS[when.weekday()]} ")
     return SkillReply(name, f"{korean_timers.spoken_duration(seconds)} 뒤에는 {day}{copula(time_words(when))}.")
+
+
+def _until(name: str, v: dict, context: SkillContext, named: str | None) -> SkillReply | None:
+    """"자정까지 얼마나 남았어?" -> "자정까지 칠 시간 오십 분 남았어요."; "다섯 시까지" is the sooner five o'clock."""
+    when = korean_timers.next_time_said(context.now, v["t"], v.get("half"), None)
+    if when is None:
+        return None
+    minutes = round((when - context.now).total_seconds() / 60)
+    return SkillReply(name, f"{named or time_words(when)}까지 {korean_timers.spoken_duration(minutes * 60)} 남았어요.")
 
 
 def _days_to(name: str, weekday: int, weekend: bool, context: SkillContext) -> SkillReply:

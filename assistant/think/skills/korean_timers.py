@@ -97,6 +97,7 @@ _FORMS = [
     ("set", f"[{{name}}] 타이머 [는|를|가] {{d}} [짜리|으로|로|동안] {_SET}"),  # 이 would eat 이십
     ("set", f"{{d}} [짜리] [{{name}}] 타이머 [을|를] {_SET}"),
     ("set", "{d} 뒤에|후에|있다가 [좀] 알려_줘|알려_주세요|알려줘|알려_줄래|알려_줄래요|말해_줘|말해_주세요|불러_줘"),  # a reminder
+    ("set", "{d} 뒤에|후에|있다가 [좀] 깨워_줘|깨워_주세요|깨워|깨워_줄래|깨워_줄래요|깨워줘요"),  # "이십 분 뒤에 깨워 줘"
     ("alarm", f"{_DAY} {{t}} [에] 알람 [을|를|좀] {_SET}"),
     ("alarm", f"알람 [을|를] {_DAY} {{t}} [에|으로|로] {_SET}"),
     ("alarm", f"{_DAY} {{t}} [에] 깨워_줘|깨워_주세요|깨워|깨워_줄래|깨워_줄래요|깨워줘요"),
@@ -178,7 +179,7 @@ class _Handler:
         return SkillReply(self.skill.name, f"{said} {'다시 ' if again else ''}맞췄어요.", effect=start)
 
     def alarm(self, v: dict) -> SkillReply | None:
-        when = _next_time(self.context.now, v["t"], v.get("half"), v.get("day"))
+        when = next_time_said(self.context.now, v["t"], v.get("half"), v.get("day"))
         if when is None:
             return None
         name = time_words(when)
@@ -270,7 +271,7 @@ class _Handler:
         hour, minute = v["t"]
         if not v.get("half") and 1 <= hour <= 12:  # "일곱 시 반으로" after "오전 일곱 시": the same half of the day
             hour = same_half_of_day(hour, was)
-        when = _next_time(self.context.now, (hour, minute), v.get("half") or ("pm" if hour >= 12 else "am"), None)
+        when = next_time_said(self.context.now, (hour, minute), v.get("half") or ("pm" if hour >= 12 else "am"), None)
         if when is None:
             return None
         day = "내일" if when.date() != self.context.now.date() else "오늘"
@@ -360,7 +361,7 @@ def spoken_duration(seconds: float) -> str:
     return " ".join(parts[:2]) if parts else "영 초"
 
 
-def _next_time(now: datetime, hour_minute: tuple[int, int], half: str | None, day: str | None) -> datetime | None:
+def next_time_said(now: datetime, hour_minute: tuple[int, int], half: str | None, day: str | None) -> datetime | None:
     """The next moment the time comes (tomorrow if asked or if it has passed); a bare hour
     from 1 to 12 is the sooner of its morning and its afternoon."""
     hour, minute = hour_minute
