@@ -259,6 +259,14 @@ def test_korean_timers_ring_in_korean_and_english_ones_in_english(skills):
     assert ask(skills, "cancel all timers")[1] == "라면 timer and pasta timer cancelled."  # one store for both
 
 
+def test_a_korean_reminder_with_its_task_rings_with_it(skills):
+    assert ask(skills, "두 시간 뒤에 빨래 꺼내라고 알려 줘") == ("timers", "두 시간 뒤에 빨래 꺼내라고 알려 드릴게요.")
+    assert ask(skills, "이십 분 뒤에 깨워 줘") == ("timers", "이십 분 타이머를 맞췄어요.")  # (woken: a timer)
+    reminder = next(t for t in skills.timers.active() if t.name == "빨래 꺼내라고")
+    assert korean_timers.ring_text(reminder) == "알림이에요. 빨래 꺼내라고 하셨어요."
+    assert "빨래 꺼내라고 한 알림은 두 시간 남았어요." in ask(skills, "타이머 뭐 있어?")[1]
+
+
 # ------------------------------------------------------------------ guards
 
 

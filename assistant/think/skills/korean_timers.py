@@ -152,11 +152,17 @@ def match(skill: TimerSkill, text: str, context: SkillContext) -> SkillReply | N
         values = {**answer[1].values, **({"name": asked[1]} if asked[1] else {})}
         reply = handler.set(values) if asked[0] == "timer" else handler.alarm(values)
         return replace(reply, effect=skill.timers.answering(reply.effect)) if reply and reply.effect else reply
+    if (reminder := _REMIND.match(text.strip())) is not None:
+        return handler.remind(reminder)
     hit = first(FORMS, text)
     if hit is None:
         return None
     kind, found = hit
     return getattr(handler, kind)(found.values)
+
+
+_REMIND = re.compile(r"^(?P<d>.+?) ?(?:뒤에|후에|있다가) (?P<task>\S.*?(?:라|으라|하라|자))고 (?:좀 )?(?:알려|말해)"
+                     r"(?: ?줘| ?주세요| ?줄래요?| ?주실래요)?[.!?]*$")  # a reminder with its task: "...빨래 꺼내라고 알려 줘"
 
 
 class _Handler:
@@ -189,6 +195,15 @@ class _Handler:
             self.store.add(name, "alarm", when.timestamp())
 
         return SkillReply(self.skill.name, f"{day} {name}에 알람을 맞췄어요.", effect=start)
+
+    def remind(self, found: re.Match) -> SkillReply | None:
+        """A timer named by the task as said ("빨래 꺼내라고"): it rings "알림이에요. 빨래 꺼내라고 하셨어요."."""
+        seconds = duration_s(found["d"].replace(" ", ""))
+        if seconds is None or not 0 < seconds <= 24 * 3600:
+            return None if seconds is None else SkillReply(self.skill.name, "알림은 일 초부터 스물네 시간 뒤까지 맞출 수 있어요.")
+        name, clock_now = f"{found['task']}고", self.store.clock
+        return SkillReply(self.skill.name, f"{spoken_duration(seconds)} 뒤에 {name} 알려 드릴게요.",
+                          effect=lambda: self.store.add(name, "timer", clock_now() + seconds, seconds))
 
     def ask_timer(self, v: dict) -> SkillReply:  # noqa: ARG002 - the forms' handlers take their values
         return SkillReply(self.skill.name, "몇 분으로 맞출까요?", effect=lambda: self.store.ask("timer"), asks=True)
@@ -334,8 +349,15 @@ def _label(name: str | None, kind: str) -> str:
 
 
 def korean_label(timer: Timer) -> str:
-    """ "라면 타이머", "오전 일곱 시 알람"; an English timer keeps its name ("pasta 타이머")."""
+    """ "라면 타이머", "오전 일곱 시 알람", "빨래 꺼내라고 한 알림"; an English timer keeps its name ("pasta 타이머")."""
+    if _reminding(timer):
+        return f"{timer.name} 한 알림"
     return f"{timer.name} {_KIND_SAID[timer.kind]}" if timer.name else _KIND_SAID[timer.kind]
+
+
+def _reminding(timer: Timer) -> bool:
+    """A Korean reminder's timer: named by its task as said, "...라고"."""
+    return timer.kind == "timer" and has_hangul(timer.name) and timer.name.endswith("고")
 
 
 def is_korean(timer: Timer) -> bool:
@@ -347,6 +369,8 @@ def ring_text(timer: Timer, now: datetime | None = None) -> str:
     """What is said when a Korean timer or alarm goes off (``now``: the time it is)."""
     if timer.kind == "alarm":
         return f"{copula(time_words(now or datetime.now()))}. 알람이 울려요."
+    if _reminding(timer):
+        return f"알림이에요. {timer.name} 하셨어요."
     return f"{subject(korean_label(timer))} 끝났어요."
 
 
