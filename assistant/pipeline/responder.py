@@ -220,6 +220,11 @@ class ResponderStage(Stage):
             self.playback.change_volume(+1 if hit.action == "louder" else -1)
         if hit.action in ("slower", "faster"):
             self.change_pace(+1 if hit.action == "faster" else -1)
+        if hit.action == "start_over":  # the model's history, and what "what did I just say" reads, start anew
+            with self.model_call():
+                self.llm.reset()
+            for old in [t for t in self._heard if t < turn]:
+                del self._heard[old]
         text = hit.words(self.last_reply, self.unheard) if hit.action != "recall" else self._recall(turn, hit.text)
         if isinstance(hit, SkillReply) and hit.action in ("", None, "recall", "continue") and text:
             self.last_reply = text  # "repeat" after a skill's answer (a timer's ring, "You said: ...") says it again

@@ -43,7 +43,7 @@ from assistant.resources import config_dir
 
 log = logging.getLogger(__name__)
 
-ACTIONS = ("stop", "repeat", "louder", "quieter", "slower", "faster", "recall", "continue")
+ACTIONS = ("stop", "repeat", "louder", "quieter", "slower", "faster", "recall", "continue", "start_over")
 FILLER_WORDS = frozenset({"um", "umm", "uh", "uhh", "uhm", "erm", "er", "hmm", "hm", "mm", "ah", "eh", "oh",
                           "please", "음"})
 """Dropped before matching: hesitations, and "please", which changes no request."""

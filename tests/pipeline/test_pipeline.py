@@ -558,6 +558,36 @@ def test_speak_slower_and_faster_change_the_voice_s_pace_from_the_answer_on(with
     assert tts.paces[-1] == pytest.approx(PACE_STEP**PACE_STEPS)
 
 
+def test_start_over_forgets_the_conversation():
+    """"Let's start over." empties the model's history (the small model carries its earlier answers into the next
+    ones) and what "What did I just say?" reads; the timers and the settings stay."""
+    from assistant.think.skills import load_skills
+
+    config, llm = Config(), FakeLlm(reply="Mount Everest.")
+    skills = load_skills(config)
+    rec = Recorder()
+    engine = Engine(config, vad=FakeVad(), output=RecordingSink(), on_event=rec, stt=FakeStt(), llm=llm, tts=FakeTts(),
+                    skills=skills)
+
+    def say(text: str) -> str:
+        turns = len(rec.results)
+        engine.submit_text(text)
+        rec.wait_turns(turns + 1)
+        return rec.results[-1].reply
+
+    try:
+        say("What is the tallest mountain?")
+        say("Set a timer for ten minutes.")
+        assert llm.remembered == [("What is the tallest mountain?", "Mount Everest.")]
+        assert say("Let's start over.") == "Okay, let's start over."
+        assert llm.remembered == [] and rec.results[-1].source in ("cache", "skill")
+        assert say("What did I just say?") == "You said: Let's start over."  # nothing before it is kept
+        assert [t.name for t in skills.timers.active()] == ["10 minute"]
+    finally:
+        engine.close()
+        skills.close()
+
+
 def test_what_did_i_just_say_is_the_turn_before_said_back(with_skills):
     say, _ = with_skills
     assert say("What did I just say?") == "You haven't said anything yet."
