@@ -24,7 +24,7 @@ from text_to_num import alpha2digit
 from assistant.think.hangul import final_consonant
 from assistant.writing import has_hangul, plain_words
 
-OPENERS = ("can you", "could you", "would you", "will you", "can't you", "would you please",
+OPENERS = ("can you", "could you", "would you", "will you", "can't you", "would you please", "can we", "could we",
            "i want you to", "i would like you to", "i'd like you to", "i need you to", "go ahead and", "just")
 """Said before a request and changing nothing in it ("could you set a timer..."), longest first where one
 begins another."""

@@ -46,6 +46,7 @@ def answer(skills: Skills, text: str) -> str | None:
                                                   "will it rain"]),   # "today" left out too, the forms' last
     ("I'm really sad today.", ["i'm really sad", "i'm sad", "i'm sad today"]),  # how much and when left out
     ("Turn it down a little bit.", ["turn it down"]),
+    ("Can we change the subject?", ["change the subject"]),   # "we" asked with the assistant
     ("A bit quieter, please.", ["quieter"]),
     ("Can you tell me a joke?", ["tell me a joke"]),   # no question inside: "a joke" is no form
     ("What time is it?", []),
