@@ -38,6 +38,8 @@ def test_numbers_worked_out(english_skills, question, answer):
     "What is the average temperature in Paris?", "What's the average salary?", "Is the number 7 lucky?",
     "Round up the usual suspects.", "Count me in.", "Split the difference.", "What is the tip of the iceberg?",
     "What is a remainder?", "How do you round numbers?", "Split 10 dollars between 1 person.",
+    "Is the Earth bigger than Mars?", "How many zeros are in my bank account?", "Which is bigger, a cat or a dog?",
+    "Is 10 divisible by 0?",
 ])
 def test_look_alikes_stay_the_models(english_skills, question):
     found = english_skills.match(question)

@@ -71,6 +71,13 @@ def test_results_are_said_to_about_three_digits(value, said):
     ("What is 9 to the power of 99999?", "That number is too big for me to say."),
     ("What's the square of 12?", "12 squared is 144."),
     ("What is the cube of 3?", "3 cubed is 27."),
+    ("What's 3 to the 4th?", "3 to the power of 4 is 81."),
+    ("Is 50 divisible by 3?", "No, 50 divided by 3 is 16, remainder 2."),
+    ("Can 144 be divided by 12?", "Yes, 144 divided by 12 is 12."),
+    ("How many zeros are in a billion?", "1,000,000,000 has 9 zeros."),
+    ("Which is bigger, 3 squared or 2 cubed?", "3 squared is bigger: 9 against 8."),
+    ("Is 7 times 8 more than 50?", "Yes, 7 times 8, 56, is more than 50."),
+    ("Is 3 less than 2?", "No, 3 is more than 2."),
 ])
 def test_arithmetic(skills, question, reply):
     assert answer(skills, question) == ("arithmetic", reply)

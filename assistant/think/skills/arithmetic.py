@@ -29,6 +29,7 @@ _QUESTION = re.compile(
     r"^(?:(?:can you |could you )?(?:tell me )?(?:what is|what are|what does|what do|how much is|how much are"
     r"|what would be|calculate|compute|work out|solve|tell me) )?(?P<body>.+?)(?: equal| equals| make| is| come to)?$"
 )
+_ORDINAL_POWER = re.compile(rf"({NUMBER}) to the (\d+)(?:st|nd|rd|th)?(?: power)?\b")
 _VERBS = (
     (re.compile(rf"^add ({NUMBER}) (?:and|to) ({NUMBER})$"), "{0} plus {1}"),
     (re.compile(rf"^(?:the )?sum of ({NUMBER}) and ({NUMBER})$"), "{0} plus {1}"),
@@ -64,7 +65,9 @@ class Arithmetic:
         question = _QUESTION.match(said)
         if question is None:
             return None
-        body = question["body"]
+        body = _ORDINAL_POWER.sub(r"\1 to the power of \2", question["body"])  # "3 to the 4th"
+        if (compared := _compare(said)) is not None:
+            return SkillReply(NAME, compared)
         portion = portions.match(body)
         if portion is None:
             portion = number_facts.match(body)
@@ -89,6 +92,46 @@ class Arithmetic:
         if isinstance(value, complex) or not abs(value) <= LARGEST:
             return SkillReply(NAME, "That number is too big for me to say.")
         return SkillReply(NAME, f"{_said(body)} is {spoken_number(value)}.")
+
+
+_MORE = r"bigger|larger|greater|more|higher|smaller|less|lower"
+_COMPARE = (re.compile(rf"^(?:which|what) (?:one |number )?is (?P<how>{_MORE})(?: of)? (?P<x>.+?) or (?P<y>.+)$"),
+            re.compile(rf"^is (?P<x>.+?) (?P<how>{_MORE}) than (?P<y>.+)$"))
+
+
+def _compare(said: str) -> str | None:
+    """Which of two numbers or sums is the bigger ("which is bigger, 3 squared or 2 cubed"; "is 7 times 8 more than
+    50"); None unless both sides are numbers or arithmetic."""
+    found = next((m for form in _COMPARE if (m := form.match(said))), None)
+    values = [_value(found["x"]), _value(found["y"])] if found else [None]
+    if None in values:
+        return None
+    x, y = values
+    bigger = found["how"] in ("bigger", "larger", "greater", "more", "higher")
+    said_x, said_y = (found[k] for k in ("x", "y"))
+    if found.re is _COMPARE[1]:
+        yes = x > y if bigger else x < y
+        relation = "more than" if x > y else "less than" if x < y else "the same as"
+        said = [s if s == spoken_number(v) else f"{s}, {spoken_number(v)}," for s, v in ((said_x, x), (said_y, y))]
+        return f"{'Yes' if yes else 'No'}, {said[0]} is {relation} {said[1].rstrip(',')}."
+    if x == y:
+        return f"They are the same: {spoken_number(x)}."
+    first = (x > y) == bigger
+    chosen, other = (said_x, said_y) if first else (said_y, said_x)
+    chosen_value, other_value = (x, y) if first else (y, x)
+    return f"{_said(chosen)} is {found['how']}: {spoken_number(chosen_value)} against {spoken_number(other_value)}."
+
+
+def _value(said: str) -> float | None:
+    """A number, or a sum's value ("3 squared"), as said; None otherwise."""
+    if re.fullmatch(NUMBER, said):
+        return float(said)
+    expression = _python(_ORDINAL_POWER.sub(r"\1 to the power of \2", said))
+    try:
+        value = _evaluate(ast.parse(expression, mode="eval").body) if expression else None
+    except (ArithmeticError, ValueError, SyntaxError, TypeError):
+        return None
+    return value if isinstance(value, (int, float)) and abs(value) <= LARGEST else None
 
 
 def _python(body: str) -> str | None:

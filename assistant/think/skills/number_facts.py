@@ -1,5 +1,6 @@
 """Numbers worked out for the arithmetic skill, beyond a sum: a tip and a bill split, whether a number is prime,
-even or odd, a factorial, an average, a remainder, a number rounded, Roman numerals, counting.
+even or odd, a factorial, an average, a remainder, whether one divides another, a number's zeros, a number
+rounded, Roman numerals, counting.
 
 "Is 91 prime?", "What's a 20 percent tip on 45 dollars?", "Count to ten." are what the small model answers with
 confidence and gets wrong; they are exact here. Guard: the whole question (after "what is", "calculate"...) must be
@@ -39,6 +40,9 @@ _FORMS = tuple((kind, re.compile(form)) for kind, form in (
     ("round", rf"^round (?P<x>{NUMBER}) to the nearest (?P<nearest>whole number|integer|10|100|1000)$"),
     ("roman", rf"^(?P<n>{NUMBER}) in roman numerals?$"),
     ("roman", rf"^how do (?:you|i) write (?P<n>{NUMBER}) in roman numerals?$"),
+    ("divisible", rf"^(?:is (?P<a>{NUMBER}) divisible|can (?P<a2>{NUMBER}) be divided(?: evenly)?) by (?P<b>{NUMBER})$"),
+    ("zeros", r"^how many zeros? (?:are there |are |is there )?in (?:a |one |1 )?(?P<n>10+)$"),
+    ("zeros", r"^how many zeros? (?:does|do) (?:a |one |1 )?(?P<n>10+) have$"),
     ("count", r"^count (?:to|up to|from 1 to|from one to) (?:a )?(?P<b>\d+)$"),
     ("count", r"^count from (?P<a>\d+) to (?P<b>\d+)$"),
     ("count", r"^count (?:down|backwards?|back) from (?P<a>\d+)(?: to (?P<b>0|1|zero|one))?$"),
@@ -141,6 +145,19 @@ def _roman(found: re.Match) -> str | None:
     return f"{found['n']} in Roman numerals is {' '.join(''.join(letters))}."
 
 
+def _divisible(found: re.Match) -> str | None:
+    a, b = _whole(found["a"] or found["a2"]), _whole(found["b"])
+    if a is None or not b:
+        return None
+    if a % b:
+        return f"No, {a} divided by {b} is {a // b}, remainder {a % b}."
+    return f"Yes, {a} divided by {b} is {a // b}."
+
+
+def _zeros(found: re.Match) -> str:
+    return f"{int(found['n']):,} has {len(found['n']) - 1} zeros."
+
+
 def _count(found: re.Match) -> str | None:
     given = found.groupdict()
     start = _whole(given["a"]) if given.get("a") is not None else 1
@@ -154,4 +171,5 @@ def _count(found: re.Match) -> str | None:
 
 
 _ANSWERS = {"tip": _tip, "split": _split, "prime": _prime, "parity": _parity, "factorial": _factorial, "mean": _mean,
-            "remainder": _remainder, "round": _round, "roman": _roman, "count": _count}
+            "remainder": _remainder, "round": _round, "roman": _roman, "count": _count, "divisible": _divisible,
+            "zeros": _zeros}
