@@ -53,7 +53,7 @@ def test_parts_and_multiples(skills, question, reply):
 
 @pytest.mark.parametrize("question, reply", [
     ("What is 15 percent off 200?", "15 percent off 200 is 170."),
-    ("15% off $200", "15 percent off 200 is 170."),
+    ("15% off $200", "15 percent off 200 dollars is 170 dollars."),  # ("$200": dollars said)
     ("What's fifteen percent off two hundred dollars?", "15 percent off 200 dollars is 170 dollars."),
     ("200 with 15 percent off", "15 percent off 200 is 170."),
     ("What is 200 minus 15 percent?", "15 percent off 200 is 170."),

@@ -28,6 +28,8 @@ _CONTRACTIONS = (
 _SYMBOLS = (
     (r"(?<=\d),(?=\d{3}\b)", ""),              # 1,000 -> 1000
     (r"(?<=\d)\s*%", " percent"),
+    (r"\$\s?(\d+(?:\.\d+)?)", r"\1 dollars"), (r"€\s?(\d+(?:\.\d+)?)", r"\1 euros"),
+    (r"£\s?(\d+(?:\.\d+)?)", r"\1 pounds"),     # as Whisper writes money: "$20" is "20 dollars"
     (r"\s*[×✕*]\s*", " times "),
     (r"(?<=\d)\s*x\s*(?=\d)", " times "),
     (r"\s*÷\s*", " divided by "),
