@@ -98,6 +98,8 @@ def test_arithmetic(skills, question, reply):
     ("What is 100 kilometers per hour in miles per hour?", "100 kilometers per hour is 62.1 miles per hour."),  # speed
     ("Convert 10 knots to kilometers per hour.", "10 knots is 18.5 kilometers per hour."),
     ("How hot is 40 degrees Celsius in Fahrenheit?", "40 degrees celsius is 104 degrees fahrenheit."),
+    ("How tall is 180 cm in feet?", "180 cm is 5.91 feet, or 5 feet 11 inches."),  # a height: feet and inches too
+    ("Convert 300 meters to feet.", "300 meters is 984.3 feet."),
 ])
 def test_unit_conversions(skills, question, reply):
     assert answer(skills, question) == ("units", reply)

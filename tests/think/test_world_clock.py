@@ -14,6 +14,7 @@ NOW = SkillContext(now=datetime(2024, 3, 5, 15, 7, tzinfo=timezone.utc))  # a Tu
 
 @pytest.mark.parametrize("question, answer", [
     ("What time is it in Tokyo?", "In Tokyo, it's 12:07 AM on Wednesday."),
+    ("Is it night in Tokyo right now?", "In Tokyo, it's 12:07 AM on Wednesday."),  # (the time there answers it)
     ("What's the time in London right now?", "In London, it's 3:07 PM."),
     ("Time in New York.", "In New York, it's 10:07 AM."),
     ("What time is it in Japan?", "In Japan, it's 12:07 AM on Wednesday."),

@@ -33,7 +33,8 @@ _FORMS = (
     re.compile(rf"^(?:how many|how much) (?P<to>{_UNIT}) (?:(?:are |is )?(?:there )?in |are |is ){_AMOUNT} (?P<from>{_UNIT})$"),
     re.compile(
         rf"^(?:(?:can you |could you )?(?:please )?(?:convert|change|what is|what are|how much is|how much are"
-        rf"|how many|how long is|how heavy is|how far is|how hot is|how cold is|how warm is|how fast is) )?{_AMOUNT} "
+        rf"|how many|how long is|how heavy is|how far is|how hot is|how cold is|how warm is|how fast is|how tall is) )?"
+        rf"{_AMOUNT} "
         rf"(?P<from>{_UNIT}) (?:to|in|into|as) (?P<to>{_UNIT})$"
     ),
 )
@@ -100,7 +101,7 @@ class Units:
             return SkillReply(NAME, f"There {'is' if spoken == '1' else 'are'} {spoken} {target_words} in "
                                     f"{form['amount']} {form['from']}.")
         said = f"{form['amount']} {_with_degrees(form['from'], source)}"
-        return SkillReply(NAME, f"{said[:1].upper()}{said[1:]} is {spoken} {target_words}.")
+        return SkillReply(NAME, f"{said[:1].upper()}{said[1:]} is {spoken} {target_words}{_feet_and_inches(value, target)}.")
 
     def _height(self, height: re.Match) -> SkillReply | None:
         target = self._unit(height["to"])
@@ -133,6 +134,14 @@ def _convert_misheard(said: str) -> str:
     units on both sides still decide."""
     first, _, rest = said.partition(" ")
     return f"convert {rest}" if rest and first != "convert" and fuzz.ratio(first, "convert") >= CONVERT_LIKE else said
+
+
+def _feet_and_inches(value: float, target) -> str:
+    """A person's height in feet also in feet and inches, as it is said ("5.91 feet, or 5 feet 11 inches")."""
+    if str(target) != "foot" or not 3 <= value < 8:
+        return ""
+    feet, inches = divmod(round(value * 12), 12)
+    return f", or {feet} feet {inches} inch{'' if inches == 1 else 'es'}" if inches else ""
 
 
 def _with_degrees(words: str, unit) -> str:

@@ -50,6 +50,9 @@ ENGLISH = (
                r"|(?:can you |could you )?tell me the time|do you (?:have|know) the time)"
                rf"(?: now| right now)? in (?P<place>{_PLACE})(?: now| right now| at the moment)?$"),
     re.compile(rf"^what time is it (?:now |right now )?in (?P<place>{_PLACE})$"),
+    re.compile(r"^is it (?:still |already )?(?:the )?(?:day|daytime|night|nighttime|night time|morning|afternoon|evening)"
+               rf"(?: or (?:day|night|morning|afternoon|evening))?(?: yet| now| right now| already)? in (?P<place>{_PLACE})"
+               r"(?: now| right now| at the moment| yet)?$"),  # ("Is it night in London?": the time there answers it)
 )
 DIFFERENCE = (
     re.compile(rf"^(?:what is |tell me )?(?:the )?time difference (?:between|from) (?P<a>{_PLACE}) (?:and|to) (?P<b>{_PLACE})$"),
