@@ -520,15 +520,15 @@ def test_the_reply_s_first_sound_is_played_without_its_silent_lead_in(make_engin
     assert tl.get(Mark.REPLY_SOUND) - tl.get(Mark.AUDIO_OUT_START) <= 0.011
 
 
-@pytest.fixture
-def with_skills():
-    """An engine with the skills (and so the table's actions), fakes elsewhere; and a way to say a typed turn."""
+def _skilled_engine(llm: FakeLlm):
+    """An engine with the skills (and so the table's actions), fakes elsewhere; a way to say a typed turn, its TTS,
+    its recorder, its skills and a closer."""
     from assistant.think.skills import load_skills
 
     config = Config()
     skills = load_skills(config)
     rec, tts = Recorder(), FakeTts()
-    engine = Engine(config, vad=FakeVad(), output=RecordingSink(), on_event=rec, stt=FakeStt(), llm=FakeLlm(), tts=tts,
+    engine = Engine(config, vad=FakeVad(), output=RecordingSink(), on_event=rec, stt=FakeStt(), llm=llm, tts=tts,
                     skills=skills)
 
     def say(text: str) -> str:
@@ -537,9 +537,18 @@ def with_skills():
         rec.wait_turns(turns + 1)
         return rec.results[-1].reply
 
+    def close() -> None:
+        engine.close()
+        skills.close()
+
+    return say, tts, rec, skills, close
+
+
+@pytest.fixture
+def with_skills():
+    say, tts, _, _, close = _skilled_engine(FakeLlm())
     yield say, tts
-    engine.close()
-    skills.close()
+    close()
 
 
 def test_speak_slower_and_faster_change_the_voice_s_pace_from_the_answer_on(with_skills):
@@ -561,20 +570,8 @@ def test_speak_slower_and_faster_change_the_voice_s_pace_from_the_answer_on(with
 def test_start_over_forgets_the_conversation():
     """"Let's start over." empties the model's history (the small model carries its earlier answers into the next
     ones) and what "What did I just say?" reads; the timers and the settings stay."""
-    from assistant.think.skills import load_skills
-
-    config, llm = Config(), FakeLlm(reply="Mount Everest.")
-    skills = load_skills(config)
-    rec = Recorder()
-    engine = Engine(config, vad=FakeVad(), output=RecordingSink(), on_event=rec, stt=FakeStt(), llm=llm, tts=FakeTts(),
-                    skills=skills)
-
-    def say(text: str) -> str:
-        turns = len(rec.results)
-        engine.submit_text(text)
-        rec.wait_turns(turns + 1)
-        return rec.results[-1].reply
-
+    llm = FakeLlm(reply="Mount Everest.")
+    say, _, rec, skills, close = _skilled_engine(llm)
     try:
         say("What is the tallest mountain?")
         say("Set a timer for ten minutes.")
@@ -584,8 +581,7 @@ def test_start_over_forgets_the_conversation():
         assert say("What did I just say?") == "You said: Let's start over."  # nothing before it is kept
         assert [t.name for t in skills.timers.active()] == ["10 minute"]
     finally:
-        engine.close()
-        skills.close()
+        close()
 
 
 def test_what_did_i_just_say_is_the_turn_before_said_back(with_skills):
