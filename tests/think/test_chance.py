@@ -53,6 +53,7 @@ def test_several_coins_and_a_card(chance):
     assert outcomes(chance, "동전 두 개 던져 줘") == {"앞면, 앞면이에요.", "앞면, 뒷면이에요.", "뒷면, 앞면이에요.", "뒷면, 뒷면이에요."}
     dice = outcomes(chance, "주사위 두 개 굴려 줘", 400)
     assert len(dice) == 36 and all(", 합해서 " in t for t in dice)  # every ordered pair, and the sum said
+    assert outcomes(chance, "Roll a 20 sided die.", 600) == {f"You rolled a {n}." for n in range(1, 21)}
     cards = outcomes(chance, "Pick a card, any card.", 2000)
     assert len(cards) == 52 and "The queen of hearts." in cards  # (the model: "I'm not sure what card you mean.")
 

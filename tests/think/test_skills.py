@@ -100,6 +100,7 @@ def test_arithmetic(skills, question, reply):
     ("How hot is 40 degrees Celsius in Fahrenheit?", "40 degrees celsius is 104 degrees fahrenheit."),
     ("How tall is 180 cm in feet?", "180 cm is 5.91 feet, or 5 feet 11 inches."),  # a height: feet and inches too
     ("Convert 300 meters to feet.", "300 meters is 984.3 feet."),
+    ("How cold is minus 10 Celsius in Fahrenheit?", "Minus 10 degrees celsius is 14 degrees fahrenheit."),
 ])
 def test_unit_conversions(skills, question, reply):
     assert answer(skills, question) == ("units", reply)

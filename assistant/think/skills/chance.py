@@ -30,8 +30,8 @@ _FORMS = (
                          r"(?: for me)?$")),
     ("card", re.compile(r"^(?:pick|draw|choose|deal|give me|deal me) (?:me )?(?:a|1|a random) (?:playing )?card"
                         r"(?: any card)?(?: for me)?$")),
-    ("dice", re.compile(r"^(?:roll|throw|toss) (?:(?P<count>\d+|a|the|a pair of) )?(?:6 sided )?(?:die|dice|dices)"
-                        r"(?: for me)?$")),
+    ("dice", re.compile(r"^(?:roll|throw|toss) (?:(?P<count>\d+|a|the|a pair of) )?(?:(?P<sides>\d+) sided )?"
+                        r"(?:die|dice|dices)(?: for me)?$")),
     ("number", re.compile(r"^(?:pick|choose|give me|tell me|say|think of|generate) (?:me )?(?:a|1) (?:random )?number"
                           r"(?: between| from) (?P<low>-?\d+) (?:and|to) (?P<high>-?\d+)$")),
     ("number", re.compile(r"^(?:a )?random number (?:between|from) (?P<low>-?\d+) (?:and|to) (?P<high>-?\d+)$")),
@@ -84,10 +84,10 @@ class Chance:
         if kind == "card":
             return f"The {self.draw.choice(_RANKS)} of {self.draw.choice(('hearts', 'diamonds', 'clubs', 'spades'))}."
         if kind == "dice":
-            dice = asked[0]
-            if not 1 <= dice <= MOST_DICE:
+            dice, sides = asked
+            if not 1 <= dice <= MOST_DICE or not 2 <= sides <= 100:
                 return None
-            rolled = [self.draw.randint(1, 6) for _ in range(dice)]
+            rolled = [self.draw.randint(1, sides) for _ in range(dice)]
             if dice == 1:
                 return f"You rolled a {rolled[0]}."
             return f"You rolled {', '.join(map(str, rolled[:-1]))} and {rolled[-1]}: {sum(rolled)} in all."
@@ -139,7 +139,8 @@ def _asked(found: re.Match) -> tuple:
         return (_korean_count(found),)
     if "count" in named:
         count = named["count"]
-        return (2 if count == "a pair of" else 1 if count in (None, "a", "the") else int(count),)
+        dice = 2 if count == "a pair of" else 1 if count in (None, "a", "the") else int(count)
+        return (dice, int(named.get("sides") or 6)) if "sides" in named else (dice,)
     return tuple(named.get(key) for key in ("low", "high"))
 
 

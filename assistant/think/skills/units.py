@@ -28,7 +28,8 @@ KINDS = ("[length]", "[mass]", "[temperature]", "[length] ** 3", "[time]", "[len
 """Dimensions converted (pint's notation)."""
 
 _UNIT = r"[a-z]+(?: [a-z]+){0,2}?"
-_AMOUNT = rf"(?P<amount>{NUMBER}|an?)"
+_AMOUNT = rf"(?P<amount>(?:minus )?{NUMBER}|an?)"
+"""How much: a number ("minus 10": a temperature below zero), or "a"."""
 _FORMS = (
     re.compile(rf"^(?:how many|how much) (?P<to>{_UNIT}) (?:(?:are |is )?(?:there )?in |are |is ){_AMOUNT} (?P<from>{_UNIT})$"),
     re.compile(
@@ -92,7 +93,9 @@ class Units:
             source, target = (self._fluid(u) for u in (source, target))
             if source.dimensionality != target.dimensionality:
                 return None
-        amount = 1.0 if form["amount"] in ("a", "an") else float(form["amount"])
+        amount = 1.0 if form["amount"] in ("a", "an") else float(form["amount"].replace("minus ", "-"))
+        if amount < 0 and str(source.dimensionality) != "[temperature]":
+            return None  # (minus 5 miles is no distance)
         if str(source) == "year" and str(target) in _WITHIN_A_YEAR:  # pint's year is 365.25 days
             amount, source = amount * 365, self.registry.parse_units("day")
         value = self.registry.Quantity(amount, source).to(target).magnitude
