@@ -22,10 +22,9 @@ from dateutil.easter import easter
 
 from assistant.think.korean import date_words
 from assistant.think.skills import SkillContext, SkillReply, SkillSetup
-from assistant.think.hangul import final_consonant
 from assistant.think.skills.clock import resolve_locale
 from assistant.think.skills.public_holidays import OBSERVED, PublicHolidays
-from assistant.think.skills.korean_numbers import copula, say, topic
+from assistant.think.skills.korean_numbers import copula, past_copula, say, topic
 from assistant.think.skills.text import capital, normalize
 from assistant.writing import has_hangul, plain_words
 
@@ -197,7 +196,7 @@ class Calendar:
             day = today + timedelta(days=offset)
             name = public.on(day)
             if name:
-                return f"네, {topic(found['day'])} {_was(name) if offset < 0 else copula(name)}."
+                return f"네, {topic(found['day'])} {past_copula(name) if offset < 0 else copula(name)}."
             when, upcoming = public.next_after(day)
             no = f"아니요, {topic(found['day'])} 공휴일이 {'아니었어요' if offset < 0 else '아니에요'}."
             return no if offset < 0 else f"{no} 다음 공휴일은 {date_words(when)}, {copula(upcoming)}."
@@ -230,10 +229,6 @@ def _public_named(public: PublicHolidays | None, said: str, today: date):
 def _said(name: str) -> str:
     """A holiday's name as said: a day off in place of one is said so."""
     return f"the day off for {name[: -len(OBSERVED)]}" if name.endswith(OBSERVED) else name
-
-
-def _was(name: str) -> str:
-    return name + ("이었어요" if final_consonant(name) else "였어요")
 
 
 def _korean_day(kind: str, event: str, day_in, today: date, next_year: bool = False) -> str | None:

@@ -13,7 +13,7 @@ from datetime import timedelta
 from assistant.think.korean import WEEKDAYS, date_words, time_words
 from assistant.think.skills import SkillContext, SkillReply, korean_timers
 from assistant.think.skills.time_math import days_until
-from assistant.think.skills.korean_numbers import copula, parse, say, topic
+from assistant.think.skills.korean_numbers import copula, parse, past_copula, say, topic
 from assistant.think.skills.korean_pattern import Form, first
 
 _DAY = "[day=오늘:0|내일:1|어제:-1|모레:2] [@TOPIC]"
@@ -137,6 +137,4 @@ def _shifted(name: str, offset: int, asked: str, context: SkillContext) -> Skill
 
 def _is(words: str, past: bool) -> str:
     """``words`` with "이에요"/"예요", or "이었어요"/"였어요" for yesterday."""
-    if not past:
-        return copula(words)
-    return words + ("이었어요" if copula(words).endswith("이에요") else "였어요")
+    return past_copula(words) if past else copula(words)

@@ -167,3 +167,8 @@ def towards(word: str) -> str:
 def copula(word: str) -> str:
     """``word`` with 이에요 or 예요: 팔이에요, 오예요."""
     return word + ("이에요" if _closed(word) else "예요")
+
+
+def past_copula(word: str) -> str:
+    """``word`` with 이었어요 or 였어요: 일요일이었어요, 추석이었어요."""
+    return word + ("이었어요" if _closed(word) else "였어요")

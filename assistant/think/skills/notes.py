@@ -21,10 +21,11 @@ from pathlib import Path
 
 from assistant import resources
 from assistant.think.confidence import FUNCTION_WORDS, echoes
-from assistant.think.hangul import final_consonant
 from assistant.think.skills import SkillContext, SkillReply, SkillSetup
+from assistant.think.skills.korean_numbers import obj, subject, topic
 from assistant.think.skills.korean_pattern import Form, first
 from assistant.think.skills.text import capital
+from assistant.think.skills.timer_forms import YOURS, yours
 from assistant.writing import has_hangul
 
 log = logging.getLogger(__name__)
@@ -57,8 +58,8 @@ _KINDS = {"shopping": "shopping", "grocery": "shopping", "groceries": "shopping"
           "to-do": "to-do", "packing": "packing"}
 _QUESTION = re.compile(r"^(?:where|what|when|which|who|how)\b")
 _MINE = re.compile(r"\b(?:i|my|me|mine|we|our|us)\b")
-_YOURS = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself", "am": "are", "we": "you",
-          "our": "your", "us": "you", "i'm": "you're", "we're": "you're", "i've": "you've"}
+_YOURS = {**YOURS, "we": "you", "our": "your", "us": "you", "i'm": "you're", "we're": "you're", "i've": "you've"}
+"""The timers' words of the user's own, and those of a note ("we", "our")."""
 
 _KOREAN_LIST = "장보기_목록|쇼핑_목록|장볼_목록|목록|리스트|할_일_목록"
 _PLEASE = "[줘|주세요|줄래|줄래요]"
@@ -119,7 +120,7 @@ class Notes:
         if kind == "clear":
             return SkillReply(NAME, f"{capital(label)} is empty now.", effect=lambda: self._change(name, clear=True))
         if kind == "remember":
-            note = _yours(m["note"].strip(" ,.:"))
+            note = yours(m["note"].strip(" ,.:"), _YOURS)
             return SkillReply(NAME, f"Okay, I'll remember that {note}.", effect=lambda: self._remember(note))
         if kind == "recall":
             return SkillReply(NAME, self._recall())
@@ -130,17 +131,17 @@ class Notes:
     def _korean(self, kind: str, what: str) -> SkillReply:
         items = [i.strip() for i in re.split(r",|\s+(?:하고|그리고|랑|와|과)\s+", what) if i.strip()]
         if kind == "add":
-            return SkillReply(NAME, f"장보기 목록에 {', '.join(items)}{_object(items[-1])} 넣었어요.",
+            return SkillReply(NAME, f"장보기 목록에 {', '.join(items[:-1] + [obj(items[-1])])} 넣었어요.",
                               effect=lambda: self._change("shopping", add=items))
         if kind in ("read", "to_buy"):
             have = self.lists.get("shopping", [])
-            return SkillReply(NAME, f"장보기 목록에는 {', '.join(have)}{'이' if final_consonant(have[-1]) else '가'} 있어요." if have
+            return SkillReply(NAME, f"장보기 목록에는 {', '.join(have[:-1] + [subject(have[-1])])} 있어요." if have
                               else "장보기 목록이 비어 있어요.")
         if kind == "remove":
             there = [i for i in items if i in self.lists.get("shopping", [])]
             if not there:
-                return SkillReply(NAME, f"장보기 목록에 {what}{'은' if final_consonant(what) else '는'} 없어요.")
-            return SkillReply(NAME, f"장보기 목록에서 {', '.join(there)}{_object(there[-1])} 뺐어요.",
+                return SkillReply(NAME, f"장보기 목록에 {topic(what)} 없어요.")
+            return SkillReply(NAME, f"장보기 목록에서 {', '.join(there[:-1] + [obj(there[-1])])} 뺐어요.",
                               effect=lambda: self._change("shopping", remove=there))
         if kind == "clear":
             return SkillReply(NAME, "장보기 목록을 비웠어요.", effect=lambda: self._change("shopping", clear=True))
@@ -236,11 +237,6 @@ def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
-def _yours(note: str) -> str:
-    """What the user said of themselves, said back to them: "my car is parked" -> "your car is parked"."""
-    return " ".join(_YOURS.get(word, word) for word in note.split())
-
-
 def _content(text: str) -> list[str]:
     return [w for w in re.findall(r"[a-z0-9']+", text.casefold()) if w not in FUNCTION_WORDS and w not in _YOURS
             and w not in ("did", "put", "leave", "left", "told", "tell")]
@@ -249,10 +245,6 @@ def _content(text: str) -> list[str]:
 def _shared(asked: set[str], note: list[str]) -> int:
     """Content words of the question found in the note, a stem counting ("park", "parked")."""
     return sum(any(echoes(a, n) for n in note) for a in asked)
-
-
-def _object(word: str) -> str:
-    return "을" if final_consonant(word) else "를"
 
 
 def notes_path(setup: SkillSetup) -> Path | None:

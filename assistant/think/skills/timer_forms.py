@@ -156,3 +156,8 @@ def duration_s(words: str) -> float:
         size = UNIT_S[unit.rstrip("s")]
         total += (1.0 if count in ("a", "an") else float(count)) * size + (size / 2 if half or half_after else 0)
     return total
+
+
+def yours(words: str, table: dict[str, str] = YOURS) -> str:
+    """What the user said of themselves, said back to them: "call my mom" -> "call your mom"."""
+    return " ".join(table.get(word, word) for word in words.split())

@@ -123,7 +123,7 @@ class TimerSkill:
         seconds = forms.duration_s(command["duration"])
         if seconds <= 0 or seconds > 24 * 3600:
             return SkillReply(NAME, "A reminder can be from one second to 24 hours away.")
-        task = _yours(command["task"])
+        task = forms.yours(command["task"])
         clock = self.timers.clock
 
         def start() -> None:
@@ -136,7 +136,7 @@ class TimerSkill:
         when = when_said(command, context) if command is not None else None
         if when is None:
             return None
-        task = _yours(command["task"])
+        task = forms.yours(command["task"])
         spoken = f"{self.clock_time(when)} {'tomorrow' if when.date() != context.now.date() else 'today'}"
         return SkillReply(NAME, f"Okay, I'll remind you to {task} at {spoken}.",
                           effect=lambda: self.timers.add(f"{REMINDER}{task}", "alarm", when.timestamp()))
@@ -169,7 +169,7 @@ class TimerSkill:
         kind = command["kind"].rstrip("s")
         name = command["name"] or command["name2"]
         if name and kind == "reminder":
-            name = _yours(name)
+            name = forms.yours(name)
         every = bool(command["all"]) or command["kind"].endswith("s")
         chosen = self._choose(name, kind) or (self._ringing_at(name, context) if name and kind == "alarm" else [])
         if not chosen:
@@ -375,11 +375,6 @@ def when_said(said: re.Match, context: SkillContext) -> datetime | None:
         clock = re.sub(r" ?oclock$", "", clock) + (" am" if part == "morning" else " pm")
     day = said["day"] or said["day2"]
     return next_time(context.now, re.fullmatch(forms.CLOCK, clock), "tomorrow" if day == "tomorrow" else None)
-
-
-def _yours(words: str) -> str:
-    """What the user said of themselves, said back to them: "call my mom" -> "call your mom"."""
-    return " ".join(forms.YOURS.get(word, word) for word in words.split())
 
 
 def _is_length(name: str) -> bool:
