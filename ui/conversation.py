@@ -53,7 +53,7 @@ SKILL_NAMES = {"clock": QT_TRANSLATE_NOOP("TurnView", "clock"), "timers": QT_TRA
                "reach": QT_TRANSLATE_NOOP("TurnView", "out of reach"), "place": QT_TRANSLATE_NOOP("TurnView", "this place"),
                "jokes": QT_TRANSLATE_NOOP("TurnView", "jokes"), "safety": QT_TRANSLATE_NOOP("TurnView", "safety"),
                "stopwatch": QT_TRANSLATE_NOOP("TurnView", "stopwatch"), "facts": QT_TRANSLATE_NOOP("TurnView", "fun facts"),
-               "notes": QT_TRANSLATE_NOOP("TurnView", "lists and notes")}
+               "notes": QT_TRANSLATE_NOOP("TurnView", "lists and notes"), "sky": QT_TRANSLATE_NOOP("TurnView", "sun and moon")}
 """The skills' names as the note under a reply shows them (marked for translation)."""
 
 

@@ -518,6 +518,11 @@
         <translation>목록과 메모</translation>
     </message>
     <message>
+        <location filename="../conversation.py" line="56"/>
+        <source>sun and moon</source>
+        <translation>해와 달</translation>
+    </message>
+    <message>
         <location filename="../conversation.py" line="86"/>
         <source>(nothing was understood)</source>
         <translation>(알아듣지 못했어요)</translation>

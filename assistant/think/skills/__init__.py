@@ -29,8 +29,8 @@ from assistant.think.skills.text import numbers_misheard, one_word_off
 
 log = logging.getLogger(__name__)
 
-SKILLS = ("safety", "actions", "timers", "stopwatch", "clock", "calendar", "arithmetic", "units", "spelling", "live", "chance",
-          "place", "notes", "reach", "jokes", "facts")
+SKILLS = ("safety", "actions", "timers", "stopwatch", "clock", "calendar", "sky", "arithmetic", "units", "spelling", "live",
+          "chance", "place", "notes", "reach", "jokes", "facts")
 """Modules of this package, in the order they are asked."""
 AS_SAID = frozenset({"safety", "actions", "spelling", "live", "reach", "place", "notes", "jokes", "facts"})
 """Skills taken only as said: an action (stop, louder) is never guessed from misheard words, nor

@@ -91,7 +91,7 @@ def _key(name: str, language: str) -> str:
     return re.sub(r"\s+", "", name) if language == "ko" else " ".join(name.split())
 
 
-def _zone(place: str, language: str) -> str | list[str] | None:
+def place_zone(place: str, language: str) -> str | list[str] | None:
     """The zone of ``place``; a country's zones where they keep different times now; None: not known."""
     found = places(language).get(_key(place, language))
     if found is None and language != "ko" and place.startswith("the "):
@@ -113,10 +113,10 @@ def english(said: str, now: datetime, locale: Locale) -> str | None:
     if asked is None:
         return None
     place = asked["place"].strip()
-    zone = _zone(place, "en")
+    zone = place_zone(place, "en")
     if zone is None:
         return None
-    name = _name(place)
+    name = place_name(place)
     if isinstance(zone, list):
         return f"{name[:1].upper()}{name[1:]} has several time zones. Which city?"
     there = now.astimezone(zoneinfo.ZoneInfo(zone))
@@ -125,7 +125,7 @@ def english(said: str, now: datetime, locale: Locale) -> str | None:
     return f"In {name}, it's {clock}{day}."
 
 
-def _name(place: str) -> str:
+def place_name(place: str) -> str:
     """A place as it is written ("new york" -> "New York", "the uk" -> "the UK")."""
     return " ".join(word if word in ("the", "of", "and") else word.upper() if word in ("uk", "us", "usa", "dc")
                     else word[:1].upper() + word[1:] for word in place.split())
@@ -133,18 +133,18 @@ def _name(place: str) -> str:
 
 def _difference(a: str, b: str, now: datetime) -> str | None:
     """"London is 5 hours ahead of New York." (``b`` '': here); None where a place is not known or has several zones."""
-    zones = [_zone(a, "en"), _zone(b, "en") if b else None]
+    zones = [place_zone(a, "en"), place_zone(b, "en") if b else None]
     if not isinstance(zones[0], str) or (b and not isinstance(zones[1], str)):
         return None
     offsets = [now.astimezone(zoneinfo.ZoneInfo(z)).utcoffset() if z else now.utcoffset() for z in zones]
     minutes = round((offsets[0] - offsets[1]).total_seconds() / 60)
-    other = _name(b) if b else "here"
+    other = place_name(b) if b else "here"
     if minutes == 0:
-        return f"{_name(a)} keeps the same time as {other}."
+        return f"{place_name(a)} keeps the same time as {other}."
     hours, rest = divmod(abs(minutes), 60)
     size = ("half an hour" if (hours, rest) == (0, 30) else f"{hours} and a half hours" if rest == 30
             else spoken_duration(abs(minutes) * 60))
-    return f"{_name(a)} is {size} {'ahead of' if minutes > 0 else 'behind'} {other}."
+    return f"{place_name(a)} is {size} {'ahead of' if minutes > 0 else 'behind'} {other}."
 
 
 def korean(text: str, now: datetime) -> str | None:
@@ -153,7 +153,7 @@ def korean(text: str, now: datetime) -> str | None:
     if asked is None:
         return None
     place = asked["place"].strip()
-    zone = _zone(place, "ko")
+    zone = place_zone(place, "ko")
     if zone is None:
         return None
     if isinstance(zone, list):
