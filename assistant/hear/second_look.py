@@ -31,9 +31,15 @@ import numpy as np
 
 from assistant.hear.word_odds import least_word_probability
 
-HINTS = {"ko": "지금 몇 시예요? 타이머 맞춰 주세요. 더하기, 빼기, 곱하기, 나누기. 킬로미터는 몇 마일이에요?"}
+HINTS = {"ko": "지금 몇 시예요? 타이머 맞춰 주세요. 더하기, 빼기, 곱하기, 나누기. 킬로미터는 몇 마일이에요?",
+         "en": "What time is it? Set a timer. Plus, minus, times, divided by. How many miles is a kilometer?"}
 """The words given before a second look, per language ("auto" in ``stt.hint_words``):
-the skills' own words, no number."""
+the skills' own words, no number (the English ones the Korean ones' own, not chosen on any set)."""
+UNSURE_BELOW = {"en": 0.5}
+"""A reading is looked at again only where its least sure word's probability is under this (a language not
+here: always). Whisper tiny.en hears most English sure of every word, and a look costs 50-80 ms at the
+pause, before the turn's end can be weighed; on the English corpus's tune half every reading the look
+mended had a word under 0.5 (docs/skills.md, "A second look in English")."""
 SUPPORT_MIN = -0.5
 """The lowest support (mean log probability per token under the plain decoder, the
 second reading's minus the first's) of a second reading that is taken."""
@@ -58,8 +64,8 @@ class Look:
 
 
 def hint_words(setting: str, language: str) -> str:
-    """The words given before a second look: ``auto`` is the language's (:data:`HINTS`,
-    none for English), anything else is used as written ('' is none: no second look)."""
+    """The words given before a second look: ``auto`` is the language's (:data:`HINTS`),
+    anything else is used as written ('' is none: no second look)."""
     return HINTS.get(language, "") if setting == "auto" else setting.strip()
 
 

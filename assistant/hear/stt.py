@@ -17,7 +17,7 @@ import numpy as np
 from assistant.config import SttConfig, chosen
 from assistant.errors import SttError, installed
 from assistant.hear.transcript_guard import carries_on, guarded, stopped_early
-from assistant.hear.second_look import Decoding, Look, hint_words, mean_log_probability
+from assistant.hear.second_look import UNSURE_BELOW, Decoding, Look, hint_words, mean_log_probability
 from assistant.hear.word_odds import last_word_probability, least_word_probability, token_probabilities
 from assistant.hear.vosk_stt import VoskStt
 from assistant.machine.models import ModelError, find_whisper
@@ -106,7 +106,7 @@ class WhisperStt:
         self._prompt = [*self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
         self._timestamped = list(self._tokenizer.sot_sequence)
         """The prompt with timestamps: read only where the plain reading stopped early (:func:`stopped_early`)."""
-        hints = hint_words(self.config.hint_words, self.config.language) if self._multilingual else ""
+        hints = hint_words(self.config.hint_words, self.config.language if self._multilingual else "en")
         # a second look's prompt: the hint words as text said before (none: no second look)
         self._hinted_prompt = [self._tokenizer.sot_prev, *self._tokenizer.encode(" " + hints), *self._prompt] if hints else []
         self.looks_again = bool(self._hinted_prompt)
@@ -197,8 +197,12 @@ class WhisperStt:
 
     def second_look(self, decoding: Decoding | None) -> Look | None:
         """The audio of ``decoding`` read again with the hint words before it (greedy, on its encoder
-        output), with its support (:class:`~assistant.hear.second_look.Look`); None: nothing read."""
+        output), with its support (:class:`~assistant.hear.second_look.Look`); None: nothing read, or a reading
+        sure of every word (:data:`~assistant.hear.second_look.UNSURE_BELOW`)."""
         if decoding is None or not self._hinted_prompt:
+            return None
+        least = decoding.least_word_p
+        if least is not None and least >= UNSURE_BELOW.get(self.config.language, 1.0):
             return None
         result = self._generate(decoding.encoded, self._hinted_prompt, 1, decoding.window, decoding.seconds)
         tokens = [t for t in result.sequences_ids[0] if t < self._tokenizer.eot]

@@ -19,12 +19,27 @@ def wanted(text: str) -> bool:
 
 
 def test_the_hint_words_are_the_languages_own_or_yours_and_give_no_number():
-    assert hint_words("auto", "ko") == HINTS["ko"] and hint_words("auto", "en") == ""
+    assert hint_words("auto", "ko") == HINTS["ko"] and hint_words("auto", "en") == HINTS["en"]
+    assert hint_words("auto", "de") == "" and hint_words("", "en") == ""
     assert hint_words("", "ko") == "" and hint_words(" 라면, 계란 ", "ko") == "라면, 계란"
-    assert not any(c.isdigit() for c in HINTS["ko"])
+    assert not any(c.isdigit() for c in HINTS["ko"] + HINTS["en"])
     from assistant.think.skills.korean_numbers import parse
+    from assistant.think.skills.text import normalize
 
     assert all(parse(word.strip("?,.")) is None for word in HINTS["ko"].split())  # no number word either
+    assert not any(c.isdigit() for c in normalize(HINTS["en"]))  # (normalize writes number words as digits)
+
+
+def test_a_reading_sure_of_every_word_is_not_looked_at_again_in_english():
+    """tiny.en hears most English sure of every word; the look (50-80 ms at the pause) is for the unsure ones."""
+    from assistant.config import SttConfig
+    from assistant.hear.second_look import UNSURE_BELOW, Decoding
+    from assistant.hear.stt import WhisperStt
+
+    stt = WhisperStt.__new__(WhisperStt)  # (no model: the rule is decided before the decoder runs)
+    stt.config, stt._hinted_prompt = SttConfig(language="en"), [1, 2, 3]
+    sure = Decoding(None, [1, 2], "What time is it?", 8, 1.2, None, [" What", " time"], [0.9, UNSURE_BELOW["en"]])
+    assert stt.second_look(sure) is None
 
 
 def test_a_reading_a_skill_takes_is_never_looked_at_again():

@@ -13,7 +13,7 @@ from tools import heard_corpus as corpus
 
 CORPUS = corpus.CORPORA["english"]
 FLOORS = {  # (half, recognizer): (found at least, wrong answers at most), as measured
-    ("tune", "whisper"): (267, 8), ("heldout", "whisper"): (78, 2),
+    ("tune", "whisper"): (300, 11), ("heldout", "whisper"): (89, 2),
     ("tune", "typed"): (37, 0), ("heldout", "typed"): (25, 0),
 }
 """(Held out 67 and 23 until two look-alikes became the skills' to answer, "What time do you close?" the place's,
@@ -24,7 +24,20 @@ and 26; docs/skills.md). The wrong answers are numbers Whisper misheard, which t
 repeats ("722 divided by 8"). The eighth on the tune half: "What day is it today?" heard "What's your
 name?", which the instant reply that says what the assistant is answers as heard. The tune half's
 "What time is it in Tokyo?" is the world clock's (it was a look-alike left to the model): 243 -> 263 found
-with it (10 of them) and the requests in a frame."""
+with it (10 of them) and the requests in a frame. The second look in English (a reading no skill took, with a word
+under 0.5, read again with the hint words: docs/skills.md): tune 267 / 8 -> 300 / 11 (the three new wrong answers
+"What is half a million?" for "half of eighty"), held-out 78 / 2 -> 89 / 2, scored once."""
+
+
+def test_the_second_look_only_adds_and_takes_no_look_alike():
+    """Each half with the second look finds at least what its first readings alone found; no question for the model
+    is taken from it either way (the look is made only where no skill took the first reading)."""
+    for half in corpus.HALVES:
+        alone = corpus.score(half, "whisper", look=False, corpus=CORPUS)
+        looked = corpus.score(half, "whisper", corpus=CORPUS)
+        assert sum(corpus.right(s, a) for _v, s, _h, a in looked) > sum(corpus.right(s, a) for _v, s, _h, a in alone)
+        assert all(a.source == "llm" for _v, s, _h, a in looked if s.answer == "llm")
+        assert sum(look is not None for look in corpus.read_looks(half, corpus=CORPUS).values()) > 100
 
 
 @pytest.fixture(scope="module")

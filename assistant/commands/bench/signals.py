@@ -24,6 +24,7 @@ from assistant.think.replies import Replies
 from assistant.think.skills import load_skills
 from assistant.pipeline.at_once import AtOnce, ends_at_once, opens_a_turn
 from assistant.pipeline.session import LoadedModels
+from assistant.pipeline.transcription import choose
 from assistant.hear.vad import Endpointer, VadEventType
 from assistant.commands.bench.turn_corpus import TurnTake
 from assistant.commands.bench.stats import median
@@ -90,6 +91,9 @@ def _replay_take(take: TurnTake, models: LoadedModels, config: Config, at_once: 
                 speech = [pcm[max(0, (index + 1) * frame - pad * frame) : (index + 1) * frame]]
             elif event.type is VadEventType.EARLY_SILENCE:
                 text, last_word_p, decoding = models.stt.transcribe_decoding(np.concatenate(speech))
+                if text and getattr(models.stt, "looks_again", False):  # the transcription stage's second look
+                    text, _seen = choose(text, lambda: models.stt.second_look(decoding),
+                                         lambda words: at_once.find(words) is not None)
                 probability = models.llm.end_of_turn(words_for_model(text)) if text else None
                 hit = at_once.find(text) if text else None
                 pending = dict(start=event.at, text=text, p=probability, instant=ends_at_once(hit),
