@@ -145,19 +145,35 @@ class Answering:
 
     def speak_on(self, turn_id: int) -> None:
         """The user spoke on after a pause: drop the speculative reply and all it produced."""
+        if self._drop_reply(turn_id, Mark.STT_START, Mark.STT_FINAL):
+            self.book.timeline(turn_id).add("speculation_dropped")
+
+    def amend(self, turn_id: int, pause: int, text: str, answer: bool, last_word_p: float | None = None,
+              least_word_p: float | None = None) -> bool:
+        """The words at a pause read again as ``text`` (the second look was taken): the reply to the first
+        reading is dropped, and ``text`` is weighed and answered in its place (the next attempt); False where
+        the turn's end is decided already."""
+        if not self._drop_reply(turn_id):
+            return False
+        self.words_at_pause(turn_id, pause, text, answer, last_word_p, least_word_p)
+        return True
+
+    def _drop_reply(self, turn_id: int, *marks: Mark) -> bool:
+        """Drop the reply begun to the turn's words and all it produced (the next attempt starts; ``marks``
+        go too); False where there is none to drop (the turn is not current, or committed)."""
         book = self.book
         with book.lock:
             if not book.state.speak_on(turn_id):
-                return
+                return False
             for stage in self._links.reply_stages:
                 stage.flush()
             timeline = book.timeline(turn_id)
-            timeline.unmark(Mark.STT_START, Mark.STT_FINAL, Mark.LLM_START, Mark.LLM_FIRST_TOKEN,
-                            Mark.LLM_END, Mark.FIRST_CHUNK, Mark.TTS_FIRST_AUDIO)
-            timeline.add("speculation_dropped")
+            timeline.unmark(*marks, Mark.LLM_START, Mark.LLM_FIRST_TOKEN, Mark.LLM_END, Mark.FIRST_CHUNK,
+                            Mark.TTS_FIRST_AUDIO)
             timeline.set("llm_paused_s", 0.0)
             timeline.set("prompt_eval_ms", 0.0)
             book.result(turn_id).reply = ""
+        return True
 
     def commit(self, turn_id: int) -> None:
         """The endpoint confirmed the transcript: the reply may now be heard."""

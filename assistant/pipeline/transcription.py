@@ -102,13 +102,12 @@ class TranscriptionStage(Stage):
         self._partial = ""
         self._pause_taken = 0.0
         """When the current pause's reading was begun."""
-        self._seen: tuple[Look, bool] | None = None
-        """The latest transcription's second look, and whether it was taken."""
         self._least_word_p: float | None = None
         """The recognizer's probability of the latest transcription's least sure word (a wake
         phrase's words left out)."""
         self._speculated_look: tuple[Look, bool] | None = None
-        """...and that of the words being answered before the endpoint."""
+        """The second look at the words being answered before the endpoint, and whether it was taken (the
+        words after it are read once, hurried, never looked at again)."""
 
     def process(self, message: Message) -> None:
         answering, turn = self.answering, message.turn_id
@@ -133,11 +132,12 @@ class TranscriptionStage(Stage):
             text = self._transcribe(turn)
             self._paused, self._fed_at_pause_s = True, self._fed_s
             self._speculated = text if self.speculative and text else None
-            self._speculated_look = self._seen
+            self._speculated_look = None
             utterance = self._utterance
+            last_word_p = utterance.last_word_p if utterance else None
             answering.words_at_pause(turn, message.pause, text, answer=self.speculative,
-                                     last_word_p=utterance.last_word_p if utterance else None,
-                                     least_word_p=self._least_word_p)
+                                     last_word_p=last_word_p, least_word_p=self._least_word_p)
+            self._read_again(turn, message.pause, text, last_word_p)
         elif isinstance(message, SpeechResumed):
             if self._paused:
                 self._speculated, self._paused = None, False
@@ -183,7 +183,6 @@ class TranscriptionStage(Stage):
         least_word_p = self._least_word_p
         self._utterance = None
         self.turns.timeline(turn).set("speculative", False)
-        self._note_look(turn, self._seen)
         if not text and self.wake and self.wake.woke(turn):
             self.turns.finish(turn)  # the phrase alone: the follow-up window opens for the question
             return
@@ -203,9 +202,29 @@ class TranscriptionStage(Stage):
             text = self.wake.strip(turn, heard, self._audio) if self.wake else heard
             self._least_word_p = (self.wake.least_word_p(heard, text, self._utterance) if text != heard
                                   else getattr(self._utterance, "least_word_p", None))
-            text, self._seen = (text, None) if hurried else self._look_again(turn, text)
         timeline.mark(Mark.STT_FINAL)
         return text
+
+    def _read_again(self, turn: int, pause: int, text: str, last_word_p: float | None) -> None:
+        """The second look at a pause's words, made while the first reading is weighed and answered (the
+        look here, the model's reading of the first words on the responder's thread, side by side): where
+        the look is taken, the reply to the first words is dropped and the new ones are weighed and
+        answered in its place (:meth:`Answering.amend`). A reading no look is made for waits for nothing."""
+        with self.model_call():
+            chosen, seen = self._look_again(turn, text)
+        if seen is None or chosen == text:
+            self._speculated_look = seen
+            return
+        if self.inbox.holds(SpeechResumed, EndOfSpeech):
+            self._speculated_look = (seen[0], False)
+            return  # the pause ended while it was read: the user spoke on, or the turn ends on the first words
+        timeline = self.turns.timeline(turn)
+        timeline.unmark(Mark.STT_FINAL)
+        timeline.mark(Mark.STT_FINAL)  # (the look is part of the reading that is answered)
+        if self.answering.amend(turn, pause, chosen, answer=self.speculative, last_word_p=last_word_p,
+                                least_word_p=self._least_word_p):
+            self._speculated = chosen if self.speculative else None
+            self._speculated_look = seen
 
     def _look_again(self, turn: int, text: str) -> tuple[str, tuple[Look, bool] | None]:
         """``text``, or the second look's reading when a skill or a reply takes that one

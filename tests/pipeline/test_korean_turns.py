@@ -226,7 +226,7 @@ class LookingStt:
         return self.utterances[-1]
 
 
-def spoken_turn(first: str, look, at_pauses: bool = True, reading_s: float = 0.0):
+def spoken_turn(first: str, look, at_pauses: bool = True, reading_s: float = 0.0, language: str = "ko"):
     """(the turn's result, the recognizer) for one spoken utterance heard as ``first``
     (``at_pauses`` False: transcribed only after the endpoint)."""
     import numpy as np
@@ -235,7 +235,7 @@ def spoken_turn(first: str, look, at_pauses: bool = True, reading_s: float = 0.0
 
     stt = LookingStt(first, look, reading_s)
     korean = FakeTts(rate=RATE, name="espeak-ng (ko)")
-    config = korean_config()
+    config = korean_config(language)
     if not at_pauses:
         config = replace(config, vad=replace(config.vad, speculative=False), turn=replace(config.turn, mode="fixed"))
     skills = Skills(config.skills)
@@ -260,6 +260,18 @@ def test_a_question_the_second_look_reads_right_is_answered_by_its_skill():
     assert result.transcript == "삼 더하기 오는" and result.voices == ["espeak-ng (ko)"]
     counts = result.timeline.counts
     assert counts["second_look_taken"] is True and counts["second_look_support"] == -0.2
+
+
+def test_an_english_question_the_second_look_reads_right_replaces_the_reply_begun_to_the_first_reading():
+    """The look is made while the first reading is weighed and answered: where it is taken, the reply begun to the
+    first words is dropped (never heard) and the new words are answered; no speech was dropped for it."""
+    from assistant.hear.second_look import Look
+
+    result, stt = spoken_turn("Santa Tiger 410 minutes", Look("Set a timer for 10 minutes.", 0.55), language="en")
+    assert (result.source, result.skill, result.reply) == ("skill", "timers", "Timer set for 10 minutes.")
+    assert result.transcript == "Set a timer for 10 minutes." and stt.utterances[0].looks == 1
+    counts = result.timeline.counts
+    assert counts["second_look_taken"] is True and "speculation_dropped" not in counts
 
 
 def test_a_second_look_the_audio_does_not_support_leaves_the_notice():
