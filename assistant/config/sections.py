@@ -126,7 +126,7 @@ class SttConfig:
     beam_size: int | None = None
     """Whisper beam size (1, greedy, is the fastest); None: 5 for Korean (docs/korean-stt.md), 1 otherwise."""
     hint_words: str = "auto"
-    """Words to read again what no skill took (hear/second_look.py): auto (Korean's), '' (none) or yours."""
+    """Words to read again what no skill took (hear/second_look.py): auto (the language's own: Korean's, English's), '' (none) or yours."""
     misheard_below: float = within(0.2, 0.0, 1.0)
     """English words whose least sure word Whisper gave a probability under this are taken as
     misheard: no skill or instant reply taking them, they get "Sorry, I didn't catch that."
