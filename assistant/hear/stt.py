@@ -17,7 +17,7 @@ import numpy as np
 from assistant.config import SttConfig, chosen
 from assistant.errors import SttError, installed
 from assistant.hear.transcript_guard import carries_on, guarded, stopped_early
-from assistant.hear.second_look import UNSURE_BELOW, Decoding, Look, hint_words, mean_log_probability
+from assistant.hear.second_look import LOOKS_AT_MISHEARD, Decoding, Look, hint_words, mean_log_probability
 from assistant.hear.word_odds import last_word_probability, least_word_probability, token_probabilities
 from assistant.hear.vosk_stt import VoskStt
 from assistant.machine.models import ModelError, find_whisper
@@ -197,12 +197,12 @@ class WhisperStt:
 
     def second_look(self, decoding: Decoding | None) -> Look | None:
         """The audio of ``decoding`` read again with the hint words before it (greedy, on its encoder
-        output), with its support (:class:`~assistant.hear.second_look.Look`); None: nothing read, or a reading
-        sure of every word (:data:`~assistant.hear.second_look.UNSURE_BELOW`)."""
+        output), with its support (:class:`~assistant.hear.second_look.Look`); None: nothing read, or an English
+        reading the misheard-words notice would not refuse (:data:`~assistant.hear.second_look.LOOKS_AT_MISHEARD`)."""
         if decoding is None or not self._hinted_prompt:
             return None
         least = decoding.least_word_p
-        if least is not None and least >= UNSURE_BELOW.get(self.config.language, 1.0):
+        if self.config.language in LOOKS_AT_MISHEARD and (least is None or least >= self.config.misheard_below):
             return None
         result = self._generate(decoding.encoded, self._hinted_prompt, 1, decoding.window, decoding.seconds)
         tokens = [t for t in result.sequences_ids[0] if t < self._tokenizer.eot]

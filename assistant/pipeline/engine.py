@@ -86,7 +86,7 @@ class Engine:
         silence_alone = korean.ends_by_silence
         self.transcription = TranscriptionStage(turns, answering, self.bus, stt, speculative=config.vad.speculative,
                                                 at_pauses=config.turn.mode == "semantic", wake=self.wake,
-                                                wanted=self._answered_at_once)
+                                                wanted=self._answered_at_once, language=config.stt.language)
         self.responder = ResponderStage(turns, answering, config, llm, replies, transcription=self.transcription,
                                         synthesis=self.synthesis, playback=self.playback, korean=korean,
                                         misheard=misheard, skills=skills)

@@ -174,7 +174,7 @@ class ResponderStage(Stage):
         if not instant and self.config.turn.mode == "semantic":
             started = time.perf_counter()
             probability = self.llm.end_of_turn(words_for_model(message.text), reply_to=message.text)
-            if probability is not None:
+            if probability is not None and self.turns.is_live(message):  # (not words read again meanwhile)
                 timeline = self.turns.timeline(message.turn_id)
                 timeline.set("end_of_turn_p", probability)
                 timeline.set("prompt_eval_ms", (time.perf_counter() - started) * 1000.0)  # counted in the TTFT

@@ -12,6 +12,7 @@ import numpy as np
 from assistant.sound import Levels
 from assistant.events import EarlySilence, EndOfSpeech, EventType, Message, SpeechAudio, SpeechResumed, SpeechStarted
 from assistant.hear import second_look
+from assistant.hear.end_of_turn import ends_on_a_final_ending
 from assistant.hear.second_look import Look
 from assistant.hear.stt import RATE, Stt, Utterance, WhisperUtterance
 from assistant.hear.wake import Spotting, Verdict
@@ -76,9 +77,12 @@ class TranscriptionStage(Stage):
 
     def __init__(self, turns: TurnBook, answering: Answering, bus: EventBus, stt: Stt, speculative: bool,
                  at_pauses: bool = False, wake: WakeListening | None = None,
-                 wanted: Callable[[str], bool] | None = None):
+                 wanted: Callable[[str], bool] | None = None, language: str = "en"):
         super().__init__(turns)
         self.wanted = wanted
+        self.language = language
+        """The words' language: where its grammar ends a turn on the words alone (Korean's sentence-final
+        endings), a second look comes before the words are weighed, not beside."""
         """Whether a skill or an instant reply takes a transcript: one that none takes is
         read again with the hint words where the recognizer can (:mod:`assistant.hear.second_look`)."""
         self.answering = answering
@@ -130,14 +134,19 @@ class TranscriptionStage(Stage):
                 return  # the pause is over already: its words would come too late to matter
             self._pause_taken = time.perf_counter()
             text = self._transcribe(turn)
+            self._speculated_look = None
+            # Words whose own ending may end the turn at once leave no time beside them: looked at first.
+            first = ends_on_a_final_ending(text, self.language) is not None
+            if first:
+                text, self._speculated_look = self._looked_at(turn, text)
             self._paused, self._fed_at_pause_s = True, self._fed_s
             self._speculated = text if self.speculative and text else None
-            self._speculated_look = None
             utterance = self._utterance
             last_word_p = utterance.last_word_p if utterance else None
             answering.words_at_pause(turn, message.pause, text, answer=self.speculative,
                                      last_word_p=last_word_p, least_word_p=self._least_word_p)
-            self._read_again(turn, message.pause, text, last_word_p)
+            if not first:
+                self._read_again(turn, message.pause, text, last_word_p)
         elif isinstance(message, SpeechResumed):
             if self._paused:
                 self._speculated, self._paused = None, False
@@ -215,16 +224,27 @@ class TranscriptionStage(Stage):
         if seen is None or chosen == text:
             self._speculated_look = seen
             return
+        self._speculated_look = (seen[0], False)
         if self.inbox.holds(SpeechResumed, EndOfSpeech):
-            self._speculated_look = (seen[0], False)
             return  # the pause ended while it was read: the user spoke on, or the turn ends on the first words
-        timeline = self.turns.timeline(turn)
-        timeline.unmark(Mark.STT_FINAL)
-        timeline.mark(Mark.STT_FINAL)  # (the look is part of the reading that is answered)
         if self.answering.amend(turn, pause, chosen, answer=self.speculative, last_word_p=last_word_p,
                                 least_word_p=self._least_word_p):
+            self._reading_ends(turn)  # (the look is part of the reading that is answered)
             self._speculated = chosen if self.speculative else None
             self._speculated_look = seen
+
+    def _looked_at(self, turn: int, text: str) -> tuple[str, tuple[Look, bool] | None]:
+        """:meth:`_look_again`, counted in the reading (``stt_final`` after it) where one was made."""
+        with self.model_call():
+            chosen, seen = self._look_again(turn, text)
+        if seen is not None:
+            self._reading_ends(turn)
+        return chosen, seen
+
+    def _reading_ends(self, turn: int) -> None:
+        timeline = self.turns.timeline(turn)
+        timeline.unmark(Mark.STT_FINAL)
+        timeline.mark(Mark.STT_FINAL)
 
     def _look_again(self, turn: int, text: str) -> tuple[str, tuple[Look, bool] | None]:
         """``text``, or the second look's reading when a skill or a reply takes that one

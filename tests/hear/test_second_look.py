@@ -30,16 +30,19 @@ def test_the_hint_words_are_the_languages_own_or_yours_and_give_no_number():
     assert not any(c.isdigit() for c in normalize(HINTS["en"]))  # (normalize writes number words as digits)
 
 
-def test_a_reading_sure_of_every_word_is_not_looked_at_again_in_english():
-    """tiny.en hears most English sure of every word; the look (50-80 ms at the pause) is for the unsure ones."""
+def test_an_english_reading_the_misheard_notice_would_not_refuse_is_not_looked_at_again():
+    """The look in English is for the words the notice would refuse (the least sure word under stt.misheard_below);
+    the others go to the model as heard, and no look slows its reading of them."""
     from assistant.config import SttConfig
-    from assistant.hear.second_look import UNSURE_BELOW, Decoding
+    from assistant.hear.second_look import Decoding
     from assistant.hear.stt import WhisperStt
 
     stt = WhisperStt.__new__(WhisperStt)  # (no model: the rule is decided before the decoder runs)
     stt.config, stt._hinted_prompt = SttConfig(language="en"), [1, 2, 3]
-    sure = Decoding(None, [1, 2], "What time is it?", 8, 1.2, None, [" What", " time"], [0.9, UNSURE_BELOW["en"]])
+    bar = stt.config.misheard_below
+    sure = Decoding(None, [1, 2], "What time is it?", 8, 1.2, None, [" What", " time"], [0.9, bar])
     assert stt.second_look(sure) is None
+    assert stt.second_look(Decoding(None, [1, 2], "What time", 8, 1.2, None, [" What", " time"], [0.9])) is None
 
 
 def test_a_reading_a_skill_takes_is_never_looked_at_again():

@@ -13,7 +13,7 @@ from tools import heard_corpus as corpus
 
 CORPUS = corpus.CORPORA["english"]
 FLOORS = {  # (half, recognizer): (found at least, wrong answers at most), as measured
-    ("tune", "whisper"): (300, 11), ("heldout", "whisper"): (89, 2),
+    ("tune", "whisper"): (288, 11), ("heldout", "whisper"): (81, 2),
     ("tune", "typed"): (37, 0), ("heldout", "typed"): (25, 0),
 }
 """(Held out 67 and 23 until two look-alikes became the skills' to answer, "What time do you close?" the place's,
@@ -24,9 +24,10 @@ and 26; docs/skills.md). The wrong answers are numbers Whisper misheard, which t
 repeats ("722 divided by 8"). The eighth on the tune half: "What day is it today?" heard "What's your
 name?", which the instant reply that says what the assistant is answers as heard. The tune half's
 "What time is it in Tokyo?" is the world clock's (it was a look-alike left to the model): 243 -> 263 found
-with it (10 of them) and the requests in a frame. The second look in English (a reading no skill took, with a word
-under 0.5, read again with the hint words: docs/skills.md): tune 267 / 8 -> 300 / 11 (the three new wrong answers
-"What is half a million?" for "half of eighty"), held-out 78 / 2 -> 89 / 2, scored once."""
+with it (10 of them) and the requests in a frame. The second look in English (a reading no skill took that the
+misheard-words notice would refuse, read again with the hint words: docs/skills.md): tune 267 / 8 -> 288 / 11 (the
+three new wrong answers "What is half a million?" for "half of eighty"), held-out 78 / 2 -> 81 / 2 (with every
+reading under 0.5 looked at: 300 / 11 and 89 / 2, at 50-100 ms more for a third of the model's questions)."""
 
 
 def test_the_second_look_only_adds_and_takes_no_look_alike():
@@ -37,7 +38,7 @@ def test_the_second_look_only_adds_and_takes_no_look_alike():
         looked = corpus.score(half, "whisper", corpus=CORPUS)
         assert sum(corpus.right(s, a) for _v, s, _h, a in looked) > sum(corpus.right(s, a) for _v, s, _h, a in alone)
         assert all(a.source == "llm" for _v, s, _h, a in looked if s.answer == "llm")
-        assert sum(look is not None for look in corpus.read_looks(half, corpus=CORPUS).values()) > 100
+        assert sum(look is not None for look in corpus.read_looks(half, corpus=CORPUS).values()) > 40
 
 
 @pytest.fixture(scope="module")
