@@ -80,11 +80,11 @@ class TranscriptionStage(Stage):
                  wanted: Callable[[str], bool] | None = None, language: str = "en"):
         super().__init__(turns)
         self.wanted = wanted
+        """Whether a skill or an instant reply takes a transcript: one that none takes is
+        read again with the hint words where the recognizer can (:mod:`assistant.hear.second_look`)."""
         self.language = language
         """The words' language: where its grammar ends a turn on the words alone (Korean's sentence-final
         endings), a second look comes before the words are weighed, not beside."""
-        """Whether a skill or an instant reply takes a transcript: one that none takes is
-        read again with the hint words where the recognizer can (:mod:`assistant.hear.second_look`)."""
         self.answering = answering
         self.bus = bus
         self.stt = stt

@@ -584,6 +584,24 @@ def test_start_over_forgets_the_conversation():
         close()
 
 
+def test_forget_everything_forgets_the_notes_and_the_conversation():
+    """"Forget everything." is the notes' and the conversation's (the model's history starts anew, as "Let's start
+    over." does); "Delete my notes." is the notes' alone."""
+    llm = FakeLlm(reply="Mount Everest.")
+    say, _, rec, skills, close = _skilled_engine(llm)
+    try:
+        say("Remember that my car is on level 3.")
+        say("What is the tallest mountain?")
+        assert say("Delete my notes.") == "Okay, I've forgotten what you told me."
+        assert llm.remembered == [("What is the tallest mountain?", "Mount Everest.")]
+        say("Remember that my keys are in the drawer.")
+        assert say("Forget everything.") == "Okay, I've forgotten what you told me."
+        assert llm.remembered == [] and rec.results[-1].skill == "notes"
+        assert say("What did I tell you to remember?") == "You haven't asked me to remember anything."
+    finally:
+        close()
+
+
 def test_what_did_i_just_say_is_the_turn_before_said_back(with_skills):
     say, _ = with_skills
     assert say("What did I just say?") == "You haven't said anything yet."

@@ -82,3 +82,24 @@ def test_korean_look_alikes_are_not_the_clocks(english_skills, question):
 def test_korean_time_left(english_skills, question, answer):
     reply = english_skills.match(question, NOW)
     assert reply is not None and reply.text == answer, (question, reply)
+
+
+@pytest.mark.parametrize("locale, today, answer", [
+    ("en_US", 10, "There are 2 days until the weekend."),  # Thursday: Saturday and Sunday
+    ("en_IL", 10, "The weekend is tomorrow."),  # Thursday: Friday and Saturday
+    ("en_IL", 12, "It's the weekend!"),  # Saturday
+    ("en_IN", 12, "The weekend is tomorrow."),  # Saturday: Sunday alone
+])
+def test_the_weekend_counted_down_to_is_the_locales(locale, today, answer):
+    """"How many days until the weekend?" and "Is it the weekend yet?" agree: the locale's weekend (CLDR's)."""
+    from assistant.config import SkillsConfig
+    from assistant.think.skills import Skills
+
+    skills = Skills(SkillsConfig(locale=locale))
+    try:
+        moment = SkillContext(now=datetime(2026, 12, today, 10, 0).astimezone())
+        assert skills.match("How many days until the weekend?", moment).text == answer
+        weekend = answer == "It's the weekend!"
+        assert skills.match("Is it the weekend yet?", moment).text.startswith("Yes" if weekend else "No")
+    finally:
+        skills.close()

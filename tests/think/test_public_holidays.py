@@ -45,6 +45,17 @@ def test_a_holiday_is_said_by_its_name(us):
     assert us.match("Is tomorrow a holiday?", observed).text == "Yes, tomorrow is the day off for Independence Day."
 
 
+@pytest.mark.parametrize("question, answer", [
+    ("When is Presidents' Day?", "Washington's Birthday is on Monday, February 15, 2027."),
+    ("How many days until MLK Day?", "There are 43 days until Martin Luther King Jr. Day."),  # January 18
+    ("석가탄신일은 언제야?", "부처님오신날은 내년 오월 십삼일 목요일이에요."),
+    ("구정은 언제야?", "설날은 내년 이월 칠일 일요일이에요."),
+])
+def test_a_holiday_called_by_another_name(us, question, answer):
+    """The names people use where the law's is another (the answer says the table's, so it is plain which day)."""
+    assert us.match(question, NOW).text == answer
+
+
 @pytest.mark.parametrize("question", [
     "What is a holiday?", "Where should I go on holiday?", "When does the holiday season start?",
     "How was your holiday?", "When is the next train?", "When is my birthday?",

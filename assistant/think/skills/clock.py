@@ -116,8 +116,7 @@ class Clock:
     def _is_day(self, asked: str, day: str | None, context: SkillContext) -> str:
         """Yes or no to "Is today Friday?", "Is tomorrow a weekday?", "Is it the weekend yet?", with the day it is."""
         weekday = (context.now + timedelta(days=_OFFSETS[day])).weekday()
-        start, end = self.locale.weekend_start, self.locale.weekend_end
-        weekend = start <= weekday <= end if start <= end else not end < weekday < start  # Fri-Sat, Sat-Sun, Thu-Fri...
+        weekend = time_math.in_weekend(weekday, (self.locale.weekend_start, self.locale.weekend_end))
         yes = weekend if asked == "weekend" else not weekend if asked in ("weekday", "week day") else \
             _WEEKDAYS.index(asked) == weekday
         said = self._answer("weekday", day, context)

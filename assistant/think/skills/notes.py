@@ -124,8 +124,10 @@ class Notes:
             return SkillReply(NAME, f"Okay, I'll remember that {note}.", effect=lambda: self._remember(note))
         if kind == "recall":
             return SkillReply(NAME, self._recall())
-        if kind == "forget":
-            return SkillReply(NAME, "Okay, I've forgotten what you told me.", effect=self._forget_notes)
+        if kind == "forget":  # everything: the conversation too (as "let's start over"), not where only notes are named
+            everything = "note" not in said
+            return SkillReply(NAME, "Okay, I've forgotten what you told me.", effect=self._forget_notes,
+                              action="start_over" if everything else None)
         return SkillReply(NAME, "Say what to remember: for example, remember that my keys are in the drawer.")
 
     def _korean(self, kind: str, what: str) -> SkillReply:

@@ -19,6 +19,11 @@ from babel import Locale
 
 log = logging.getLogger(__name__)
 
+ALIASES = {"en_US": {"presidents": "washington birthday", "president": "washington birthday", "mlk": "martin luther king",
+                     "indigenous peoples": "columbus", "indigenous people": "columbus"},
+           "ko": {"석가탄신일": "부처님오신날", "석탄일": "부처님오신날", "구정": "설날"}}
+"""What people call a holiday where its table's name is another (the table's names compared as :func:`_plain` makes
+them): Presidents' Day is the law's Washington's Birthday, 석가탄신일 the old name of 부처님오신날."""
 OBSERVED = " (observed)"
 """The English tables' mark of a day off in place of a holiday that fell on a weekend."""
 
@@ -79,6 +84,7 @@ class PublicHolidays:
         asked = _plain(said).replace(" ", "") if self.language == "ko" else _plain(said)
         if not asked:
             return None
+        asked = ALIASES.get(self.language, {}).get(asked, asked)
         names = {n for y in (today.year, today.year + 1) for n in self.year(y).values()}
         for name in sorted(names, key=len):
             if OBSERVED in name or "대체" in name:

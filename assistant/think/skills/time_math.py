@@ -140,17 +140,25 @@ def _day(when: date, locale: Locale, now: datetime) -> str:
     return format_date(when, "EEEE, MMMM d" if when.year == now.year else "EEEE, MMMM d, y", locale=locale)
 
 
-def days_until(weekday: int | None, today: date) -> int | None:
+def days_until(weekday: int | None, today: date, weekend: tuple[int, int] = (5, 6)) -> int | None:
     """Days from ``today`` to the next ``weekday`` (0 Monday; a week on the same day), or to the weekend (``weekday``
-    None: Saturday); None when it is the weekend already."""
+    None: its first and last days, ``weekend``, the locale's: Saturday and Sunday, Friday and Saturday, Sunday);
+    None when it is the weekend already."""
     if weekday is None:
-        return None if today.weekday() >= 5 else 5 - today.weekday()
+        return None if in_weekend(today.weekday(), weekend) else (weekend[0] - today.weekday()) % 7
     return (weekday - today.weekday()) % 7 or 7
 
 
-def _days_to(found: re.Match, now: datetime, locale: Locale) -> str:  # noqa: ARG001 - the answers' signature
+def in_weekend(weekday: int, weekend: tuple[int, int]) -> bool:
+    """``weekday`` (0 Monday) is a day of ``weekend`` (its first and last days: Fri-Sat, Sat-Sun, Sun-Sun...)."""
+    start, end = weekend
+    return start <= weekday <= end if start <= end else not end < weekday < start
+
+
+def _days_to(found: re.Match, now: datetime, locale: Locale) -> str:
     weekend = found["day"] == "weekend"
-    days = days_until(None if weekend else _WEEKDAYS.index(found["day"]), now.date())
+    days = days_until(None if weekend else _WEEKDAYS.index(found["day"]), now.date(),
+                      (locale.weekend_start, locale.weekend_end))
     if days is None:
         return "It's the weekend!"
     name = "the weekend" if weekend else found["day"].capitalize()
