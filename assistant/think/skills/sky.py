@@ -31,10 +31,10 @@ from babel import Locale
 from babel.core import get_global
 from babel.dates import format_date, format_time
 
-from assistant.think.korean import date_words, sino, time_words
-from assistant.think.skills import SkillContext, SkillReply, SkillSetup
+from assistant.think.korean import date_words, time_words
+from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_timers
 from assistant.think.skills.clock import resolve_locale
-from assistant.think.skills.korean_numbers import copula, native, topic
+from assistant.think.skills.korean_numbers import copula, topic
 from assistant.think.skills.text import capital, normalize, spoken_duration
 from assistant.think.skills.world_clock import place_name, place_zone
 from assistant.writing import has_hangul, plain_words
@@ -92,7 +92,7 @@ _KO_DAY = r"(?P<day>오늘|내일|모레|어제)?"
 _KO_SUN = re.compile(
     rf"^{_KO_DAY}(?:밤|저녁|아침)?(?P<place>[가-힣]+?)?(?:의|은|는|에서|에선)?{_KO_DAY.replace('day', 'day2')}(?:밤|저녁|아침)?"
     r"(?:(?P<event>해뜨는|해지는|해가뜨는|해가지는|일출|일몰|해돋이|해넘이)(?:시간|시각)?(?:은|는|이|가)?"
-    r"|(?P<length>낮(?:의)?길이)(?:는|가)?|해(?:가|는)?(?P<when>몇시에|언제)(?P<verb>떠|져|뜨|지)(?:요|나요|니|냐)?)"
+    r"|(?P<length>낮(?:의)?길이)(?:는|가)?|해(?:가|는)?(?:몇시에|언제)(?P<verb>떠|져|뜨|지)(?:요|나요|니|냐)?)"
     r"(?:몇시(?:야|예요|에요|이야|인가요|입니까)?|언제(?:야|예요|에요|인가요)?|얼마나(?:돼|돼요|되나요|길어|길어요)?"
     r"|알려줘|알려주세요|말해줘|말해주세요)*\??$")
 _KO_MOON = (
@@ -101,7 +101,7 @@ _KO_MOON = (
     ("phase", re.compile(rf"^{_KO_DAY}(?:밤)?(?:은|에)?(?:달(?:의)?(?:모양|위상)|달이어떤모양)(?:은|이)?"
                          r"(?:뭐야|뭐예요|어때|어때요|알려줘|알려주세요|이야|이에요)?\??$")),
 )
-_KO_OFFSETS = {None: 0, "오늘": 0, "내일": 1, "모레": 2, "어제": -1}
+_KO_OFFSETS = {"오늘": 0, "내일": 1, "모레": 2, "어제": -1}
 _WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
@@ -246,24 +246,24 @@ class Sky:
         for kind, pattern in _KO_MOON:
             if found := pattern.match(said):
                 return self._moon(kind, found.groupdict().get("kind"), now.date(), korean=True)
-        found = _KO_SUN.match(said)
-        if found is None or not (found["event"] or found["length"] or found["verb"]):
+        found = _KO_SUN.match(said)  # (one of its event, length and verb groups always matches)
+        if found is None:
             return None
         place = found["place"] or ""
         zone = self._zone(place, "ko") if place else self.here or country_zone("KR")
         if not isinstance(zone, str):
             return None
-        offset = _KO_OFFSETS[found["day"] or found["day2"]]
+        when = found["day"] or found["day2"] or "오늘"
         now = now.astimezone(zoneinfo.ZoneInfo(zone))  # (its today, not ours)
-        day = now.date() + timedelta(days=offset)
+        day = now.date() + timedelta(days=_KO_OFFSETS[when])
         name = _city(zone, "ko")
-        times = ZoneSky(zone).times(day)
-        when = ("오늘", "내일", "모레")[offset] if 0 <= offset <= 2 else "어제"
+        where = ZoneSky(zone)
+        times = where.times(day)
         if times is None:
-            return f"{topic(name)} {when} 해가 {'지지 않아요' if ZoneSky(zone).up_all_day(day) else '뜨지 않아요'}."
+            return f"{topic(name)} {when} 해가 {'지지 않아요' if where.up_all_day(day) else '뜨지 않아요'}."
         if found["length"]:
-            minutes = round((times["sunset"] - times["sunrise"]).total_seconds() / 60)
-            return (f"{topic(name)} {when} 낮 길이가 {copula(_korean_span(minutes))}. 해는 {time_words(times['sunrise'])}에 뜨고 "
+            length = korean_timers.spoken_duration((times["sunset"] - times["sunrise"]).total_seconds())
+            return (f"{topic(name)} {when} 낮 길이가 {copula(length)}. 해는 {time_words(times['sunrise'])}에 뜨고 "
                     f"{time_words(times['sunset'])}에 져요.")
         rises = (found["event"] or "") in ("해뜨는", "해가뜨는", "일출", "해돋이") or found["verb"] in ("떠", "뜨")
         moment = times["sunrise" if rises else "sunset"]
@@ -354,12 +354,6 @@ def _day(said: str | None, now: datetime) -> date:
 def _when(day: date, today: date) -> str:
     days = (day - today).days
     return {0: " today", 1: " tomorrow", -1: " yesterday"}.get(days, f" on {_WEEKDAY_NAMES[day.weekday()].title()}")
-
-
-def _korean_span(minutes: int) -> str:
-    """"아홉 시간 오십이 분" (hours counted natively, minutes by Sino-Korean numbers)."""
-    hours, rest = divmod(minutes, 60)
-    return f"{native(hours)} 시간" + (f" {sino(rest)} 분" if rest else "")
 
 
 def create(setup: SkillSetup) -> Sky:
