@@ -25,7 +25,8 @@ from assistant.think.skills import SkillContext, SkillReply, SkillSetup
 from assistant.think.skills.clock import resolve_locale
 from assistant.think.skills.public_holidays import OBSERVED, PublicHolidays
 from assistant.think.skills.korean_numbers import copula, past_copula, say, topic
-from assistant.think.skills.text import capital, normalize
+from assistant.think.skills.text import WEEKDAY_NAMES, capital, normalize
+from assistant.think.skills.time_math import days_until
 from assistant.writing import has_hangul, plain_words
 
 NAME = "calendar"
@@ -63,7 +64,6 @@ _EVENT = r"(?P<event>[a-z0-9 ]+?)"
 _YEAR = r"(?: this year| next year)?"
 _DAYS = "today|tomorrow|yesterday"
 _PUBLIC = r"(?:public |bank |national |federal |legal |official )?"
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _FORMS = (
     ("until", re.compile(rf"^how (?:many|much) (?P<unit>days|weeks|sleeps|time)(?: is it| are there| are| do we have)?"
                          rf"(?: left)? (?:until|till|til|to|before) {_EVENT}{_YEAR}$")),
@@ -76,7 +76,7 @@ _FORMS = (
     ("in_days", re.compile(r"^what (?:is the date|date is it|day is it|day will it be|will the date be|date will it be"
                            r"|day of the week (?:is it|will it be)) in (?P<count>\d+|an?) (?P<unit>days?|weeks?)$")),
     ("next_day", re.compile(rf"^what (?:is the date|date is|day is|is the date of) (?P<which>next|this|on) "
-                            rf"(?P<weekday>{'|'.join(_WEEKDAYS)})$")),
+                            rf"(?P<weekday>{'|'.join(WEEKDAY_NAMES)})$")),
     ("is_holiday", re.compile(rf"^(?:is|was|will) (?:it|(?P<day>{_DAYS}))(?: be)? (?:a |an )?{_PUBLIC}holiday"
                               rf"(?: (?P<day2>{_DAYS}))?$")),
     ("is_holiday", re.compile(rf"^what holiday (?:is it|is|was it|was) (?P<day>{_DAYS})$")),
@@ -133,7 +133,7 @@ class Calendar:
             days = int(count) * (7 if found["unit"].startswith("week") else 1)
             return f"In {'a' if count == '1' and found['unit'].startswith('week') else count} {found['unit']}, it will be {self._day(today + timedelta(days=days))}."
         if kind == "next_day":
-            ahead = (_WEEKDAYS.index(found["weekday"]) - today.weekday()) % 7 or 7
+            ahead = days_until(WEEKDAY_NAMES.index(found["weekday"]), today)
             return f"{found['which'].capitalize() if found['which'] != 'on' else 'This'} {found['weekday'].capitalize()} is " \
                    f"{format_date(today + timedelta(days=ahead), format='MMMM d', locale=self.locale)}."
         if kind in ("is_holiday", "next_holiday"):

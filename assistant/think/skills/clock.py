@@ -17,7 +17,7 @@ from babel.dates import format_date, format_time
 
 from assistant.writing import has_hangul
 from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_clock, time_math, world_clock
-from assistant.think.skills.text import normalize
+from assistant.think.skills.text import WEEKDAY_NAMES, normalize
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +29,6 @@ _PART_OF_DAY = r"(?:morning|afternoon|evening|night|daytime|nighttime|day|night 
 """("Is it morning or afternoon?", "Is it still morning?": the time answers it.)"""
 _IS = r"(?:is|was|will be)"
 _IT_IS = r"(?:is it|was it|will it be)"
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _DAY_WORD = re.compile(r"\b(the day after tomorrow|the day before yesterday|today|tomorrow|yesterday)\b")
 _QUESTIONS = (  # "DAY" stands for today, tomorrow or yesterday
     ("time", re.compile(
@@ -43,7 +42,7 @@ _QUESTIONS = (  # "DAY" stands for today, tomorrow or yesterday
         rf"|(?:what|which) day of the month is(?: it)?(?: DAY)?|(?:what|which) (?:day|date) {_IS} DAY|(?:can you |could you )?tell me (?:the|DAY) date|DAY date"
         rf"|what (?:was|will) (?:the )?(?:date|day)(?: be)? DAY|what was DAY(?: date)?)$")),
     ("is_day", re.compile(
-        rf"^(?:(?:is|was|will) (?:it|DAY)(?: be)?(?: still| already)? (?:a |an |the )?(?P<asked>{'|'.join(_WEEKDAYS)}|weekday|week day|weekend)"
+        rf"^(?:(?:is|was|will) (?:it|DAY)(?: be)?(?: still| already)? (?:a |an |the )?(?P<asked>{'|'.join(WEEKDAY_NAMES)}|weekday|week day|weekend)"
         rf"(?: DAY| yet| already| now)?|are we (?:in|at|on) the weekend(?: yet| already| now)?)$")),
     ("year", re.compile(r"^(?:what year is it(?: now)?|what is the (?:current )?year|what year are we in)$")),
     ("month", re.compile(r"^(?:what month is it(?: now)?|what is the (?:current )?month|what month are we in)$")),
@@ -118,7 +117,7 @@ class Clock:
         weekday = (context.now + timedelta(days=_OFFSETS[day])).weekday()
         weekend = time_math.in_weekend(weekday, (self.locale.weekend_start, self.locale.weekend_end))
         yes = weekend if asked == "weekend" else not weekend if asked in ("weekday", "week day") else \
-            _WEEKDAYS.index(asked) == weekday
+            WEEKDAY_NAMES.index(asked) == weekday
         said = self._answer("weekday", day, context)
         return f"{'Yes' if yes else 'No'}, {said[0].lower()}{said[1:]}"
 

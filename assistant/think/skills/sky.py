@@ -35,7 +35,7 @@ from assistant.think.korean import date_words, time_words
 from assistant.think.skills import SkillContext, SkillReply, SkillSetup, korean_timers
 from assistant.think.skills.clock import resolve_locale
 from assistant.think.skills.korean_numbers import copula, topic
-from assistant.think.skills.text import capital, normalize, spoken_duration
+from assistant.think.skills.text import WEEKDAY_NAMES, capital, normalize, spoken_duration
 from assistant.think.skills.world_clock import place_name, place_zone
 from assistant.writing import has_hangul, plain_words
 
@@ -102,7 +102,6 @@ _KO_MOON = (
                          r"(?:뭐야|뭐예요|어때|어때요|알려줘|알려주세요|이야|이에요)?\??$")),
 )
 _KO_OFFSETS = {"오늘": 0, "내일": 1, "모레": 2, "어제": -1}
-_WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
 @functools.cache
@@ -347,13 +346,13 @@ def _day(said: str | None, now: datetime) -> date:
         return today + timedelta(days=2)
     if said == "yesterday":
         return today - timedelta(days=1)
-    weekday = _WEEKDAY_NAMES.index(said.removeprefix("on "))
+    weekday = WEEKDAY_NAMES.index(said.removeprefix("on "))
     return today + timedelta(days=(weekday - today.weekday()) % 7)
 
 
 def _when(day: date, today: date) -> str:
     days = (day - today).days
-    return {0: " today", 1: " tomorrow", -1: " yesterday"}.get(days, f" on {_WEEKDAY_NAMES[day.weekday()].title()}")
+    return {0: " today", 1: " tomorrow", -1: " yesterday"}.get(days, f" on {WEEKDAY_NAMES[day.weekday()].title()}")
 
 
 def create(setup: SkillSetup) -> Sky:

@@ -19,6 +19,8 @@ from text_to_num import alpha2digit
 NUMBER = r"\d+(?:\.\d+)?"
 """A number as :func:`normalize` writes it."""
 
+WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+"""The days of the week as normalized words say them, in ``date.weekday()`` order."""
 _SMALL = {"zero": "0", "one": "1", "two": "2"}
 _CONTRACTIONS = (
     (r"\bwhat's\b", "what is"), (r"\bhow's\b", "how is"), (r"\bit's\b", "it is"), (r"\bthat's\b", "that is"),

@@ -18,11 +18,10 @@ from babel import Locale
 from babel.dates import format_date, format_time, get_month_names
 from dateutil.relativedelta import relativedelta
 
-from assistant.think.skills.text import NUMBER, capital, spoken_duration
+from assistant.think.skills.text import NUMBER, WEEKDAY_NAMES, capital, spoken_duration
 from assistant.think.skills.timer_forms import duration_s
 from assistant.think.skills.timer_store import CLOCK_TIME, next_time, soonest
 
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _MONTHS = {name.lower(): number for number, name in get_month_names("wide", locale="en").items()}
 _UNIT = r"(?:hours?|minutes?|seconds?)"
 _COUNT = rf"(?:{NUMBER}|an?)"
@@ -49,9 +48,9 @@ _FORMS = tuple((kind, re.compile(form)) for kind, form in (
     ("days_to_date", rf"^how (?:many (?:more )?days|long) (?:are there |is it |are left |left |do (?:i|we) have )?"
                      rf"(?:until|till|til|to|before) (?:(?:my|our|his|her|their|the) [a-z ]+? (?:on|is on) )?{_date_said(1)}$"),
     ("last_day", rf"^what (?:(?:was|is) (?:the )?(?:date|day)(?: of)?|(?:date|day) (?:was|is) it|(?:date|day) was) last "
-                 rf"(?P<day>{'|'.join(_WEEKDAYS)})$"),
+                 rf"(?P<day>{'|'.join(WEEKDAY_NAMES)})$"),
     ("days_to", rf"^how many (?:more )?days (?:are there |is it |are left |left )?(?:until|till|to|before) (?:next |this |the )?"
-                rf"(?P<day>{'|'.join(_WEEKDAYS)}|weekend)$"),
+                rf"(?P<day>{'|'.join(WEEKDAY_NAMES)}|weekend)$"),
     ("week", r"^what (?:week number is it|is the week number|week of the year is it|week is it)(?: today| now)?$"),
     ("day_of_year", r"^what day of the year is it(?: today)?$"),
     ("born", r"^how old (?:is (?:someone|somebody|a person|a child)|would i be|am i|will i be|would someone be) "
@@ -157,7 +156,7 @@ def in_weekend(weekday: int, weekend: tuple[int, int]) -> bool:
 
 def _days_to(found: re.Match, now: datetime, locale: Locale) -> str:
     weekend = found["day"] == "weekend"
-    days = days_until(None if weekend else _WEEKDAYS.index(found["day"]), now.date(),
+    days = days_until(None if weekend else WEEKDAY_NAMES.index(found["day"]), now.date(),
                       (locale.weekend_start, locale.weekend_end))
     if days is None:
         return "It's the weekend!"
@@ -178,7 +177,7 @@ def _days_to_date(found: re.Match, now: datetime, locale: Locale) -> str | None:
 
 
 def _last_day(found: re.Match, now: datetime, locale: Locale) -> str:
-    when = now.date() - timedelta(days=(now.weekday() - _WEEKDAYS.index(found["day"])) % 7 or 7)
+    when = now.date() - timedelta(days=(now.weekday() - WEEKDAY_NAMES.index(found["day"])) % 7 or 7)
     return f"Last {found['day'].capitalize()} was {format_date(when, 'MMMM d', locale=locale)}."
 
 
