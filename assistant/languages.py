@@ -21,6 +21,15 @@ SYSTEM_PROMPTS = {"ko": KOREAN_SYSTEM_PROMPT}
 NAMES = {"en": "English", "ko": "Korean (한국어)"}
 EMBEDDED_LANGUAGES = ("en",)
 """Languages the embedded SmolLM2-135M can answer in."""
+MISHEARD_LANGUAGES = frozenset({"en"})
+"""Where ``stt.misheard_below`` was measured (Whisper tiny.en's probabilities): words are taken as misheard there
+only (the misheard-words notice, and the second look in English, which reads again only what it would refuse)."""
+
+
+def likely_misheard(least_word_p: float | None, below: float, language: str) -> bool:
+    """Words whose least sure word the recognizer gave ``least_word_p`` are likely misheard (under ``below``, in a
+    language the bar was measured for)."""
+    return least_word_p is not None and language in MISHEARD_LANGUAGES and least_word_p < below
 
 
 @dataclass(frozen=True)

@@ -35,12 +35,6 @@ HINTS = {"ko": "지금 몇 시예요? 타이머 맞춰 주세요. 더하기, 빼
          "en": "What time is it? Set a timer. Plus, minus, times, divided by. How many miles is a kilometer?"}
 """The words given before a second look, per language ("auto" in ``stt.hint_words``):
 the skills' own words, no number (the English ones the Korean ones' own, not chosen on any set)."""
-LOOKS_AT_MISHEARD = frozenset({"en"})
-"""Languages whose readings are looked at again only where the misheard-words notice would refuse them (their least
-sure word under ``stt.misheard_below``: the notice is English's only). Whisper tiny.en hears most English sure of
-its words, and a look (50-80 ms) made beside the model's reading of the first words still slows that reading on two
-cores: a question for the model with a word between 0.2 and 0.5 (a third of them, on eSpeak NG's voices) was heard
-50-100 ms later. Below the bar the model is not asked anyway (docs/skills.md, "A second look in English")."""
 SUPPORT_MIN = -0.5
 """The lowest support (mean log probability per token under the plain decoder, the
 second reading's minus the first's) of a second reading that is taken."""

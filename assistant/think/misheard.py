@@ -23,6 +23,7 @@ from typing import Callable
 
 import numpy as np
 
+from assistant.languages import likely_misheard
 from assistant.think.korean_guard import Notice
 
 DID_NOT_CATCH = "Sorry, I didn't catch that."
@@ -33,9 +34,6 @@ HEARD_FOR_S = 0.6
 get the notice: a question of two or three words ("What time is it?" is 0.8-1.1 s at 150-180 words a
 minute, "Who are you talking to?" 1.0 s); a cough, an "mm" or a word alone ("Hey", 0.3-0.4 s) is
 shorter and gets none."""
-LANGUAGES = frozenset({"en"})
-"""Where the threshold was measured (Whisper tiny.en's probabilities); elsewhere no words are refused."""
-
 
 class MisheardGuard:
     """Says :data:`DID_NOT_CATCH` for words the recognizer was unsure of, not twice in a row."""
@@ -51,7 +49,7 @@ class MisheardGuard:
 
     def unsure(self, least_word_p: float | None) -> bool:
         """The words whose least sure word is at ``least_word_p`` are likely misheard."""
-        return least_word_p is not None and self.language in LANGUAGES and least_word_p < self.below
+        return likely_misheard(least_word_p, self.below, self.language)
 
     def notice(self, text: str, least_word_p: float | None) -> Notice | None:
         """The notice for ``text`` (its least sure word at ``least_word_p``), or None (answer it)."""
